@@ -1,0 +1,138 @@
+//! The pure core: one module per lecture topic.
+//!
+//! Nothing in here knows about the browser. Every simulation is a deterministic
+//! function of its parameters (randomness only through [`SplitMix64`] with an
+//! explicit seed) and implements [`Steppable`]: the state at any step is computed
+//! directly, so step, back and jump (scrubbing) all cost the same.
+
+pub mod systolic;
+
+/// A simulation whose state can be asked for at any step `0..=steps()`.
+///
+/// Step 0 is the initial state (nothing has happened yet); step `steps()` is the
+/// final state. `step`, `back` and `jump` of the player are all `state_at`.
+pub trait Steppable {
+    /// What one step's state looks like.
+    type State;
+    /// The number of steps; valid positions are `0..=steps()`.
+    fn steps(&self) -> u64;
+    /// The state after `t` steps (`t` is clamped to `0..=steps()`).
+    fn state_at(&self, t: u64) -> Self::State;
+    /// The key figures at step `t`, in display order.
+    fn metrics(&self, t: u64) -> Vec<Metric>;
+}
+
+/// How a metric's raw value is shown to a person (the raw value always goes
+/// into `data-value` untouched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// An integer count.
+    Count,
+    /// A fraction in 0..=1 shown as a percentage.
+    Percent,
+    /// A plain real number.
+    Real,
+}
+
+/// One key figure: `name` is both the `data-metric` attribute and the
+/// translation key `metric.<name>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metric {
+    pub name: &'static str,
+    pub value: f64,
+    pub unit: Unit,
+}
+
+impl Metric {
+    pub fn count(name: &'static str, value: u64) -> Self {
+        Metric { name, value: value as f64, unit: Unit::Count }
+    }
+    pub fn percent(name: &'static str, value: f64) -> Self {
+        Metric { name, value, unit: Unit::Percent }
+    }
+    pub fn real(name: &'static str, value: f64) -> Self {
+        Metric { name, value, unit: Unit::Real }
+    }
+}
+
+/// A tiny, fast, seeded generator (SplitMix64). Same seed, same numbers, on
+/// every platform.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `lo..=hi` (the tiny modulo bias is irrelevant for teaching data).
+    pub fn range_i32(&mut self, lo: i32, hi: i32) -> i32 {
+        let span = (hi as i64 - lo as i64 + 1) as u64;
+        (lo as i64 + (self.next_u64() % span) as i64) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix_is_deterministic_and_in_range() {
+        let mut a = SplitMix64::new(7);
+        let mut b = SplitMix64::new(7);
+        for _ in 0..1000 {
+            let x = a.range_i32(-3, 9);
+            assert_eq!(x, b.range_i32(-3, 9));
+            assert!((-3..=9).contains(&x));
+        }
+        assert_ne!(SplitMix64::new(1).next_u64(), SplitMix64::new(2).next_u64());
+    }
+}
+
+/// A position in `0..=len`: what the player moves. Step, back and jump are
+/// all clamped, so no sequence of presses can leave the range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    pos: u64,
+    len: u64,
+}
+
+impl Cursor {
+    pub fn new(len: u64) -> Self {
+        Cursor { pos: 0, len }
+    }
+    pub fn at(len: u64, pos: u64) -> Self {
+        Cursor { pos: pos.min(len), len }
+    }
+    pub fn pos(&self) -> u64 {
+        self.pos
+    }
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn at_end(&self) -> bool {
+        self.pos == self.len
+    }
+    pub fn step(&mut self) {
+        self.pos = (self.pos + 1).min(self.len);
+    }
+    pub fn back(&mut self) {
+        self.pos = self.pos.saturating_sub(1);
+    }
+    pub fn jump(&mut self, t: u64) {
+        self.pos = t.min(self.len);
+    }
+    /// Advance by `n` steps (used by playback at speeds above one step a frame).
+    pub fn advance(&mut self, n: u64) {
+        self.pos = self.pos.saturating_add(n).min(self.len);
+    }
+}
