@@ -1,1 +1,14 @@
+//! Warpscope: CS336 Lecture 5 (GPUs, TPUs) as an interactive lab.
+//!
+//! Everything outside `ui` is pure Rust with no web types: it compiles and is
+//! tested natively (`cargo test`). `ui` is the Yew app and exists only on wasm32.
+
+pub mod draw;
+pub mod i18n;
+pub mod params;
+pub mod scene;
 pub mod sim;
+pub mod topics;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -284,6 +284,37 @@ impl Systolic {
         }
     }
 
+    /// The cheap part of [`Systolic::pe`] (no sums): `(busy, progress,
+    /// holds_weight)`. O(1); the heat map calls it for every PE every frame.
+    pub fn pe_brief(&self, c: u64, i: usize, j: usize) -> (bool, f32, bool) {
+        match self.p.dataflow {
+            Dataflow::Os => {
+                let k = self.p.k as i64;
+                let t = c as i64 - (i + j) as i64;
+                let busy = c >= 1 && t >= 1 && t <= k;
+                (busy, t.clamp(0, k) as f32 / k as f32, false)
+            }
+            Dataflow::Ws => {
+                if c == 0 {
+                    return (false, 0.0, false);
+                }
+                let pos = self.ws_pos(c);
+                if i >= pos.kc {
+                    return (false, 0.0, false);
+                }
+                match (pos.load, pos.compute) {
+                    (Some(l), _) => (false, 0.0, i < l || pos.chunk > 0),
+                    (None, Some(u)) => {
+                        let m = self.m() as i64;
+                        let t = u as i64 - (i + j) as i64;
+                        (t >= 1 && t <= m, t.clamp(0, m) as f32 / m as f32, true)
+                    }
+                    (None, None) => (false, 0.0, false),
+                }
+            }
+        }
+    }
+
     /// The state of PE `(i, j)` during cycle `c`.
     pub fn pe(&self, c: u64, i: usize, j: usize) -> Pe {
         let idle = Pe { busy: false, a: None, b: None, acc: None, progress: 0.0 };
@@ -784,6 +815,8 @@ mod tests {
                 for j in 0..p.cols {
                     let reg = r.pes[i * p.cols + j];
                     let pe = s.pe(c, i, j);
+                    let (busy, progress, weight) = s.pe_brief(c, i, j);
+                    assert_eq!((busy, progress, weight), (pe.busy, pe.progress, pe.b.is_some() && p.dataflow == Dataflow::Ws));
                     assert_eq!(reg.busy, pe.busy, "busy ({i},{j}) at {c}");
                     match p.dataflow {
                         Dataflow::Os => {

@@ -1,0 +1,314 @@
+//! URL query state: each panel declares its parameters once as a list of
+//! [`ParamSpec`]s; [`parse`] turns the (serde-decoded) query pairs into
+//! validated values plus a [`Notice`] for everything it had to clamp, ignore or
+//! replace. It never fails: a hostile URL gives notices and a working panel.
+
+/// Query parameters that belong to the whole app, not to a panel.
+pub const GLOBAL_PARAMS: [&str; 2] = ["lang", "present"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// An integer in `min..=max`.
+    Int { min: i64, max: i64, default: i64 },
+    /// One of a fixed list of words (the first is not special: `default` is).
+    Choice { options: &'static [&'static str], default: &'static str },
+    /// The player's position (`cycle`, `step`): an integer ≥ 0 whose upper
+    /// bound depends on the other parameters, so [`parse`] keeps the number as
+    /// given and the panel clamps it with [`clamp_position`].
+    Position,
+}
+
+/// One URL parameter of a panel. `name` is public interface: deep links in
+/// lecture slides use it. The label shown next to its control is the
+/// translation key `param.<name>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Written to the URL even when it equals the default (false for things
+    /// like playback speed that would only clutter a shared link).
+    pub always: bool,
+}
+
+impl ParamSpec {
+    pub const fn int(name: &'static str, min: i64, max: i64, default: i64) -> Self {
+        ParamSpec { name, kind: Kind::Int { min, max, default }, always: true }
+    }
+    pub const fn choice(name: &'static str, options: &'static [&'static str], default: &'static str) -> Self {
+        ParamSpec { name, kind: Kind::Choice { options, default }, always: true }
+    }
+    pub const fn position(name: &'static str) -> Self {
+        ParamSpec { name, kind: Kind::Position, always: true }
+    }
+    pub const fn optional(self) -> Self {
+        ParamSpec { always: false, ..self }
+    }
+    pub fn default_value(&self) -> Value {
+        match self.kind {
+            Kind::Int { default, .. } => Value::Int(default),
+            Kind::Choice { default, .. } => Value::Choice(default),
+            Kind::Position => Value::Int(0),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(i64),
+    Choice(&'static str),
+}
+
+impl Value {
+    pub fn to_query_string(self) -> String {
+        match self {
+            Value::Int(v) => v.to_string(),
+            Value::Choice(s) => s.to_string(),
+        }
+    }
+}
+
+/// Why a URL value was not used as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A number outside the allowed range, replaced by the nearest bound.
+    OutOfRange { min: i64, max: i64, used: i64 },
+    /// Not a number / not one of the options: the default is used.
+    Malformed { used: String },
+    /// A parameter this panel does not have: ignored.
+    Unknown,
+    /// The query string itself could not be decoded.
+    BrokenQuery,
+}
+
+/// A visible message about one parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub param: String,
+    pub given: String,
+    pub problem: Problem,
+}
+
+/// The validated values of one panel, in spec order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Values {
+    specs: &'static [ParamSpec],
+    values: Vec<Value>,
+}
+
+impl Values {
+    pub fn defaults(specs: &'static [ParamSpec]) -> Self {
+        Values { specs, values: specs.iter().map(ParamSpec::default_value).collect() }
+    }
+
+    fn index(&self, name: &str) -> usize {
+        self.specs
+            .iter()
+            .position(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no parameter named {name}"))
+    }
+
+    pub fn specs(&self) -> &'static [ParamSpec] {
+        self.specs
+    }
+
+    pub fn get(&self, name: &str) -> Value {
+        self.values[self.index(name)]
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        match self.get(name) {
+            Value::Int(v) => v,
+            Value::Choice(_) => panic!("{name} is not an integer parameter"),
+        }
+    }
+
+    pub fn choice(&self, name: &str) -> &'static str {
+        match self.get(name) {
+            Value::Choice(s) => s,
+            Value::Int(_) => panic!("{name} is not a choice parameter"),
+        }
+    }
+
+    /// A copy with `name` set to `value`, clamped / checked like a URL value.
+    pub fn with(&self, name: &str, value: Value) -> Self {
+        let i = self.index(name);
+        let mut out = self.clone();
+        out.values[i] = match (self.specs[i].kind, value) {
+            (Kind::Int { min, max, .. }, Value::Int(v)) => Value::Int(v.clamp(min, max)),
+            (Kind::Choice { options, .. }, Value::Choice(s)) if options.contains(&s) => Value::Choice(s),
+            (Kind::Position, Value::Int(v)) => Value::Int(v.max(0)),
+            _ => self.values[i],
+        };
+        out
+    }
+
+    /// The query pairs for these values, in spec order.
+    pub fn to_query(&self) -> Vec<(String, String)> {
+        self.specs
+            .iter()
+            .zip(&self.values)
+            .filter(|(s, v)| s.always || **v != s.default_value())
+            .map(|(s, v)| (s.name.to_string(), v.to_query_string()))
+            .collect()
+    }
+}
+
+/// Validate decoded query pairs against a panel's parameters. Global
+/// parameters are skipped (the app shell reads them); a repeated parameter's
+/// last value wins, as in `URLSearchParams.get` of most servers.
+pub fn parse(specs: &'static [ParamSpec], query: &[(String, String)]) -> (Values, Vec<Notice>) {
+    let mut values = Values::defaults(specs);
+    let mut notices = Vec::new();
+    for (name, given) in query {
+        if GLOBAL_PARAMS.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(i) = specs.iter().position(|s| s.name == name) else {
+            notices.push(Notice { param: name.clone(), given: given.clone(), problem: Problem::Unknown });
+            continue;
+        };
+        let spec = specs[i];
+        match spec.kind {
+            Kind::Int { min, max, default } => match given.trim().parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => values.values[i] = Value::Int(v),
+                Ok(v) => {
+                    let used = v.clamp(min, max);
+                    values.values[i] = Value::Int(used);
+                    notices.push(Notice {
+                        param: name.clone(),
+                        given: given.clone(),
+                        problem: Problem::OutOfRange { min, max, used },
+                    });
+                }
+                Err(_) => {
+                    // Numbers too large for i64 are out of range, not malformed.
+                    let digits = given.trim().trim_start_matches(['-', '+']);
+                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                        let used = if given.trim().starts_with('-') { min } else { max };
+                        values.values[i] = Value::Int(used);
+                        notices.push(Notice {
+                            param: name.clone(),
+                            given: given.clone(),
+                            problem: Problem::OutOfRange { min, max, used },
+                        });
+                    } else {
+                        values.values[i] = Value::Int(default);
+                        notices.push(Notice {
+                            param: name.clone(),
+                            given: given.clone(),
+                            problem: Problem::Malformed { used: default.to_string() },
+                        });
+                    }
+                }
+            },
+            Kind::Position => match given.trim().parse::<i64>() {
+                Ok(v) => values.values[i] = Value::Int(v),
+                Err(_) => {
+                    let digits = given.trim().trim_start_matches(['-', '+']);
+                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                        // Too large for i64: keep the sign, the panel clamps.
+                        values.values[i] = Value::Int(if given.trim().starts_with('-') { -1 } else { i64::MAX });
+                    } else {
+                        notices.push(Notice {
+                            param: name.clone(),
+                            given: given.clone(),
+                            problem: Problem::Malformed { used: "0".into() },
+                        });
+                    }
+                }
+            },
+            Kind::Choice { options, default } => match options.iter().find(|o| **o == given.trim()) {
+                Some(o) => values.values[i] = Value::Choice(o),
+                None => {
+                    values.values[i] = Value::Choice(default);
+                    notices.push(Notice {
+                        param: name.clone(),
+                        given: given.clone(),
+                        problem: Problem::Malformed { used: default.to_string() },
+                    });
+                }
+            },
+        }
+    }
+    (values, notices)
+}
+
+/// Clamp a position parameter (`cycle`, `step`) whose upper bound depends on the
+/// other parameters; returns the value to use and a notice if it changed.
+pub fn clamp_position(name: &str, given: i64, max: u64) -> (u64, Option<Notice>) {
+    if given >= 0 && given as u64 <= max {
+        return (given as u64, None);
+    }
+    let used = given.clamp(0, max.min(i64::MAX as u64) as i64);
+    (
+        used as u64,
+        Some(Notice {
+            param: name.to_string(),
+            given: given.to_string(),
+            problem: Problem::OutOfRange { min: 0, max: max as i64, used },
+        }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static SPECS: [ParamSpec; 3] = [
+        ParamSpec::int("rows", 1, 256, 4),
+        ParamSpec::choice("dataflow", &["os", "ws"], "os"),
+        ParamSpec::int("speed", 1, 1000, 4).optional(),
+    ];
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn good_values_pass_without_notice() {
+        let (v, n) = parse(&SPECS, &q(&[("rows", "8"), ("dataflow", "ws"), ("lang", "zh")]));
+        assert!(n.is_empty());
+        assert_eq!(v.int("rows"), 8);
+        assert_eq!(v.choice("dataflow"), "ws");
+    }
+
+    #[test]
+    fn hostile_values_give_notices() {
+        let (v, n) = parse(
+            &SPECS,
+            &q(&[("rows", "-3"), ("dataflow", "zz"), ("bogus", "1"), ("speed", "99999999999999999999999")]),
+        );
+        assert_eq!(v.int("rows"), 1);
+        assert_eq!(v.choice("dataflow"), "os");
+        assert_eq!(v.int("speed"), 1000);
+        let names: Vec<_> = n.iter().map(|x| x.param.as_str()).collect();
+        assert_eq!(names, ["rows", "dataflow", "bogus", "speed"]);
+        assert_eq!(n[0].problem, Problem::OutOfRange { min: 1, max: 256, used: 1 });
+        assert_eq!(n[2].problem, Problem::Unknown);
+        let (v, n) = parse(&SPECS, &q(&[("rows", "abc")]));
+        assert_eq!(v.int("rows"), 4);
+        assert_eq!(n[0].problem, Problem::Malformed { used: "4".into() });
+        let (v, _) = parse(&SPECS, &q(&[("rows", "100000")]));
+        assert_eq!(v.int("rows"), 256);
+    }
+
+    #[test]
+    fn to_query_round_trips_and_skips_optional_defaults() {
+        let v = Values::defaults(&SPECS).with("rows", Value::Int(9000));
+        assert_eq!(v.int("rows"), 256);
+        let query = v.to_query();
+        assert_eq!(query, q(&[("rows", "256"), ("dataflow", "os")]));
+        let (back, n) = parse(&SPECS, &query);
+        assert!(n.is_empty());
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn positions_are_clamped_to_the_run() {
+        assert_eq!(clamp_position("cycle", 3, 12), (3, None));
+        let (c, n) = clamp_position("cycle", 99, 12);
+        assert_eq!(c, 12);
+        assert!(n.is_some());
+        assert_eq!(clamp_position("cycle", -1, 12).0, 0);
+    }
+}

@@ -1,0 +1,164 @@
+//! A scene: what a canvas should show, as plain data. Drawing functions in
+//! `draw/` turn simulation state into a `Scene` (pure, tested natively); the
+//! thin canvas adapter in `ui::canvas` paints it.
+
+/// A colour with alpha.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgba(pub u8, pub u8, pub u8, pub u8);
+
+impl Rgba {
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
+        Rgba(r, g, b, 255)
+    }
+    pub fn css(self) -> String {
+        if self.3 == 255 {
+            format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+        } else {
+            format!("rgba({},{},{},{:.3})", self.0, self.1, self.2, self.3 as f64 / 255.0)
+        }
+    }
+    /// Linear mix: `t = 0` gives `self`, `t = 1` gives `other`.
+    pub fn mix(self, other: Rgba, t: f32) -> Rgba {
+        let t = t.clamp(0.0, 1.0);
+        let m = |a: u8, b: u8| (a as f32 + (b as f32 - a as f32) * t).round() as u8;
+        Rgba(m(self.0, other.0), m(self.1, other.1), m(self.2, other.2), m(self.3, other.3))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Rect { x: f64, y: f64, w: f64, h: f64, fill: Option<Rgba>, stroke: Option<(Rgba, f64)> },
+    Line { x1: f64, y1: f64, x2: f64, y2: f64, color: Rgba, width: f64 },
+    /// `(x, y)` is the anchor at the text's vertical middle.
+    Text { x: f64, y: f64, text: String, size: f64, color: Rgba, align: Align, bold: bool },
+    /// An image of `px_w × px_h` RGBA pixels scaled (without smoothing) into the rectangle.
+    Bitmap { x: f64, y: f64, w: f64, h: f64, px_w: u32, px_h: u32, rgba: Vec<u8> },
+}
+
+/// Sizes are CSS pixels; the adapter multiplies by devicePixelRatio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub width: f64,
+    pub height: f64,
+    pub background: Rgba,
+    pub shapes: Vec<Shape>,
+}
+
+impl Scene {
+    pub fn new(width: f64, height: f64, background: Rgba) -> Self {
+        Scene { width, height, background, shapes: Vec::new() }
+    }
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: Option<Rgba>, stroke: Option<(Rgba, f64)>) {
+        self.shapes.push(Shape::Rect { x, y, w, h, fill, stroke });
+    }
+    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, color: Rgba, width: f64) {
+        self.shapes.push(Shape::Line { x1, y1, x2, y2, color, width });
+    }
+    pub fn text(&mut self, x: f64, y: f64, text: impl Into<String>, size: f64, color: Rgba, align: Align, bold: bool) {
+        self.shapes.push(Shape::Text { x, y, text: text.into(), size, color, align, bold });
+    }
+    /// All the text in the scene (for tests).
+    pub fn texts(&self) -> Vec<&str> {
+        self.shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Colours and scales for normal and projector ("present") mode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    pub present: bool,
+    pub bg: Rgba,
+    pub fg: Rgba,
+    pub muted: Rgba,
+    pub grid: Rgba,
+    pub waiting: Rgba,
+    pub busy: Rgba,
+    pub busy_hot: Rgba,
+    pub done: Rgba,
+    pub weight: Rgba,
+    pub a_color: Rgba,
+    pub b_color: Rgba,
+    pub fill_tint: Rgba,
+    pub steady_tint: Rgba,
+    pub drain_tint: Rgba,
+    pub load_tint: Rgba,
+    /// Multiplies every font size.
+    pub text_scale: f64,
+    /// Multiplies every line width.
+    pub line_scale: f64,
+}
+
+impl Theme {
+    pub fn normal() -> Self {
+        Theme {
+            present: false,
+            bg: Rgba::rgb(255, 255, 255),
+            fg: Rgba::rgb(28, 32, 40),
+            muted: Rgba::rgb(110, 118, 132),
+            grid: Rgba::rgb(196, 202, 212),
+            waiting: Rgba::rgb(238, 240, 245),
+            busy: Rgba::rgb(255, 196, 120),
+            busy_hot: Rgba::rgb(235, 110, 20),
+            done: Rgba::rgb(120, 160, 235),
+            weight: Rgba::rgb(214, 196, 245),
+            a_color: Rgba::rgb(20, 90, 200),
+            b_color: Rgba::rgb(16, 130, 60),
+            fill_tint: Rgba::rgb(70, 130, 230),
+            steady_tint: Rgba::rgb(30, 150, 80),
+            drain_tint: Rgba::rgb(225, 120, 30),
+            load_tint: Rgba::rgb(130, 80, 200),
+            text_scale: 1.0,
+            line_scale: 1.0,
+        }
+    }
+    /// High contrast, large type, thick lines: legible projected at 1024×768.
+    pub fn present() -> Self {
+        Theme {
+            present: true,
+            fg: Rgba::rgb(0, 0, 0),
+            muted: Rgba::rgb(40, 40, 40),
+            grid: Rgba::rgb(60, 60, 60),
+            waiting: Rgba::rgb(230, 230, 230),
+            busy: Rgba::rgb(255, 170, 60),
+            busy_hot: Rgba::rgb(220, 80, 0),
+            done: Rgba::rgb(80, 130, 230),
+            a_color: Rgba::rgb(0, 50, 180),
+            b_color: Rgba::rgb(0, 100, 30),
+            text_scale: 1.35,
+            line_scale: 2.0,
+            ..Theme::normal()
+        }
+    }
+    pub fn for_mode(present: bool) -> Self {
+        if present {
+            Self::present()
+        } else {
+            Self::normal()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn css_and_mix() {
+        assert_eq!(Rgba::rgb(255, 0, 16).css(), "#ff0010");
+        assert_eq!(Rgba(0, 0, 0, 0).css(), "rgba(0,0,0,0.000)");
+        assert_eq!(Rgba::rgb(0, 0, 0).mix(Rgba::rgb(200, 100, 50), 0.5), Rgba::rgb(100, 50, 25));
+    }
+}

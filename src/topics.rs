@@ -1,0 +1,134 @@
+//! The one registry of lecture topics (pure part: what the landing page, the
+//! URL validation, the README and the tests need). The UI adds one view
+//! function per entry in `ui::registry`; adding a panel is one entry here, one
+//! there, plus its files.
+
+use crate::params::ParamSpec;
+use crate::sim::systolic::{MAX_DIM, MAX_K};
+
+pub struct TopicMeta {
+    /// The route (`#/<id>`) and the stem of its translation keys
+    /// (`topic.<id>.title`, `topic.<id>.summary`).
+    pub id: &'static str,
+    /// Lecture notes sections it covers (`../shared/lecture/notes.txt`).
+    pub sections: &'static [&'static str],
+    /// Companion demo script number in the notes.
+    pub demo: &'static str,
+    /// URL parameters, in the order they are written.
+    pub params: &'static [ParamSpec],
+    /// `data-metric` names the panel always shows.
+    pub metrics: &'static [&'static str],
+}
+
+pub static SYSTOLIC_PARAMS: [ParamSpec; 7] = [
+    ParamSpec::int("rows", 1, MAX_DIM as i64, 4),
+    ParamSpec::int("cols", 1, MAX_DIM as i64, 4),
+    ParamSpec::int("k", 1, MAX_K as i64, 6),
+    ParamSpec::choice("dataflow", &["os", "ws"], "os"),
+    ParamSpec::int("seed", 0, u32::MAX as i64, 1),
+    ParamSpec::position("cycle"),
+    ParamSpec::int("speed", 1, 1000, 4).optional(),
+];
+
+pub static SYSTOLIC: TopicMeta = TopicMeta {
+    id: "systolic",
+    sections: &["9.2"],
+    demo: "06",
+    params: &SYSTOLIC_PARAMS,
+    metrics: &[
+        "cycle",
+        "total-cycles",
+        "utilization",
+        "busy-pes",
+        "max-abs-error",
+        "reads-per-operand",
+        "uses-per-operand",
+    ],
+};
+
+/// Every topic, in lecture order.
+pub static ALL: [&TopicMeta; 1] = [&SYSTOLIC];
+
+pub fn find(id: &str) -> Option<&'static TopicMeta> {
+    ALL.iter().copied().find(|t| t.id == id)
+}
+
+/// A markdown table of every panel's URL parameters and metrics (the README's
+/// panel table is checked against it by a test).
+pub fn readme_table() -> String {
+    let mut out = String::from("| route | notes § | demo | URL parameters | metrics (`data-metric`) |\n|---|---|---|---|---|\n");
+    for t in ALL {
+        let params: Vec<String> = t.params.iter().map(|p| format!("`{}`", p.name)).collect();
+        let metrics: Vec<String> = t.metrics.iter().map(|m| format!("`{m}`")).collect();
+        out += &format!(
+            "| `#/{}` | {} | {} | {} | {} |\n",
+            t.id,
+            t.sections.join(", "),
+            t.demo,
+            params.join(" "),
+            metrics.join(" ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{parse, Kind};
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn ids_and_names_are_unique() {
+        for (i, t) in ALL.iter().enumerate() {
+            assert!(ALL[..i].iter().all(|u| u.id != t.id));
+            for (j, p) in t.params.iter().enumerate() {
+                assert!(t.params[..j].iter().all(|o| o.name != p.name), "{} repeats {}", t.id, p.name);
+                assert!(!crate::params::GLOBAL_PARAMS.contains(&p.name));
+            }
+        }
+    }
+
+    /// The hostile-URL test of the pure layer, over the whole registry: every
+    /// parameter of every topic, given garbage, gives a notice naming it and a
+    /// value inside its range.
+    #[test]
+    fn hostile_values_for_every_parameter_of_every_topic() {
+        for t in ALL {
+            for p in t.params {
+                for bad in ["-3", "abc", "100000", "", "1e9", "99999999999999999999999", "%"] {
+                    let (v, notices) = parse(t.params, &q(&[(p.name, bad)]));
+                    match p.kind {
+                        Kind::Int { min, max, .. } => {
+                            let x = v.int(p.name);
+                            assert!((min..=max).contains(&x), "{}.{}={bad} → {x}", t.id, p.name);
+                            if !(min..=max).contains(&bad.parse::<i64>().unwrap_or(i64::MIN)) {
+                                assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                            }
+                        }
+                        Kind::Choice { options, .. } => {
+                            assert!(options.contains(&v.choice(p.name)));
+                            assert!(notices.iter().any(|n| n.param == p.name));
+                        }
+                        Kind::Position => {
+                            if bad.parse::<i64>().is_err() && !bad.chars().all(|c| c.is_ascii_digit()) {
+                                assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                            }
+                        }
+                    }
+                }
+            }
+            let (_, notices) = parse(t.params, &q(&[("no-such-param", "1")]));
+            assert_eq!(notices.len(), 1);
+        }
+    }
+
+    #[test]
+    fn readme_lists_every_panel() {
+        let readme = include_str!("../README.md");
+        assert!(readme.contains(&readme_table()), "README's panel table is stale; expected:\n{}", readme_table());
+    }
+}
