@@ -3,8 +3,8 @@
 //! function per entry in `ui::registry`; adding a panel is one entry here, one
 //! there, plus its files.
 
-use crate::params::ParamSpec;
-use crate::sim::systolic::{MAX_DIM, MAX_K};
+use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
+use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys
@@ -18,6 +18,54 @@ pub struct TopicMeta {
     pub params: &'static [ParamSpec],
     /// `data-metric` names the panel always shows.
     pub metrics: &'static [&'static str],
+    /// The largest value of the position parameter (`cycle`, `step`) for
+    /// these values, if the panel steps.
+    pub position_max: Option<fn(&Values) -> u64>,
+}
+
+impl TopicMeta {
+    /// The position parameter's name, if the panel steps.
+    pub fn position_param(&self) -> Option<&'static str> {
+        self.params.iter().find(|p| p.kind == Kind::Position).map(|p| p.name)
+    }
+
+    /// Parse a URL query for this topic: validated values, with the position
+    /// clamped to the run, and a notice for everything that was changed.
+    pub fn parse(&'static self, query: &[(String, String)]) -> (Values, Vec<Notice>) {
+        let (values, mut notices) = parse(self.params, query);
+        let values = match (self.position_param(), self.position_max) {
+            (Some(name), Some(max)) => {
+                let (pos, notice) = clamp_position(name, values.int(name), max(&values));
+                notices.extend(notice);
+                values.with(name, Value::Int(pos as i64))
+            }
+            _ => values,
+        };
+        (values, notices)
+    }
+
+    /// Keep the position inside the run after another parameter changed.
+    pub fn normalize(&self, values: Values) -> Values {
+        match (self.position_param(), self.position_max) {
+            (Some(name), Some(max)) => {
+                let m = max(&values);
+                let pos = values.int(name).clamp(0, m as i64);
+                values.with(name, Value::Int(pos))
+            }
+            _ => values,
+        }
+    }
+}
+
+/// The systolic simulation's parameters from validated URL values.
+pub fn systolic_params(v: &Values) -> systolic::Params {
+    systolic::Params {
+        rows: v.int("rows") as usize,
+        cols: v.int("cols") as usize,
+        k: v.int("k") as usize,
+        dataflow: Dataflow::from_code(v.choice("dataflow")).unwrap_or(Dataflow::Os),
+        seed: v.int("seed") as u64,
+    }
 }
 
 pub static SYSTOLIC_PARAMS: [ParamSpec; 7] = [
@@ -44,6 +92,7 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
         "reads-per-operand",
         "uses-per-operand",
     ],
+    position_max: Some(|v| systolic::total_cycles(&systolic_params(v))),
 };
 
 /// Every topic, in lecture order.
@@ -123,7 +172,28 @@ mod tests {
             }
             let (_, notices) = parse(t.params, &q(&[("no-such-param", "1")]));
             assert_eq!(notices.len(), 1);
+            if let Some(pos) = t.position_param() {
+                let (v, notices) = t.parse(&q(&[(pos, "99999999999")]));
+                assert!(notices.iter().any(|n| n.param == pos));
+                assert_eq!(v.int(pos) as u64, (t.position_max.unwrap())(&v));
+            }
         }
+    }
+
+    #[test]
+    fn the_issue_deep_link_parses_cleanly() {
+        let (v, notices) = SYSTOLIC.parse(&q(&[
+            ("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3"),
+        ]));
+        assert!(notices.is_empty());
+        assert_eq!(v.int("cycle"), 3);
+        assert_eq!(
+            v.to_query(),
+            q(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3")])
+        );
+        // Shrinking k pulls the cycle back inside the run.
+        let shrunk = SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
+        assert_eq!(shrunk.int("cycle"), 7);
     }
 
     #[test]

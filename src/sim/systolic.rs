@@ -156,6 +156,15 @@ pub struct Systolic {
     check: OnceCell<(Vec<i64>, i64)>,
 }
 
+/// Total cycles of a run, without generating its operands.
+pub fn total_cycles(p: &Params) -> u64 {
+    let (rows, cols, k) = (p.rows.clamp(1, MAX_DIM), p.cols.clamp(1, MAX_DIM), p.k.clamp(1, MAX_K));
+    match p.dataflow {
+        Dataflow::Os => (rows + cols + k - 2) as u64,
+        Dataflow::Ws => (2 * k + k.div_ceil(rows) * (rows + cols - 2)) as u64,
+    }
+}
+
 /// Number of `(i, j)` with `i < r`, `j < c` and `i + j <= s`.
 fn pairs_sum_at_most(r: usize, c: usize, s: i64) -> u64 {
     if s < 0 {
@@ -182,13 +191,7 @@ impl Systolic {
         let mut rng = SplitMix64::new(p.seed);
         let a = (0..p.rows * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
         let b = (0..p.k * p.cols).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
-        let total = match p.dataflow {
-            Dataflow::Os => (p.rows + p.cols + p.k - 2) as u64,
-            Dataflow::Ws => {
-                let chunks = p.k.div_ceil(p.rows);
-                (2 * p.k + chunks * (p.rows + p.cols - 2)) as u64
-            }
-        };
+        let total = total_cycles(&p);
         Systolic { p, a, b, total, check: OnceCell::new() }
     }
 
@@ -501,6 +504,19 @@ impl Systolic {
         (2 * r * c * k) as f64 / (r * k + k * c) as f64
     }
 
+    /// Runs of equal phase over cycles `1..=total`: `(first, last, phase)`.
+    pub fn phase_segments(&self) -> Vec<(u64, u64, Phase)> {
+        let mut out: Vec<(u64, u64, Phase)> = Vec::new();
+        for c in 1..=self.total {
+            let ph = self.phase_at(c);
+            match out.last_mut() {
+                Some(last) if last.2 == ph => last.1 = c,
+                _ => out.push((c, c, ph)),
+            }
+        }
+        out
+    }
+
     /// Busy PEs in every cycle `0..=total` (for the timeline chart).
     pub fn busy_series(&self) -> Vec<u64> {
         (0..=self.total).map(|c| self.busy_at(c)).collect()
@@ -758,6 +774,7 @@ mod tests {
         );
         // k = 6 < rows + cols - 1: PE (0,0) is done in the cycle PE (3,3) starts.
         assert_eq!(s.busy_at(7), 15);
+        assert_eq!(s.phase_segments(), vec![(1, 6, Fill), (7, 12, Drain)]);
         let long = sim(4, 4, 8, Dataflow::Os, 1);
         assert_eq!(long.phase_at(7), Steady);
         assert_eq!(long.phase_at(8), Steady);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Every test: native unit + property tests of the pure core, a release build
+# with trunk, and the end-to-end browser tests in headless Chromium.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash .ci/setup.sh
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_OFFLINE=true
+step() { printf '\n== %s\n' "$*"; }
+
+step "cargo test (native: simulations, URL parsing, i18n, scenes, registry)"
+cargo test --quiet
+
+step "trunk build --release"
+trunk build --release
+
+step "end-to-end tests (playwright-core driving /usr/bin/chromium)"
+node --test tests/e2e/

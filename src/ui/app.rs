@@ -1,0 +1,265 @@
+//! The shell: hash routing, the global `lang` and `present` parameters, the
+//! header, the landing page and the not-found page.
+
+use super::readouts::Notices;
+use super::registry::{self, TOPICS};
+use crate::i18n::{tr, trf, Lang};
+use crate::params::{Notice, Problem};
+use gloo::events::EventListener;
+use gloo::storage::{LocalStorage, Storage};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+const LANG_KEY: &str = "warpscope.lang";
+
+#[derive(Clone, Routable, PartialEq, Debug)]
+pub enum Route {
+    #[at("/")]
+    Home,
+    #[at("/:id")]
+    Topic { id: String },
+    #[not_found]
+    #[at("/404")]
+    NotFound,
+}
+
+/// What every component may read: the language and projector mode.
+#[derive(Clone, PartialEq, Debug)]
+pub struct AppCtx {
+    pub lang: Lang,
+    pub present: bool,
+}
+
+impl AppCtx {
+    pub fn t(&self, key: &str) -> String {
+        tr(self.lang, key)
+    }
+    pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
+        trf(self.lang, key, args)
+    }
+    /// The global query pairs that every link and URL update carries along.
+    pub fn globals(&self) -> Vec<(String, String)> {
+        let mut g = vec![("lang".to_string(), self.lang.code().to_string())];
+        if self.present {
+            g.push(("present".into(), "1".into()));
+        }
+        g
+    }
+}
+
+/// The query of the current location as pairs (`None` if it can't be decoded).
+pub fn query_pairs(location: &Location) -> Option<Vec<(String, String)>> {
+    location.query::<Vec<(String, String)>>().ok()
+}
+
+/// Should a key press be left to the element that has focus?
+pub fn key_belongs_to_control(e: &web_sys::KeyboardEvent) -> bool {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return true;
+    }
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"))
+        .unwrap_or(false)
+}
+
+#[component]
+pub fn App() -> Html {
+    html! {
+        <HashRouter>
+            <Shell />
+        </HashRouter>
+    }
+}
+
+#[component]
+fn Shell() -> Html {
+    let location = use_location().expect("inside a router");
+    let navigator = use_navigator().expect("inside a router");
+    let route = use_route::<Route>().unwrap_or(Route::NotFound);
+    let pairs = query_pairs(&location);
+
+    // Global parameters: lang (URL, else remembered, else English), present.
+    let mut global_notices: Vec<Notice> = Vec::new();
+    let url_lang = pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "lang").map(|(_, v)| v.clone()));
+    let stored: Option<Lang> = LocalStorage::get::<String>(LANG_KEY).ok().and_then(|s| Lang::from_code(&s));
+    let lang = match &url_lang {
+        Some(code) => Lang::from_code(code).unwrap_or_else(|| {
+            global_notices.push(Notice {
+                param: "lang".into(),
+                given: code.clone(),
+                problem: Problem::Malformed { used: stored.unwrap_or_default().code().into() },
+            });
+            stored.unwrap_or_default()
+        }),
+        None => stored.unwrap_or_default(),
+    };
+    let present = match pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "present").map(|(_, v)| v.clone())) {
+        Some(v) if v == "1" => true,
+        Some(v) if v == "0" => false,
+        Some(v) => {
+            global_notices.push(Notice { param: "present".into(), given: v, problem: Problem::Malformed { used: "0".into() } });
+            false
+        }
+        None => false,
+    };
+    if pairs.is_none() {
+        global_notices.push(Notice { param: "?".into(), given: location.query_str().into(), problem: Problem::BrokenQuery });
+    }
+    if url_lang.as_deref().and_then(Lang::from_code).is_some() {
+        let _ = LocalStorage::set(LANG_KEY, lang.code());
+    }
+    let ctx = AppCtx { lang, present };
+
+    // Reflect language and projector mode on <html>.
+    use_effect_with((lang, present), |(lang, present)| {
+        if let Some(root) = super::window().document().and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("lang", if *lang == Lang::Zh { "zh-CN" } else { "en" });
+            let _ = root.set_attribute("class", if *present { "present" } else { "" });
+        }
+        if let Some(doc) = super::window().document() {
+            doc.set_title(&format!("{} · {}", tr(*lang, "app.name"), tr(*lang, "app.tagline")));
+        }
+    });
+
+    // Change a global parameter, keeping the route and the panel's own query.
+    let set_global = {
+        let navigator = navigator.clone();
+        let route = route.clone();
+        let pairs = pairs.clone().unwrap_or_default();
+        Callback::from(move |(key, value): (&'static str, Option<String>)| {
+            let mut q: Vec<(String, String)> = pairs.iter().filter(|(k, _)| k != key).cloned().collect();
+            if let Some(v) = value {
+                q.push((key.to_string(), v));
+            }
+            if key == "lang" {
+                if let Some(v) = q.iter().find(|(k, _)| k == "lang") {
+                    let _ = LocalStorage::set(LANG_KEY, v.1.clone());
+                }
+            }
+            let _ = navigator.replace_with_query(&route, &q);
+        })
+    };
+    let toggle_present = {
+        let set_global = set_global.clone();
+        Callback::from(move |_| set_global.emit(("present", (!present).then(|| "1".to_string()))))
+    };
+    let switch_lang = {
+        let set_global = set_global.clone();
+        Callback::from(move |_: MouseEvent| set_global.emit(("lang", Some(lang.other().code().to_string()))))
+    };
+
+    // Key P toggles projector mode anywhere.
+    {
+        let toggle_present = toggle_present.clone();
+        use_effect_with(present, move |_| {
+            let doc = super::window().document().expect("document");
+            let listener = EventListener::new(&doc, "keydown", move |e| {
+                let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("keydown is a KeyboardEvent");
+                if (e.key() == "p" || e.key() == "P") && !key_belongs_to_control(e) {
+                    e.prevent_default();
+                    toggle_present.emit(());
+                }
+            });
+            move || drop(listener)
+        });
+    }
+
+    let body = match &route {
+        Route::Home => html! { <Landing /> },
+        Route::Topic { id } => match registry::find(id) {
+            Some(topic) => (topic.view)(),
+            None => html! { <NotFoundPage path={format!("/{id}")} /> },
+        },
+        Route::NotFound => html! { <NotFoundPage path={location.path().to_string()} /> },
+    };
+
+    let home_query = ctx.globals();
+    html! {
+        <ContextProvider<AppCtx> context={ctx.clone()}>
+            <div class={classes!("app", present.then_some("present"))}>
+                <header class="site-header">
+                    <Link<Route, Vec<(String, String)>> to={Route::Home} query={Some(home_query)} classes="brand">
+                        <span class="brand-mark">{"◆"}</span>
+                        <span class="brand-name">{ ctx.t("app.name") }</span>
+                        <span class="brand-tagline">{ ctx.t("app.tagline") }</span>
+                    </Link<Route, Vec<(String, String)>>>
+                    <nav class="site-nav">
+                        <button class="lang-switch" data-testid="lang-switch" title={ctx.t("app.lang-switch.title")}
+                            onclick={switch_lang}>{ ctx.t("app.lang-switch") }</button>
+                        <button class="present-toggle" data-testid="present-toggle" title={ctx.t("app.present.title")}
+                            aria-pressed={present.to_string()}
+                            onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present") }</button>
+                    </nav>
+                </header>
+                if present {
+                    <button class="present-exit" data-testid="present-exit"
+                        onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
+                }
+                <Notices notices={global_notices} />
+                <main class="site-main">{ body }</main>
+                <footer class="site-footer"><p>{ ctx.t("app.footer") }</p></footer>
+            </div>
+        </ContextProvider<AppCtx>>
+    }
+}
+
+/// The landing page: the lecture's parts, and under each the panels that exist.
+#[component]
+fn Landing() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let mut parts: Vec<&'static str> = Vec::new();
+    for t in TOPICS.iter() {
+        if !parts.contains(&t.part) {
+            parts.push(t.part);
+        }
+    }
+    html! {
+        <div class="landing">
+            <h1>{ ctx.t("landing.title") }</h1>
+            <p class="lead">{ ctx.t("landing.intro") }</p>
+            { for parts.iter().map(|part| html! {
+                <section class="landing-part">
+                    <h2>{ ctx.t(part) }</h2>
+                    <div class="cards">
+                        { for TOPICS.iter().filter(|t| t.part == *part).map(|t| {
+                            let meta = t.meta;
+                            let params: Vec<&str> = meta.params.iter().map(|p| p.name).collect();
+                            html! {
+                                <div class="card" data-topic={meta.id} data-params={params.join(",")}>
+                                    <Link<Route, Vec<(String, String)>> to={Route::Topic { id: meta.id.to_string() }}
+                                        query={Some(ctx.globals())} classes="card-link">
+                                        <span class="card-section">{ ctx.tf("landing.section", &[("s", &meta.sections.join(", ")), ("d", meta.demo)]) }</span>
+                                        <span class="card-title">{ ctx.t(&format!("topic.{}.title", meta.id)) }</span>
+                                        <span class="card-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</span>
+                                        <span class="card-open">{ ctx.t("landing.open") }{" →"}</span>
+                                    </Link<Route, Vec<(String, String)>>>
+                                </div>
+                            }
+                        }) }
+                    </div>
+                </section>
+            }) }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct NotFoundProps {
+    path: String,
+}
+
+#[component]
+fn NotFoundPage(props: &NotFoundProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    html! {
+        <div class="not-found" data-testid="not-found">
+            <div class="notices" role="status" data-testid="notices">
+                <p class="notice" data-notice-param="route">{ ctx.tf("notfound.body", &[("path", &props.path)]) }</p>
+            </div>
+            <h1>{ ctx.t("notfound.title") }</h1>
+            <Landing />
+        </div>
+    }
+}

@@ -1,0 +1,193 @@
+//! The thin canvas adapter: paints a [`Scene`] on a `<canvas>` at the device's
+//! pixel ratio, in an animation frame (several changes in one frame paint
+//! once; unmounting cancels it), and offers "save as PNG".
+
+use super::app::AppCtx;
+use crate::scene::{Align, Scene, Shape};
+use gloo::events::EventListener;
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::rc::Rc;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+use yew::prelude::*;
+
+/// A scene shared by pointer: comparing two is O(1).
+#[derive(Clone)]
+pub struct SceneRef(pub Rc<Scene>);
+
+impl PartialEq for SceneRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+pub fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas.get_context("2d").ok()??.dyn_into().ok()
+}
+
+pub const FONT_STACK: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+
+/// Paint `scene` on `canvas`. `scratch` is an offscreen canvas reused for
+/// bitmaps (heat maps are put there, then scaled without smoothing).
+pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &HtmlCanvasElement) {
+    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((scene.width * dpr).round() as u32, (scene.height * dpr).round().max(1.0) as u32);
+    if canvas.width() != pw {
+        canvas.set_width(pw);
+    }
+    if canvas.height() != ph {
+        canvas.set_height(ph);
+    }
+    let style = canvas.style();
+    let _ = style.set_property("width", &format!("{}px", scene.width));
+    let _ = style.set_property("height", &format!("{}px", scene.height));
+    let Some(ctx) = context_2d(canvas) else { return };
+    let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+    ctx.set_fill_style_str(&scene.background.css());
+    ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
+    ctx.set_text_baseline("middle");
+    for shape in &scene.shapes {
+        match shape {
+            Shape::Rect { x, y, w, h, fill, stroke } => {
+                if let Some(f) = fill {
+                    ctx.set_fill_style_str(&f.css());
+                    ctx.fill_rect(*x, *y, *w, *h);
+                }
+                if let Some((c, lw)) = stroke {
+                    ctx.set_stroke_style_str(&c.css());
+                    ctx.set_line_width(*lw);
+                    ctx.stroke_rect(*x, *y, *w, *h);
+                }
+            }
+            Shape::Line { x1, y1, x2, y2, color, width } => {
+                ctx.set_stroke_style_str(&color.css());
+                ctx.set_line_width(*width);
+                ctx.begin_path();
+                ctx.move_to(*x1, *y1);
+                ctx.line_to(*x2, *y2);
+                ctx.stroke();
+            }
+            Shape::Text { x, y, text, size, color, align, bold } => {
+                ctx.set_font(&format!("{}{:.1}px {}", if *bold { "600 " } else { "" }, size, FONT_STACK));
+                ctx.set_text_align(match align {
+                    Align::Left => "left",
+                    Align::Center => "center",
+                    Align::Right => "right",
+                });
+                ctx.set_fill_style_str(&color.css());
+                let _ = ctx.fill_text(text, *x, *y);
+            }
+            Shape::Bitmap { x, y, w, h, px_w, px_h, rgba } => {
+                if scratch.width() != *px_w {
+                    scratch.set_width(*px_w);
+                }
+                if scratch.height() != *px_h {
+                    scratch.set_height(*px_h);
+                }
+                let Some(sctx) = context_2d(scratch) else { continue };
+                let Ok(img) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), *px_w, *px_h) else { continue };
+                let _ = sctx.put_image_data(&img, 0.0, 0.0);
+                ctx.set_image_smoothing_enabled(false);
+                let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(scratch, *x, *y, *w, *h);
+            }
+        }
+    }
+}
+
+/// Download what a canvas shows as `<name>.png`.
+pub fn save_png(canvas: &HtmlCanvasElement, name: &str) {
+    let Ok(url) = canvas.to_data_url_with_type("image/png") else { return };
+    let Some(doc) = super::window().document() else { return };
+    let Ok(a) = doc.create_element("a") else { return };
+    let _ = a.set_attribute("href", &url);
+    let _ = a.set_attribute("download", &format!("{name}.png"));
+    if let Some(a) = a.dyn_ref::<web_sys::HtmlElement>() {
+        a.click();
+    }
+}
+
+/// The width in CSS pixels of the element behind `node`, kept up to date on
+/// window resize (and on projector-mode changes, which re-render).
+#[hook]
+pub fn use_width(node: NodeRef, fallback: f64) -> f64 {
+    let width = use_state(|| fallback);
+    {
+        let width = width.clone();
+        use_effect_with(node, move |node| {
+            let measure = {
+                let node = node.clone();
+                let width = width.clone();
+                move || {
+                    if let Some(el) = node.cast::<web_sys::Element>() {
+                        let w = el.client_width() as f64;
+                        if w > 0.0 && (w - *width).abs() >= 1.0 {
+                            width.set(w);
+                        }
+                    }
+                }
+            };
+            measure();
+            let listener = EventListener::new(&super::window(), "resize", move |_| measure());
+            move || drop(listener)
+        });
+    }
+    *width
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SceneCanvasProps {
+    pub scene: SceneRef,
+    /// File name (without `.png`) for "save as PNG".
+    pub name: AttrValue,
+    /// Accessible description of what is drawn.
+    pub label: AttrValue,
+}
+
+#[component]
+pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let canvas = use_node_ref();
+    let scratch = use_memo((), |_| {
+        super::window()
+            .document()
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+    });
+    let frame = use_mut_ref(|| None::<AnimationFrame>);
+    {
+        let canvas = canvas.clone();
+        let frame = frame.clone();
+        let scratch = scratch.clone();
+        use_effect_with(props.scene.clone(), move |scene| {
+            let scene = scene.0.clone();
+            // Replacing the handle cancels a frame not yet painted.
+            *frame.borrow_mut() = Some(request_animation_frame(move |_| {
+                if let (Some(c), Some(s)) = (canvas.cast::<HtmlCanvasElement>(), scratch.as_ref()) {
+                    paint(&c, &scene, s);
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }));
+            move || {
+                frame.borrow_mut().take();
+            }
+        });
+    }
+    let on_save = {
+        let canvas = canvas.clone();
+        let name = props.name.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                save_png(&c, &name);
+            }
+        })
+    };
+    html! {
+        <figure class="scene">
+            <canvas ref={canvas} role="img" aria-label={props.label.clone()} data-testid="scene-canvas"
+                style={format!("width:{}px;height:{}px", props.scene.0.width, props.scene.0.height)} />
+            <figcaption>
+                <button class="save-png" data-testid="save-png" onclick={on_save}>{ ctx.t("canvas.save") }</button>
+            </figcaption>
+        </figure>
+    }
+}

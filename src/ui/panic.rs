@@ -1,0 +1,48 @@
+//! A panic anywhere shows a visible error card (both languages, since the app's
+//! state is gone) with a link that reloads the start page.
+
+use wasm_bindgen::JsCast;
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+pub fn install() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info.to_string();
+        web_sys::console::error_1(&msg.clone().into());
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Some(body) = doc.body() else { return };
+        if doc.get_element_by_id("panic-card").is_some() {
+            return;
+        }
+        let Ok(card) = doc.create_element("div") else { return };
+        card.set_id("panic-card");
+        let _ = card.set_attribute("role", "alert");
+        let lang = crate::i18n::Lang::En;
+        let zh = crate::i18n::Lang::Zh;
+        let t = crate::i18n::tr;
+        card.set_inner_html(&format!(
+            "<h2>{} · {}</h2><p>{}</p><p>{}</p><pre>{}</pre><p><a id=\"panic-home\" href=\"#/\">{} · {}</a></p>",
+            t(lang, "panic.title"),
+            t(zh, "panic.title"),
+            t(lang, "panic.body"),
+            t(zh, "panic.body"),
+            escape(&msg),
+            t(lang, "panic.link"),
+            t(zh, "panic.link"),
+        ));
+        let _ = body.append_child(&card);
+        // The wasm instance is unusable after a panic: the link must reload.
+        if let Some(a) = doc.get_element_by_id("panic-home") {
+            let reload = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().set_hash("#/");
+                    let _ = w.location().reload();
+                }
+            });
+            let _ = a.dyn_ref::<web_sys::HtmlElement>().map(|el| el.set_onclick(Some(reload.as_ref().unchecked_ref())));
+            reload.forget();
+        }
+    }));
+}

@@ -1,0 +1,259 @@
+//! The one player: play/pause, step, back, start/end, a scrub slider and a
+//! speed control, with keys Space, ←/→, Home/End. It owns no simulation state:
+//! it reads `pos`/`len` and asks for a new position through `on_seek`.
+
+use super::app::{key_belongs_to_control, AppCtx};
+use crate::sim::Cursor;
+use gloo::events::EventListener;
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Playback speeds offered, in steps per second.
+pub const SPEEDS: [i64; 9] = [1, 2, 4, 8, 16, 32, 64, 250, 1000];
+
+#[derive(Properties, PartialEq)]
+pub struct PlayerProps {
+    pub pos: u64,
+    pub len: u64,
+    /// Steps per second while playing.
+    pub speed: i64,
+    pub on_seek: Callback<u64>,
+    pub on_speed: Callback<i64>,
+    /// Translation key of what a step is called (`param.cycle`).
+    pub unit: &'static str,
+}
+
+struct Live {
+    pos: u64,
+    len: u64,
+    speed: f64,
+    on_seek: Callback<u64>,
+    last_ts: Option<f64>,
+    carry: f64,
+    frame: Option<AnimationFrame>,
+}
+
+fn schedule(live: Rc<RefCell<Live>>, playing: UseStateHandle<bool>) {
+    let again = live.clone();
+    let frame = request_animation_frame(move |ts| {
+        let (next, done) = {
+            let mut l = again.borrow_mut();
+            let dt = l.last_ts.map(|t| (ts - t) / 1000.0).unwrap_or(0.0).min(0.25);
+            l.last_ts = Some(ts);
+            l.carry += dt * l.speed;
+            let n = l.carry.floor();
+            l.carry -= n;
+            let mut c = Cursor::at(l.len, l.pos);
+            c.advance(n as u64);
+            (c.pos(), c.at_end())
+        };
+        if next != again.borrow().pos {
+            again.borrow_mut().pos = next;
+            let cb = again.borrow().on_seek.clone();
+            cb.emit(next);
+        }
+        if done {
+            again.borrow_mut().frame = None;
+            playing.set(false);
+        } else {
+            schedule(again, playing);
+        }
+    });
+    live.borrow_mut().frame = Some(frame);
+}
+
+#[component]
+pub fn Player(props: &PlayerProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let playing = use_state(|| false);
+    let live = use_mut_ref(|| Live {
+        pos: props.pos,
+        len: props.len,
+        speed: props.speed as f64,
+        on_seek: props.on_seek.clone(),
+        last_ts: None,
+        carry: 0.0,
+        frame: None,
+    });
+    {
+        let mut l = live.borrow_mut();
+        l.pos = props.pos;
+        l.len = props.len;
+        l.speed = props.speed as f64;
+        l.on_seek = props.on_seek.clone();
+    }
+
+    // Start / stop the animation-frame loop; unmounting cancels it.
+    {
+        let live = live.clone();
+        let playing_h = playing.clone();
+        use_effect_with(*playing, move |playing| {
+            if *playing {
+                live.borrow_mut().last_ts = None;
+                live.borrow_mut().carry = 0.0;
+                schedule(live.clone(), playing_h);
+            }
+            move || {
+                live.borrow_mut().frame = None;
+            }
+        });
+    }
+
+    let seek = {
+        let on_seek = props.on_seek.clone();
+        let live = live.clone();
+        move |f: &dyn Fn(&mut Cursor)| {
+            let (len, pos) = (live.borrow().len, live.borrow().pos);
+            let mut c = Cursor::at(len, pos);
+            f(&mut c);
+            live.borrow_mut().pos = c.pos();
+            on_seek.emit(c.pos());
+        }
+    };
+    let seek = Rc::new(seek);
+    let toggle = {
+        let playing = playing.clone();
+        let seek = seek.clone();
+        let live = live.clone();
+        Callback::from(move |_: ()| {
+            if !*playing {
+                // Playing from the end starts over.
+                let (len, pos) = (live.borrow().len, live.borrow().pos);
+                if pos >= len {
+                    seek(&|c| c.jump(0));
+                }
+            }
+            playing.set(!*playing);
+        })
+    };
+    let step = {
+        let seek = seek.clone();
+        let playing = playing.clone();
+        Callback::from(move |_: ()| {
+            playing.set(false);
+            seek(&|c| c.step());
+        })
+    };
+    let back = {
+        let seek = seek.clone();
+        let playing = playing.clone();
+        Callback::from(move |_: ()| {
+            playing.set(false);
+            seek(&|c| c.back());
+        })
+    };
+    let to_start = {
+        let seek = seek.clone();
+        let playing = playing.clone();
+        Callback::from(move |_: ()| {
+            playing.set(false);
+            seek(&|c| c.jump(0));
+        })
+    };
+    let to_end = {
+        let seek = seek.clone();
+        let playing = playing.clone();
+        Callback::from(move |_: ()| {
+            playing.set(false);
+            seek(&|c| c.jump(u64::MAX));
+        })
+    };
+
+    // Keys.
+    {
+        let (toggle, step, back, to_start, to_end) =
+            (toggle.clone(), step.clone(), back.clone(), to_start.clone(), to_end.clone());
+        use_effect_with((), move |_| {
+            let doc = super::window().document().expect("document");
+            let listener = EventListener::new(&doc, "keydown", move |e| {
+                let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("KeyboardEvent");
+                if key_belongs_to_control(e) {
+                    return;
+                }
+                let action = match e.key().as_str() {
+                    " " | "Spacebar" => &toggle,
+                    "ArrowRight" => &step,
+                    "ArrowLeft" => &back,
+                    "Home" => &to_start,
+                    "End" => &to_end,
+                    _ => return,
+                };
+                e.prevent_default();
+                action.emit(());
+            });
+            move || drop(listener)
+        });
+    }
+
+    let on_scrub = {
+        let seek = seek.clone();
+        let playing = playing.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|i| i.value().parse::<u64>().ok());
+            if let Some(v) = v {
+                playing.set(false);
+                seek(&|c| c.jump(v));
+            }
+        })
+    };
+    let on_speed = {
+        let cb = props.on_speed.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .and_then(|s| s.value().parse::<i64>().ok());
+            if let Some(v) = v {
+                cb.emit(v);
+            }
+        })
+    };
+    let btn = |label: &str, icon: &str, testid: &'static str, cb: &Callback<()>, disabled: bool| {
+        let cb = cb.clone();
+        html! {
+            <button class="player-btn" data-testid={testid} title={label.to_string()} aria-label={label.to_string()}
+                disabled={disabled} onclick={Callback::from(move |_: MouseEvent| cb.emit(()))}>
+                <span aria-hidden="true">{ icon.to_string() }</span>
+            </button>
+        }
+    };
+    let (pos, len) = (props.pos, props.len);
+    let mut speeds: Vec<i64> = SPEEDS.to_vec();
+    if !speeds.contains(&props.speed) {
+        speeds.push(props.speed);
+        speeds.sort();
+    }
+    html! {
+        <div class="player" data-testid="player" data-playing={playing.to_string()}>
+            <div class="player-buttons">
+                { btn(&ctx.t("player.start"), "⏮", "player-start", &to_start, pos == 0) }
+                { btn(&ctx.t("player.back"), "◀", "player-back", &back, pos == 0) }
+                { btn(&ctx.t(if *playing { "player.pause" } else { "player.play" }), if *playing { "⏸" } else { "▶" }, "player-play", &toggle, len == 0) }
+                { btn(&ctx.t("player.step"), "▶|", "player-step", &step, pos >= len) }
+                { btn(&ctx.t("player.end"), "⏭", "player-end", &to_end, pos >= len) }
+            </div>
+            <input class="player-scrub" data-testid="player-scrub" type="range" min="0" max={len.to_string()} step="1"
+                value={pos.to_string()} oninput={on_scrub} aria-label={ctx.t(props.unit)} />
+            <span class="player-position">
+                { ctx.t(props.unit) }{" "}
+                { ctx.tf("player.position", &[("pos", &pos.to_string()), ("len", &len.to_string())]) }
+            </span>
+            <label class="player-speed">
+                { ctx.t("player.speed") }
+                <select data-testid="player-speed" onchange={on_speed}>
+                    { for speeds.iter().map(|s| html! {
+                        <option value={s.to_string()} selected={*s == props.speed}>{ ctx.tf("player.per-second", &[("n", &s.to_string())]) }</option>
+                    }) }
+                </select>
+            </label>
+            <p class="player-keys">{ ctx.t("player.keys") }</p>
+        </div>
+    }
+}

@@ -1,0 +1,84 @@
+//! The one slider: a range input (linear or logarithmic) with a number box for
+//! exact values, a translated label and a tooltip with the parameter's doc.
+
+use super::app::AppCtx;
+use crate::i18n::has;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SliderProps {
+    /// The URL parameter it sets (label key `param.<name>`, doc `param.<name>.doc`).
+    pub name: &'static str,
+    pub value: i64,
+    pub min: i64,
+    pub max: i64,
+    /// Logarithmic track (for ranges like 1–4096).
+    #[prop_or_default]
+    pub log: bool,
+    pub on_change: Callback<i64>,
+}
+
+const LOG_STEPS: f64 = 1000.0;
+
+fn to_track(p: &SliderProps, v: i64) -> f64 {
+    if p.log {
+        let (lo, hi) = ((p.min.max(1)) as f64, p.max as f64);
+        ((v.max(1) as f64).ln() - lo.ln()) / (hi.ln() - lo.ln()) * LOG_STEPS
+    } else {
+        v as f64
+    }
+}
+
+fn from_track(p: &SliderProps, t: f64) -> i64 {
+    if p.log {
+        let (lo, hi) = ((p.min.max(1)) as f64, p.max as f64);
+        (lo.ln() + t / LOG_STEPS * (hi.ln() - lo.ln())).exp().round() as i64
+    } else {
+        t.round() as i64
+    }
+    .clamp(p.min, p.max)
+}
+
+fn input_value(e: &Event) -> Option<f64> {
+    e.target()?.dyn_into::<HtmlInputElement>().ok()?.value().trim().parse::<f64>().ok()
+}
+
+#[component]
+pub fn Slider(props: &SliderProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let id = format!("param-{}", props.name);
+    let doc_key = format!("param.{}.doc", props.name);
+    let title = has(&doc_key).then(|| ctx.t(&doc_key));
+    let (tmin, tmax) = if props.log { (0.0, LOG_STEPS) } else { (props.min as f64, props.max as f64) };
+    let on_range = {
+        let cb = props.on_change.clone();
+        let (log, min, max) = (props.log, props.min, props.max);
+        Callback::from(move |e: InputEvent| {
+            let p = SliderProps { name: "", value: 0, min, max, log, on_change: Callback::noop() };
+            if let Some(t) = input_value(&e) {
+                cb.emit(from_track(&p, t));
+            }
+        })
+    };
+    let on_number = {
+        let cb = props.on_change.clone();
+        let (min, max) = (props.min, props.max);
+        Callback::from(move |e: Event| {
+            if let Some(v) = input_value(&e) {
+                cb.emit((v.round() as i64).clamp(min, max));
+            }
+        })
+    };
+    html! {
+        <div class="slider" data-param={props.name} title={title.clone()}>
+            <label for={id.clone()}>{ ctx.t(&format!("param.{}", props.name)) }</label>
+            <input id={id} type="range" name={props.name} min={tmin.to_string()} max={tmax.to_string()} step="1"
+                value={to_track(props, props.value).to_string()} oninput={on_range} />
+            <input class="slider-number" type="number" aria-label={ctx.t(&format!("param.{}", props.name))}
+                min={props.min.to_string()} max={props.max.to_string()} value={props.value.to_string()}
+                onchange={on_number} />
+        </div>
+    }
+}

@@ -1,0 +1,173 @@
+//! `use_url_state`: a panel's whole state, kept in the URL.
+//!
+//! The URL is read (through yew-router's serde query decoding) and validated
+//! by the topic's pure `parse`; the panel works on a reducer copy so that fast
+//! changes (playback, dragging a slider) stay smooth, and every change is
+//! written back with `history.replaceState` at most every 200 ms (browsers
+//! throttle faster writes), the last one always. A URL that changes from
+//! outside (back button, edited link) is adopted, with its notices.
+
+use super::app::{query_pairs, AppCtx, Route};
+use crate::params::{Notice, Problem, Value, Values};
+use crate::topics::TopicMeta;
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+const WRITE_EVERY_MS: u32 = 200;
+
+pub enum Action {
+    /// Set one parameter (clamped like a URL value; the position is kept
+    /// inside the run).
+    Set(&'static str, Value),
+    /// Set several at once (presets).
+    SetMany(Vec<(&'static str, Value)>),
+    /// Take values read from the URL.
+    Replace(Values),
+}
+
+pub struct PanelValues {
+    meta: &'static TopicMeta,
+    pub values: Values,
+}
+
+impl PartialEq for PanelValues {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
+}
+
+impl Reducible for PanelValues {
+    type Action = Action;
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let values = match action {
+            Action::Set(name, v) => self.values.with(name, v),
+            Action::SetMany(list) => list.into_iter().fold(self.values.clone(), |acc, (n, v)| acc.with(n, v)),
+            Action::Replace(v) => v,
+        };
+        let values = self.meta.normalize(values);
+        if values == self.values {
+            return self;
+        }
+        Rc::new(PanelValues { meta: self.meta, values })
+    }
+}
+
+#[derive(Default)]
+struct Writer {
+    timer: Option<Timeout>,
+    pending: Option<Vec<(String, String)>>,
+    /// The values most recently written, so their echo is not re-adopted.
+    written: Option<Values>,
+}
+
+type WriteFn = Rc<dyn Fn(&[(String, String)])>;
+
+fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: WriteFn) {
+    if this.borrow().timer.is_some() {
+        this.borrow_mut().pending = Some(q);
+        return;
+    }
+    write(&q);
+    let again = this.clone();
+    let timer = Timeout::new(WRITE_EVERY_MS, move || {
+        let pending = {
+            let mut w = again.borrow_mut();
+            w.timer = None;
+            w.pending.take()
+        };
+        if let Some(q) = pending {
+            request_write(&again, q, write);
+        }
+    });
+    this.borrow_mut().timer = Some(timer);
+}
+
+pub struct UrlState {
+    pub values: Values,
+    pub notices: Rc<Vec<Notice>>,
+    pub dispatch: Callback<Action>,
+    pub dismiss: Callback<()>,
+}
+
+#[hook]
+pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let location = use_location().expect("inside a router");
+    let navigator = use_navigator().expect("inside a router");
+    let read = {
+        let pairs = query_pairs(&location);
+        move || {
+            let (values, mut notices) = meta.parse(pairs.as_deref().unwrap_or_default());
+            if pairs.is_none() {
+                notices.push(Notice { param: "?".into(), given: String::new(), problem: Problem::BrokenQuery });
+            }
+            (values, notices)
+        }
+    };
+    let state = {
+        let read = read.clone();
+        use_reducer(move || PanelValues { meta, values: read().0 })
+    };
+    let notices = {
+        let read = read.clone();
+        use_state(move || Rc::new(read().1))
+    };
+    let writer = use_mut_ref(Writer::default);
+
+    // Adopt a URL that changed from outside.
+    {
+        let state = state.clone();
+        let notices = notices.clone();
+        let writer = writer.clone();
+        let key = format!("{}{}", location.path(), location.query_str());
+        use_effect_with(key, move |_| {
+            let (values, found) = read();
+            let echo = writer.borrow().written.as_ref() == Some(&values);
+            if !echo && values != state.values {
+                state.dispatch(Action::Replace(values));
+                notices.set(Rc::new(found));
+            }
+        });
+    }
+
+    // Write every change back (throttled), with the global parameters.
+    {
+        let writer = writer.clone();
+        let navigator = navigator.clone();
+        use_effect_with((state.values.clone(), ctx.globals()), move |(values, globals)| {
+            let mut q = values.to_query();
+            q.extend(globals.iter().cloned());
+            writer.borrow_mut().written = Some(values.clone());
+            let route = Route::Topic { id: meta.id.to_string() };
+            let write: WriteFn = Rc::new(move |q: &[(String, String)]| {
+                let _ = navigator.replace_with_query(&route, q);
+            });
+            request_write(&writer, q, write);
+        });
+    }
+
+    // Leaving the panel cancels a pending write (it would drag the URL back).
+    {
+        let writer = writer.clone();
+        use_effect_with((), move |_| {
+            move || {
+                let mut w = writer.borrow_mut();
+                w.timer = None;
+                w.pending = None;
+            }
+        });
+    }
+
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |a: Action| state.dispatch(a))
+    };
+    let dismiss = {
+        let notices = notices.clone();
+        Callback::from(move |_| notices.set(Rc::new(Vec::new())))
+    };
+    UrlState { values: state.values.clone(), notices: (*notices).clone(), dispatch, dismiss }
+}
