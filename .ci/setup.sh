@@ -34,11 +34,13 @@ if ! grep -q "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
   exit 1
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  step "apt-get install chromium chromium-driver"
+# fonts-noto-cjk: the screenshots the tests write show the Chinese UI properly.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+   || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+  step "apt-get install chromium chromium-driver fonts-noto-cjk"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
 fi
 
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \

@@ -64,6 +64,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("notice.malformed", "{param}={given} is not a valid value; using {used}.", "{param}={given} 不是有效值，已改用 {used}。"),
     ("notice.unknown", "{param} is not a parameter of this panel; ignored.", "{param} 不是本面板的参数，已忽略。"),
     ("notice.broken", "The link's query could not be read; using defaults.", "无法解析链接中的参数，已使用默认值。"),
+    ("notice.broken-link", "The address “#{given}” could not be read; here is the start page.", "无法识别地址“#{given}”，已转到首页。"),
     ("notice.dismiss", "Dismiss", "关闭"),
     // Player
     ("player.play", "Play", "播放"),
@@ -224,6 +225,7 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         }
         Problem::Unknown => trf(lang, "notice.unknown", &[("param", &n.param)]),
         Problem::BrokenQuery => tr(lang, "notice.broken"),
+        Problem::BrokenLink => trf(lang, "notice.broken-link", &[("given", &n.given)]),
     }
 }
 

@@ -78,6 +78,8 @@ pub enum Problem {
     Unknown,
     /// The query string itself could not be decoded.
     BrokenQuery,
+    /// The address after `#` could not be read at all.
+    BrokenLink,
 }
 
 /// A visible message about one parameter.

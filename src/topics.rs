@@ -44,6 +44,27 @@ impl TopicMeta {
         (values, notices)
     }
 
+    /// The parameters as JSON (`[{"name":…,"kind":"int","min":…,"max":…}, …]`),
+    /// published on the landing page's cards for the browser tests.
+    pub fn params_json(&self) -> String {
+        let items: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                Kind::Int { min, max, .. } => {
+                    format!(r#"{{"name":"{}","kind":"int","min":{min},"max":{max}}}"#, p.name)
+                }
+                Kind::Choice { options, .. } => format!(
+                    r#"{{"name":"{}","kind":"choice","options":[{}]}}"#,
+                    p.name,
+                    options.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(",")
+                ),
+                Kind::Position => format!(r#"{{"name":"{}","kind":"position"}}"#, p.name),
+            })
+            .collect();
+        format!("[{}]", items.join(","))
+    }
+
     /// Keep the position inside the run after another parameter changed.
     pub fn normalize(&self, values: Values) -> Values {
         match (self.position_param(), self.position_max) {
@@ -194,6 +215,14 @@ mod tests {
         // Shrinking k pulls the cycle back inside the run.
         let shrunk = SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
         assert_eq!(shrunk.int("cycle"), 7);
+    }
+
+    #[test]
+    fn params_json_names_every_parameter() {
+        let j = SYSTOLIC.params_json();
+        assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
+        assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws"]}"#));
+        assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
     }
 
     #[test]

@@ -216,7 +216,9 @@ fn draw_heat(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Sce
     let max_h = (width * 0.62).clamp(220.0, 620.0);
     let scale = (avail_w / p.cols as f64).min(max_h / p.rows as f64).max(0.5);
     let (w, h) = (p.cols as f64 * scale, p.rows as f64 * scale);
-    let gx = PAD + band + gap;
+    // Centre the array (and its bands) horizontally.
+    let x0 = PAD + ((avail_w - w) / 2.0).max(0.0);
+    let gx = x0 + band + gap;
     let gy = top + band + gap;
 
     // Operand bands: how much of each row's / column's queue is still waiting.
@@ -231,7 +233,7 @@ fn draw_heat(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Sce
             lp[o..o + 4].copy_from_slice(&[col.0, col.1, col.2, col.3]);
         }
     }
-    scene.shapes.push(Shape::Bitmap { x: PAD, y: gy, w: band, h, px_w: bw, px_h: p.rows as u32, rgba: lp });
+    scene.shapes.push(Shape::Bitmap { x: x0, y: gy, w: band, h, px_w: bw, px_h: p.rows as u32, rgba: lp });
     let mut tp = vec![0u8; (bw as usize) * p.cols * 4];
     for (j, frac) in topb.iter().enumerate() {
         let filled = (frac * band).round() as usize;

@@ -104,6 +104,11 @@ fn Shell() -> Html {
         }
         None => false,
     };
+    if let Some((_, given)) = pairs.as_ref().and_then(|q| q.iter().find(|(k, _)| k == "broken")) {
+        if route == Route::Home {
+            global_notices.push(Notice { param: "#".into(), given: given.clone(), problem: Problem::BrokenLink });
+        }
+    }
     if pairs.is_none() {
         global_notices.push(Notice { param: "?".into(), given: location.query_str().into(), problem: Problem::BrokenQuery });
     }
@@ -155,7 +160,8 @@ fn Shell() -> Html {
         let toggle_present = toggle_present.clone();
         use_effect_with(present, move |_| {
             let doc = super::window().document().expect("document");
-            let listener = EventListener::new(&doc, "keydown", move |e| {
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("keydown is a KeyboardEvent");
                 if (e.key() == "p" || e.key() == "P") && !key_belongs_to_control(e) {
                     e.prevent_default();
@@ -227,7 +233,7 @@ fn Landing() -> Html {
                             let meta = t.meta;
                             let params: Vec<&str> = meta.params.iter().map(|p| p.name).collect();
                             html! {
-                                <div class="card" data-topic={meta.id} data-params={params.join(",")}>
+                                <div class="card" data-topic={meta.id} data-params={params.join(",")} data-param-spec={meta.params_json()}>
                                     <Link<Route, Vec<(String, String)>> to={Route::Topic { id: meta.id.to_string() }}
                                         query={Some(ctx.globals())} classes="card-link">
                                         <span class="card-section">{ ctx.tf("landing.section", &[("s", &meta.sections.join(", ")), ("d", meta.demo)]) }</span>

@@ -61,7 +61,7 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
     let mut chart = ChartBuilder::on(&root)
         .margin((8.0 * dpr) as u32)
         .x_label_area_size((34.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
-        .y_label_area_size((56.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
+        .y_label_area_size((72.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
         .build_cartesian_2d(0f64..len, 0f64..data.y_max.max(1.0) * 1.05)
         .ok()?;
     let ytop = data.y_max.max(1.0) * 1.05;

@@ -12,9 +12,30 @@ pub mod registry;
 pub mod slider;
 pub mod url_state;
 
+/// A hash the router can't use (`#%%%`, `#//`, `#x`) is replaced, before the
+/// router sees it, by the start page with the original in `?broken=`, where the
+/// shell shows a notice about it.
+fn sanitize_hash() {
+    let w = window();
+    let hash = w.location().hash().unwrap_or_default();
+    if hash.is_empty() || hash == "#" || (hash.starts_with("#/") && !hash.starts_with("#//")) {
+        return;
+    }
+    let shown: String = hash.chars().skip(1).take(200).collect();
+    let q = js_sys::encode_uri_component(&shown).as_string().unwrap_or_default();
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#/?broken={q}")));
+    }
+}
+
 /// Entry point: install the panic card, then mount the app on `<body>`.
 pub fn start() {
     panic::install();
+    sanitize_hash();
+    // Registered before the router's own listeners, so they see the clean hash.
+    for event in ["popstate", "hashchange"] {
+        gloo::events::EventListener::new(&window(), event, |_| sanitize_hash()).forget();
+    }
     if let Some(boot) = window().document().and_then(|d| d.get_element_by_id("boot")) {
         boot.remove();
     }

@@ -66,6 +66,23 @@ fn schedule(live: Rc<RefCell<Live>>, playing: UseStateHandle<bool>) {
     live.borrow_mut().frame = Some(frame);
 }
 
+/// Player icons as inline SVG (no font needs to have the glyphs).
+fn icon_svg(name: &str) -> Html {
+    let path = match name {
+        "start" => "M2 4h2.5v16H2z M13 4v16L5 12z M21 4v16l-8-8z",
+        "back" => "M18 4v16L6 12z",
+        "play" => "M7 4v16l13-8z",
+        "pause" => "M6 4h4.5v16H6z M13.5 4H18v16h-4.5z",
+        "step" => "M4 4v16l11.5-8z M16.5 4H19v16h-2.5z",
+        _ => "M3 4v16l8-8z M11 4v16l8-8z M19.5 4H22v16h-2.5z",
+    };
+    html! {
+        <svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+            <path d={path} fill="currentColor" />
+        </svg>
+    }
+}
+
 #[component]
 pub fn Player(props: &PlayerProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
@@ -169,7 +186,8 @@ pub fn Player(props: &PlayerProps) -> Html {
             (toggle.clone(), step.clone(), back.clone(), to_start.clone(), to_end.clone());
         use_effect_with((), move |_| {
             let doc = super::window().document().expect("document");
-            let listener = EventListener::new(&doc, "keydown", move |e| {
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("KeyboardEvent");
                 if key_belongs_to_control(e) {
                     return;
@@ -215,12 +233,12 @@ pub fn Player(props: &PlayerProps) -> Html {
             }
         })
     };
-    let btn = |label: &str, icon: &str, testid: &'static str, cb: &Callback<()>, disabled: bool| {
+    let btn = |label: &str, icon: &'static str, testid: &'static str, cb: &Callback<()>, disabled: bool| {
         let cb = cb.clone();
         html! {
             <button class="player-btn" data-testid={testid} title={label.to_string()} aria-label={label.to_string()}
                 disabled={disabled} onclick={Callback::from(move |_: MouseEvent| cb.emit(()))}>
-                <span aria-hidden="true">{ icon.to_string() }</span>
+                { icon_svg(icon) }
             </button>
         }
     };
@@ -233,11 +251,11 @@ pub fn Player(props: &PlayerProps) -> Html {
     html! {
         <div class="player" data-testid="player" data-playing={playing.to_string()}>
             <div class="player-buttons">
-                { btn(&ctx.t("player.start"), "⏮", "player-start", &to_start, pos == 0) }
-                { btn(&ctx.t("player.back"), "◀", "player-back", &back, pos == 0) }
-                { btn(&ctx.t(if *playing { "player.pause" } else { "player.play" }), if *playing { "⏸" } else { "▶" }, "player-play", &toggle, len == 0) }
-                { btn(&ctx.t("player.step"), "▶|", "player-step", &step, pos >= len) }
-                { btn(&ctx.t("player.end"), "⏭", "player-end", &to_end, pos >= len) }
+                { btn(&ctx.t("player.start"), "start", "player-start", &to_start, pos == 0) }
+                { btn(&ctx.t("player.back"), "back", "player-back", &back, pos == 0) }
+                { btn(&ctx.t(if *playing { "player.pause" } else { "player.play" }), if *playing { "pause" } else { "play" }, "player-play", &toggle, len == 0) }
+                { btn(&ctx.t("player.step"), "step", "player-step", &step, pos >= len) }
+                { btn(&ctx.t("player.end"), "end", "player-end", &to_end, pos >= len) }
             </div>
             <input class="player-scrub" data-testid="player-scrub" type="range" min="0" max={len.to_string()} step="1"
                 value={pos.to_string()} oninput={on_scrub} aria-label={ctx.t(props.unit)} />

@@ -59,8 +59,9 @@ impl Reducible for PanelValues {
 struct Writer {
     timer: Option<Timeout>,
     pending: Option<Vec<(String, String)>>,
-    /// The values most recently written, so their echo is not re-adopted.
-    written: Option<Values>,
+    /// The queries most recently put in the URL, so that their echo (the
+    /// router's location update) is not taken for an outside change.
+    recent: std::collections::VecDeque<Vec<(String, String)>>,
 }
 
 type WriteFn = Rc<dyn Fn(&[(String, String)])>;
@@ -69,6 +70,13 @@ fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: Wr
     if this.borrow().timer.is_some() {
         this.borrow_mut().pending = Some(q);
         return;
+    }
+    {
+        let mut w = this.borrow_mut();
+        if w.recent.len() == 4 {
+            w.recent.pop_front();
+        }
+        w.recent.push_back(q.clone());
     }
     write(&q);
     let again = this.clone();
@@ -117,18 +125,43 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
     };
     let writer = use_mut_ref(Writer::default);
 
+    let write: WriteFn = {
+        let navigator = navigator.clone();
+        Rc::new(move |q: &[(String, String)]| {
+            let _ = navigator.replace_with_query(&Route::Topic { id: meta.id.to_string() }, q);
+        })
+    };
+    let canonical = {
+        let globals = ctx.globals();
+        move |values: &Values| {
+            let mut q = values.to_query();
+            q.extend(globals.iter().cloned());
+            q
+        }
+    };
+
     // Adopt a URL that changed from outside.
     {
         let state = state.clone();
         let notices = notices.clone();
         let writer = writer.clone();
+        let write = write.clone();
+        let canonical = canonical.clone();
+        let current = query_pairs(&location);
         let key = format!("{}{}", location.path(), location.query_str());
         use_effect_with(key, move |_| {
             let (values, found) = read();
-            let echo = writer.borrow().written.as_ref() == Some(&values);
-            if !echo && values != state.values {
-                state.dispatch(Action::Replace(values));
+            let echo = current.as_ref().is_some_and(|c| writer.borrow().recent.contains(c));
+            if !echo {
+                if values != state.values {
+                    state.dispatch(Action::Replace(values.clone()));
+                }
                 notices.set(Rc::new(found));
+                // Same values, different spelling (`rows=` → `rows=4`): rewrite.
+                let q = canonical(&values);
+                if current.as_ref() != Some(&q) {
+                    request_write(&writer, q, write);
+                }
             }
         });
     }
@@ -136,16 +169,8 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
     // Write every change back (throttled), with the global parameters.
     {
         let writer = writer.clone();
-        let navigator = navigator.clone();
-        use_effect_with((state.values.clone(), ctx.globals()), move |(values, globals)| {
-            let mut q = values.to_query();
-            q.extend(globals.iter().cloned());
-            writer.borrow_mut().written = Some(values.clone());
-            let route = Route::Topic { id: meta.id.to_string() };
-            let write: WriteFn = Rc::new(move |q: &[(String, String)]| {
-                let _ = navigator.replace_with_query(&route, q);
-            });
-            request_write(&writer, q, write);
+        use_effect_with((state.values.clone(), ctx.globals()), move |(values, _)| {
+            request_write(&writer, canonical(values), write);
         });
     }
 

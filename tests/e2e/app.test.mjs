@@ -1,0 +1,305 @@
+// End-to-end tests of the release build in headless Chromium.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ROOT, serveDist, launch, newPage, open, metric, hashQuery, waitForQuery, painted,
+} from './harness.mjs';
+
+const SHOTS = join(ROOT, 'target', 'screenshots');
+let srv;
+let browser;
+
+before(async () => {
+  srv = await serveDist();
+  browser = await launch();
+  await mkdir(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  srv?.server.close();
+});
+
+async function shot(page, name) {
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The registry, as the landing page publishes it. */
+async function registry() {
+  const page = await newPage(browser);
+  await open(page, srv.base, '#/');
+  const topics = await page.$$eval('.card[data-topic]', (cards) =>
+    cards.map((c) => ({ id: c.dataset.topic, params: JSON.parse(c.dataset.paramSpec) })),
+  );
+  await page.context().close();
+  return topics;
+}
+
+describe('shell', () => {
+  test('landing page lists the panels that exist, by lecture part', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/');
+    const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
+    assert.ok(ids.includes('systolic'));
+    assert.match(await page.locator('.landing-part h2').first().innerText(), /TPU/);
+    await shot(page, 'landing');
+    await page.locator('.card[data-topic="systolic"] a').click();
+    await painted(page);
+    assert.match(await page.evaluate(() => location.hash), /^#\/systolic\?/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('language switch: in the URL, remembered, whole panel translated', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
+    await painted(page);
+    await page.getByTestId('lang-switch').click();
+    await waitForQuery(page, 'lang', 'zh');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    assert.equal(await page.locator('.panel-header h1').innerText(), '脉动阵列（TPU 的 MXU）');
+    assert.equal(await page.locator('[data-metric="utilization"] .metric-label').innerText(), '利用率');
+    assert.match(await page.locator('.slider[data-param="rows"] label').innerText(), /行数/);
+    // State survives the switch.
+    assert.equal(await metric(page, 'cycle'), 3);
+    await shot(page, 'systolic-4x4-zh');
+    // Remembered without lang in the URL.
+    await open(page, srv.base, '#/systolic');
+    await painted(page);
+    assert.equal(await page.locator('.panel-header h1').innerText(), '脉动阵列（TPU 的 MXU）');
+    await open(page, srv.base, '#/systolic?lang=en');
+    await painted(page);
+    assert.equal(await page.locator('.panel-header h1').innerText(), 'Systolic array (TPU MXU)');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('projector mode: key P, present=1, chrome hidden, legible at 1024x768', async () => {
+    const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=5');
+    await painted(page);
+    await page.keyboard.press('p');
+    await waitForQuery(page, 'present', '1');
+    assert.equal(await page.evaluate(() => document.documentElement.className), 'present');
+    assert.equal(await page.locator('.site-header').isVisible(), false);
+    const size = await page.locator('.metric-value').first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(size >= 24, `metric font ${size}px`);
+    await shot(page, 'systolic-4x4-present-1024x768');
+    await open(page, srv.base, '#/systolic?rows=128&cols=128&k=512&dataflow=os&seed=1&cycle=400&present=1');
+    await painted(page);
+    await shot(page, 'systolic-128-present-1024x768');
+    await page.getByTestId('present-exit').click();
+    await page.waitForFunction(() => document.documentElement.className === '');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('systolic panel', () => {
+  test('deep link restores state and metrics (the issue example)', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
+    await painted(page);
+    assert.equal(await metric(page, 'cycle'), 3);
+    assert.equal(await metric(page, 'total-cycles'), 12);
+    assert.equal(await metric(page, 'utilization'), 0.5);
+    assert.equal(await metric(page, 'busy-pes'), 6);
+    assert.equal(await metric(page, 'max-abs-error'), 0);
+    assert.equal(await metric(page, 'reads-per-operand'), 1);
+    assert.equal(await metric(page, 'uses-per-operand'), 4);
+    assert.equal(await page.getByTestId('notices').count(), 0);
+    assert.equal(await page.locator('.slider[data-param="rows"] input[type=number]').inputValue(), '4');
+    assert.equal(await page.getByTestId('phase').getAttribute('data-value'), 'fill');
+    const q = await hashQuery(page);
+    assert.deepEqual(q, { rows: '4', cols: '4', k: '6', dataflow: 'os', seed: '1', cycle: '3', lang: 'en' });
+    await shot(page, 'systolic-4x4-cycle3');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("the lecture's numbers come out through the presets", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic');
+    await painted(page);
+    const cases = [
+      ['4x4x6', 12, 0.5, '50%'],
+      ['8x8x8', 22, 8 / 22, '36.4%'],
+      ['8x8x512', 526, 512 / 526, '97.3%'],
+    ];
+    for (const [preset, cycles, util, shown] of cases) {
+      await page.locator(`.preset[data-preset="${preset}"]`).click();
+      await page.waitForFunction(
+        (c) => document.querySelector('[data-metric="total-cycles"]')?.dataset.value === String(c), cycles);
+      assert.ok(Math.abs((await metric(page, 'utilization')) - util) < 1e-12, preset);
+      assert.equal(await page.locator('[data-metric="utilization"] .metric-value').innerText(), shown);
+      assert.equal(await metric(page, 'max-abs-error'), 0);
+      assert.equal(await metric(page, 'cycle'), cycles, 'presets show the finished product');
+      const [r] = preset.split('x');
+      await waitForQuery(page, 'rows', r);
+    }
+    assert.equal(await metric(page, 'uses-per-operand'), 8, 'each value used by 8 PEs (8x8)');
+    assert.match(await page.getByTestId('result').innerText(), /equals A·B/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('sliders change the state and the URL', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
+    await painted(page);
+    const k = page.locator('.slider[data-param="k"] input[type=number]');
+    await k.fill('8');
+    await k.press('Enter');
+    await waitForQuery(page, 'k', '8');
+    assert.equal(await metric(page, 'total-cycles'), 14);
+    // The range input (logarithmic) moves rows.
+    const range = page.locator('.slider[data-param="rows"] input[type=range]');
+    await range.evaluate((el) => {
+      el.value = el.max;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await waitForQuery(page, 'rows', '256');
+    assert.equal(await metric(page, 'total-cycles'), 256 + 4 + 8 - 2);
+    // Dataflow buttons.
+    await page.locator('button[data-param="dataflow"][data-value="ws"]').click();
+    await waitForQuery(page, 'dataflow', 'ws');
+    assert.equal(await metric(page, 'max-abs-error'), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('player: buttons, keys, scrub; URL follows', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
+    await painted(page);
+    await page.getByTestId('player-step').click();
+    assert.equal(await metric(page, 'cycle'), 4);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await metric(page, 'cycle'), 5);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await metric(page, 'cycle'), 3);
+    await page.keyboard.press('End');
+    assert.equal(await metric(page, 'cycle'), 12);
+    assert.equal(await page.getByTestId('phase').getAttribute('data-value'), 'drain');
+    await waitForQuery(page, 'cycle', '12');
+    await page.keyboard.press('Home');
+    assert.equal(await metric(page, 'cycle'), 0);
+    await waitForQuery(page, 'cycle', '0');
+    await page.getByTestId('player-scrub').evaluate((el) => {
+      el.value = '7';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    assert.equal(await metric(page, 'cycle'), 7);
+    await waitForQuery(page, 'cycle', '7');
+    // Play runs to the end by itself (fast speed), then stops.
+    await page.getByTestId('player-speed').selectOption('64');
+    await waitForQuery(page, 'speed', '64');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('[data-metric="cycle"]').dataset.value === '12');
+    await page.waitForSelector('[data-testid="player"][data-playing="false"]');
+    await waitForQuery(page, 'cycle', '12');
+    // Back button restores the previous URL state? Not used: replaceState keeps history clean.
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('screenshots: 4x4 mid-run, weight-stationary, 128x128, 256x256', async () => {
+    const page = await newPage(browser);
+    for (const [name, hash] of [
+      ['systolic-4x4-mid', '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=5'],
+      ['systolic-ws-4x4-mid', '#/systolic?rows=4&cols=4&k=6&dataflow=ws&seed=1&cycle=9'],
+      ['systolic-128', '#/systolic?rows=128&cols=128&k=512&dataflow=os&seed=1&cycle=300'],
+      ['systolic-256-ws', '#/systolic?rows=256&cols=256&k=4096&dataflow=ws&seed=1&cycle=1000'],
+    ]) {
+      await open(page, srv.base, hash);
+      await painted(page);
+      await shot(page, name);
+    }
+    assert.equal(await metric(page, 'max-abs-error'), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('hostile URLs, over the whole registry', () => {
+  const badValues = ['-3', 'abc', '100000', '', '1e9', '99999999999999999999999'];
+
+  function invalid(spec, raw) {
+    if (spec.kind === 'choice') return !spec.options.includes(raw);
+    if (!/^[+-]?\d+$/.test(raw.trim())) return true;
+    const v = Number(raw);
+    if (spec.kind === 'position') return v < 0 || !Number.isSafeInteger(v) || v > 1e6;
+    return v < spec.min || v > spec.max;
+  }
+
+  test('every parameter of every panel: notice naming it, working panel', async () => {
+    const topics = await registry();
+    assert.ok(topics.length >= 1);
+    const page = await newPage(browser);
+    for (const t of topics) {
+      for (const spec of t.params) {
+        for (const raw of badValues) {
+          await open(page, srv.base, `#/${t.id}?${spec.name}=${encodeURIComponent(raw)}`);
+          await page.waitForSelector('[data-metric]');
+          await painted(page);
+          const noticed = await page.locator(`[data-notice-param="${spec.name}"]`).count();
+          if (invalid(spec, raw)) {
+            assert.equal(noticed, 1, `${t.id}: ${spec.name}=${raw} should give a notice`);
+          }
+          // The URL now holds a valid value.
+          const q = await hashQuery(page);
+          if (spec.kind === 'int') {
+            const v = Number(q[spec.name]);
+            assert.ok(v >= spec.min && v <= spec.max, `${t.id}: ${spec.name} → ${q[spec.name]}`);
+          }
+          assert.equal(await page.locator('#panic-card').count(), 0);
+        }
+      }
+      // An unknown parameter.
+      await open(page, srv.base, `#/${t.id}?no-such-param=1`);
+      await page.waitForSelector('[data-notice-param="no-such-param"]');
+      await painted(page);
+      // Broken percent-encoding in the query.
+      await open(page, srv.base, `#/${t.id}?${t.params[0].name}=%ZZ&%E0%A4%A=1`);
+      await page.waitForSelector('[data-testid="notices"]');
+      await painted(page);
+      assert.equal(await page.locator('#panic-card').count(), 0);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('the issue examples: rows=-3, k=abc, rows=100000, unknown params, broken hash', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic?rows=-3&k=abc&zap=1');
+    await painted(page);
+    assert.equal(await page.locator('[data-notice-param]').count(), 3);
+    assert.match(await page.locator('[data-notice-param="rows"]').innerText(), /rows=-3/);
+    assert.equal(await metric(page, 'total-cycles'), 1 + 4 + 6 - 2);
+    await open(page, srv.base, '#/systolic?rows=100000');
+    await painted(page);
+    await waitForQuery(page, 'rows', '256');
+    assert.match(await page.locator('[data-notice-param="rows"]').innerText(), /256/);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    assert.equal(await page.getByTestId('notices').count(), 0);
+    for (const hash of ['#%%%', '#/no-such-topic?x=1', '#/systolic/extra/segments', '#//', '#/%E0%A4%A']) {
+      await open(page, srv.base, hash);
+      await page.waitForSelector('[data-testid="notices"]');
+      assert.equal(await page.locator('#panic-card').count(), 0, hash);
+      assert.ok((await page.locator('.card[data-topic]').count()) >= 1, `${hash}: links back to the panels`);
+    }
+    await open(page, srv.base, '#/systolic?cycle=999999&lang=xx&present=maybe');
+    await painted(page);
+    assert.equal(await metric(page, 'cycle'), 12);
+    for (const p of ['cycle', 'lang', 'present']) {
+      assert.equal(await page.locator(`[data-notice-param="${p}"]`).count(), 1, p);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,114 @@
+// Shared harness for the end-to-end tests and the benchmark: serves the
+// release build (dist/) from a subpath on 127.0.0.1 and drives Debian's
+// Chromium through playwright-core.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+/** The app is served from a subpath, as on a static host. */
+export const BASE_PATH = '/sub/warpscope/';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+export async function serveDist() {
+  await stat(join(DIST, 'index.html')).catch(() => {
+    throw new Error('dist/index.html missing: run `trunk build --release` first');
+  });
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (!url.pathname.startsWith(BASE_PATH)) {
+      res.writeHead(404).end('outside the subpath');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(BASE_PATH.length)) || 'index.html';
+    const file = normalize(join(DIST, rel));
+    if (!file.startsWith(DIST)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { server, origin: `http://127.0.0.1:${port}`, base: `http://127.0.0.1:${port}${BASE_PATH}` };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** A new page that records uncaught errors and console errors. */
+export async function newPage(browser, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(m.text());
+  });
+  return page;
+}
+
+/** Go to `hash` (e.g. "#/systolic?rows=4") and wait for the app to render. */
+export async function open(page, base, hash) {
+  await page.goto(base + hash);
+  await page.waitForSelector('.app');
+}
+
+export async function metric(page, name) {
+  const el = page.locator(`[data-metric="${name}"]`);
+  await el.waitFor();
+  return Number(await el.getAttribute('data-value'));
+}
+
+/** The current hash's query as an object. */
+export async function hashQuery(page) {
+  const hash = await page.evaluate(() => location.hash);
+  const q = hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '';
+  return Object.fromEntries(new URLSearchParams(q));
+}
+
+/** Wait until the URL's query has `key=value` (URL writes are throttled). */
+export async function waitForQuery(page, key, value) {
+  await page.waitForFunction(
+    ([k, v]) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k) === v,
+    [key, String(value)],
+    { timeout: 5000 },
+  );
+}
+
+export async function painted(page) {
+  await page.waitForSelector('canvas[data-testid="scene-canvas"][data-painted="1"]');
+}
