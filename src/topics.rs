@@ -51,9 +51,11 @@ impl TopicMeta {
             .params
             .iter()
             .map(|p| match p.kind {
-                Kind::Int { min, max, .. } => {
-                    format!(r#"{{"name":"{}","kind":"int","min":{min},"max":{max}}}"#, p.name)
-                }
+                Kind::Int { min, max, .. } => format!(
+                    r#"{{"name":"{}","kind":"int","min":{min},"max":{max}{}}}"#,
+                    p.name,
+                    if p.always { "" } else { r#","optional":true"# }
+                ),
                 Kind::Choice { options, .. } => format!(
                     r#"{{"name":"{}","kind":"choice","options":[{}]}}"#,
                     p.name,
@@ -223,6 +225,7 @@ mod tests {
         assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
         assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws"]}"#));
         assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
+        assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":1000,"optional":true}"#));
     }
 
     #[test]

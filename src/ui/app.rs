@@ -117,6 +117,29 @@ fn Shell() -> Html {
     }
     let ctx = AppCtx { lang, present };
 
+    // Global notices stay up after the URL has been rewritten (same page),
+    // until dismissed or the page changes. Kept at render time, not in an
+    // effect: the panel's own rewrite can re-render the shell first.
+    let sticky = use_mut_ref(|| (String::new(), Vec::<Notice>::new()));
+    let refresh = use_force_update();
+    let shown_notices = {
+        let mut st = sticky.borrow_mut();
+        let path = location.path().to_string();
+        if !global_notices.is_empty() {
+            *st = (path, global_notices.clone());
+        } else if st.0 != path {
+            *st = (path, Vec::new());
+        }
+        st.1.clone()
+    };
+    let dismiss_globals = {
+        let sticky = sticky.clone();
+        Callback::from(move |_: ()| {
+            sticky.borrow_mut().1.clear();
+            refresh.force_update();
+        })
+    };
+
     // Reflect language and projector mode on <html>.
     use_effect_with((lang, present), |(lang, present)| {
         if let Some(root) = super::window().document().and_then(|d| d.document_element()) {
@@ -203,7 +226,7 @@ fn Shell() -> Html {
                     <button class="present-exit" data-testid="present-exit"
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }
-                <Notices notices={global_notices} />
+                <Notices notices={shown_notices} on_dismiss={dismiss_globals} />
                 <main class="site-main">{ body }</main>
                 <footer class="site-footer"><p>{ ctx.t("app.footer") }</p></footer>
             </div>
