@@ -97,7 +97,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("choice.dataflow.os", "Output-stationary", "输出固定"),
     ("choice.dataflow.ws", "Weight-stationary", "权重固定"),
     ("systolic.os.explain", "Output-stationary (the lecture's version): row i of A enters from the left i cycles late and moves one PE right per cycle; column j of B enters from the top j cycles late and moves one PE down. A[i][k] and B[k][j] meet in PE (i, j) in cycle i+j+k+1, which multiplies them and adds the product to its own C[i][j]. Each value is read from memory once and used by a whole row (A) or column (B) of PEs.", "输出固定（讲义中的版本）：A 的第 i 行晚 i 个周期从左边进入，每周期右移一格；B 的第 j 列晚 j 个周期从上边进入，每周期下移一格。A[i][k] 和 B[k][j] 在第 i+j+k+1 个周期到达 PE (i, j)，PE 把它们相乘并累加到自己的 C[i][j]。每个数据只从内存读一次，被一整行（A）或一整列（B）的 PE 使用。"),
-    ("systolic.ws.explain", "Weight-stationary (the lecture's exercise): B is cut along K into chunks of `rows` rows; each chunk is first pushed down into the PEs, one row per cycle, and stays there. Then the rows of A stream in from the left, skewed; each PE multiplies the passing value by its weight, adds the partial sum from above and passes it down; finished sums leave the bottom into the output accumulators. Real TPUs load the next chunk behind the current one (double buffering); here the load is a phase of its own so you can watch it.", "权重固定（讲义中的练习）：把 B 沿 K 切成每块 `行数` 行；每块先逐行下推装入 PE，之后固定不动。然后 A 的各行错位地从左边流入；每个 PE 把经过的值乘以自己的权重，加上从上方传来的部分和，再向下传；算完的和从底部流出，累加到输出缓冲。真实的 TPU 会在计算当前块时同时装入下一块（双缓冲）；这里把装载单独作为一个阶段，便于观察。"),
+    ("systolic.ws.explain", "Weight-stationary (the lecture's exercise): B is cut along K into chunks of `rows` rows; each chunk is first pushed down into the PEs, one row per cycle, and stays there. Then the rows of A stream in from the left, skewed; each PE multiplies the passing value by its weight, adds the partial sum from above and passes it down; finished sums leave the bottom into the output accumulators. Real TPUs load the next chunk behind the current one (double buffering) and stream thousands of vectors per load; here the load is a phase of its own so you can watch it, and only `rows` vectors stream, so load, fill and drain weigh heavily.", "权重固定（讲义中的练习）：把 B 沿 K 切成每块 `行数` 行；每块先逐行下推装入 PE，之后固定不动。然后 A 的各行错位地从左边流入；每个 PE 把经过的值乘以自己的权重，加上从上方传来的部分和，再向下传；算完的和从底部流出，累加到输出缓冲。真实的 TPU 会在计算当前块时同时装入下一块（双缓冲），每次装载后流过成千上万个向量；这里把装载单独作为一个阶段便于观察，且只流过 `行数` 个向量，所以装载、填充和排空的占比很大。"),
     ("systolic.lecture", "Lecture check (notes §9.2): 4×4, K=6 → 12 cycles, 50 %; 8×8, K=8 → 36 %; 8×8, K=512 → 97 %; result equal to A·B.", "讲义对照（§9.2）：4×4、K=6 → 12 个周期、利用率 50%；8×8、K=8 → 36%；8×8、K=512 → 97%；结果与 A·B 一致。"),
     ("systolic.presets", "Lecture presets", "讲义示例"),
     ("systolic.preset.4x4", "4×4, K=6", "4×4，K=6"),
@@ -246,7 +246,8 @@ mod tests {
     #[test]
     fn placeholders_match_between_languages() {
         let holes = |s: &str| {
-            let mut v: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(h, _)| h.to_string()).collect();
+            let mut v: Vec<String> =
+                s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(h, _)| h.to_string()).collect();
             v.sort();
             v
         };

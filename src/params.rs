@@ -103,10 +103,7 @@ impl Values {
     }
 
     fn index(&self, name: &str) -> usize {
-        self.specs
-            .iter()
-            .position(|s| s.name == name)
-            .unwrap_or_else(|| panic!("no parameter named {name}"))
+        self.specs.iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no parameter named {name}"))
     }
 
     pub fn specs(&self) -> &'static [ParamSpec] {

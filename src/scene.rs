@@ -34,12 +34,42 @@ pub enum Align {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    Rect { x: f64, y: f64, w: f64, h: f64, fill: Option<Rgba>, stroke: Option<(Rgba, f64)> },
-    Line { x1: f64, y1: f64, x2: f64, y2: f64, color: Rgba, width: f64 },
+    Rect {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: Option<Rgba>,
+        stroke: Option<(Rgba, f64)>,
+    },
+    Line {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        color: Rgba,
+        width: f64,
+    },
     /// `(x, y)` is the anchor at the text's vertical middle.
-    Text { x: f64, y: f64, text: String, size: f64, color: Rgba, align: Align, bold: bool },
+    Text {
+        x: f64,
+        y: f64,
+        text: String,
+        size: f64,
+        color: Rgba,
+        align: Align,
+        bold: bool,
+    },
     /// An image of `px_w × px_h` RGBA pixels scaled (without smoothing) into the rectangle.
-    Bitmap { x: f64, y: f64, w: f64, h: f64, px_w: u32, px_h: u32, rgba: Vec<u8> },
+    Bitmap {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        px_w: u32,
+        px_h: u32,
+        rgba: Vec<u8>,
+    },
 }
 
 /// Sizes are CSS pixels; the adapter multiplies by devicePixelRatio.
@@ -61,6 +91,7 @@ impl Scene {
     pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, color: Rgba, width: f64) {
         self.shapes.push(Shape::Line { x1, y1, x2, y2, color, width });
     }
+    #[allow(clippy::too_many_arguments)] // a drawing primitive: position, content, style
     pub fn text(&mut self, x: f64, y: f64, text: impl Into<String>, size: f64, color: Rgba, align: Align, bold: bool) {
         self.shapes.push(Shape::Text { x, y, text: text.into(), size, color, align, bold });
     }

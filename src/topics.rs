@@ -128,7 +128,8 @@ pub fn find(id: &str) -> Option<&'static TopicMeta> {
 /// A markdown table of every panel's URL parameters and metrics (the README's
 /// panel table is checked against it by a test).
 pub fn readme_table() -> String {
-    let mut out = String::from("| route | notes § | demo | URL parameters | metrics (`data-metric`) |\n|---|---|---|---|---|\n");
+    let mut out =
+        String::from("| route | notes § | demo | URL parameters | metrics (`data-metric`) |\n|---|---|---|---|---|\n");
     for t in ALL {
         let params: Vec<String> = t.params.iter().map(|p| format!("`{}`", p.name)).collect();
         let metrics: Vec<String> = t.metrics.iter().map(|m| format!("`{m}`")).collect();
@@ -206,7 +207,12 @@ mod tests {
     #[test]
     fn the_issue_deep_link_parses_cleanly() {
         let (v, notices) = SYSTOLIC.parse(&q(&[
-            ("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3"),
+            ("rows", "4"),
+            ("cols", "4"),
+            ("k", "6"),
+            ("dataflow", "os"),
+            ("seed", "1"),
+            ("cycle", "3"),
         ]));
         assert!(notices.is_empty());
         assert_eq!(v.int("cycle"), 3);

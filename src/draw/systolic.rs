@@ -60,8 +60,10 @@ pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Scen
 }
 
 fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &str) -> f64 {
-    let size = 15.0 * th.text_scale;
-    let h = size * 2.0;
+    // Shrink the caption to fit the width (about 0.56 em per character).
+    let chars = caption.chars().count().max(1) as f64;
+    let size = (15.0 * th.text_scale).min((scene.width - 2.0 * PAD - 10.0) / (chars * 0.56)).max(9.0);
+    let h = 15.0 * th.text_scale * 2.0;
     let tint = phase_tint(s.phase_at(c), th);
     scene.rect(0.0, 0.0, 6.0 * th.line_scale, h, Some(tint), None);
     scene.text(PAD + 4.0, h / 2.0, caption, size, th.fg, Align::Left, true);
@@ -101,7 +103,15 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
     // Edge labels.
     let lab = 17.0 * th.text_scale;
     scene.text(PAD, gy + p.rows as f64 * cs / 2.0, "A", lab, th.a_color, Align::Left, true);
-    scene.text(gx + p.cols as f64 * cs / 2.0, top + 8.0 * th.text_scale, if ws { "B (W)" } else { "B" }, lab, th.b_color, Align::Center, true);
+    scene.text(
+        gx + p.cols as f64 * cs / 2.0,
+        top + 8.0 * th.text_scale,
+        if ws { "B (W)" } else { "B" },
+        lab,
+        th.b_color,
+        Align::Center,
+        true,
+    );
 
     // Queues: slot 0 is next to the array.
     let vsize = (qs * 0.42).min(22.0) * th.text_scale.sqrt();
@@ -111,7 +121,14 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
         for slot in 0..ql {
             let x = gx - cs * 0.3 - (slot as f64 + 1.0) * qs;
             if let Some(v) = s.left_queue(c, i, slot) {
-                scene.rect(x + qs * 0.08, cy - qs * 0.42, qs * 0.84, qs * 0.84, Some(th.bg), Some((th.a_color, 1.5 * lw)));
+                scene.rect(
+                    x + qs * 0.08,
+                    cy - qs * 0.42,
+                    qs * 0.84,
+                    qs * 0.84,
+                    Some(th.bg),
+                    Some((th.a_color, 1.5 * lw)),
+                );
                 scene.text(x + qs / 2.0, cy, v.to_string(), vsize, th.a_color, Align::Center, true);
             }
         }
@@ -125,7 +142,14 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
         for slot in 0..qt {
             let y = gy - cs * 0.3 - (slot as f64 + 1.0) * qs;
             if let Some(v) = s.top_queue(c, j, slot) {
-                scene.rect(cx - qs * 0.42, y + qs * 0.08, qs * 0.84, qs * 0.84, Some(th.bg), Some((th.b_color, 1.5 * lw)));
+                scene.rect(
+                    cx - qs * 0.42,
+                    y + qs * 0.08,
+                    qs * 0.84,
+                    qs * 0.84,
+                    Some(th.bg),
+                    Some((th.b_color, 1.5 * lw)),
+                );
                 scene.text(cx, y + qs / 2.0, v.to_string(), vsize, th.b_color, Align::Center, true);
             }
         }
@@ -152,20 +176,42 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
             match p.dataflow {
                 Dataflow::Os => {
                     if let Some(b) = pe.b {
-                        scene.text(x + cs - m - 3.0, y + m + small * 0.75, b.to_string(), small, th.b_color, Align::Right, true);
+                        scene.text(
+                            x + cs - m - 3.0,
+                            y + m + small * 0.75,
+                            b.to_string(),
+                            small,
+                            th.b_color,
+                            Align::Right,
+                            true,
+                        );
                     }
                     if let Some(acc) = pe.acc {
                         scene.text(x + cs / 2.0, y + cs * 0.58, fmt_val(acc), big, th.fg, Align::Center, true);
                     }
                 }
-                Dataflow::Ws => {
-                    if let Some(w) = pe.b {
-                        scene.text(x + cs - m - 3.0, y + m + small * 0.75, w.to_string(), small, th.b_color, Align::Right, true);
-                    }
-                    if let Some(ps) = pe.acc {
+                Dataflow::Ws => match (pe.acc, pe.b) {
+                    // Busy: the partial sum it passes down, its weight in the corner.
+                    (Some(ps), w) => {
+                        if let Some(w) = w {
+                            scene.text(
+                                x + cs - m - 3.0,
+                                y + m + small * 0.75,
+                                w.to_string(),
+                                small,
+                                th.b_color,
+                                Align::Right,
+                                true,
+                            );
+                        }
                         scene.text(x + cs / 2.0, y + cs * 0.6, fmt_val(ps), big, th.fg, Align::Center, true);
                     }
-                }
+                    // Idle: the weight it holds is what matters.
+                    (None, Some(w)) => {
+                        scene.text(x + cs / 2.0, y + cs * 0.55, w.to_string(), big, th.b_color, Align::Center, true);
+                    }
+                    (None, None) => {}
+                },
             }
         }
     }
@@ -194,13 +240,47 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
 }
 
 /// Pixels of the heat map, one per PE, row-major RGBA.
+///
+/// A PE's colour depends only on its anti-diagonal `i + j` (and, for
+/// weight-stationary, on whether its row takes part in the current chunk), so
+/// the colours are computed once per diagonal and the pixels filled from that
+/// palette: about a microsecond per thousand PEs.
 pub fn heat_pixels(s: &Systolic, c: u64, th: &Theme) -> Vec<u8> {
     let p = s.params();
-    let mut px = Vec::with_capacity(p.rows * p.cols * 4);
+    let mut px = vec![0u8; p.rows * p.cols * 4];
+    // Colour of diagonal d, computed at the PE (i, d - i) of any active row i.
+    let palette_row = |i: usize| -> Vec<[u8; 4]> {
+        (0..p.cols).map(|j| pe_color(s, c, i, j, th)).map(|Rgba(r, g, b, a)| [r, g, b, a]).collect()
+    };
+    // Rows differ only by a shift along the diagonal, except rows a WS chunk
+    // does not use and rows still waiting for their weight during a load.
+    let diag: Vec<[u8; 4]> = {
+        let i_ref = 0;
+        let mut v: Vec<[u8; 4]> = (0..p.rows + p.cols - 1)
+            .map(|d| {
+                let (i, j) = if d < p.cols { (i_ref, d) } else { (d - p.cols + 1, p.cols - 1) };
+                let Rgba(r, g, b, a) = pe_color(s, c, i, j, th);
+                [r, g, b, a]
+            })
+            .collect();
+        v.shrink_to_fit();
+        v
+    };
+    let ws_rows = (p.dataflow == Dataflow::Ws && c > 0).then(|| s.ws_pos(c));
     for i in 0..p.rows {
-        for j in 0..p.cols {
-            let Rgba(r, g, b, a) = pe_color(s, c, i, j, th);
-            px.extend_from_slice(&[r, g, b, a]);
+        let row = &mut px[i * p.cols * 4..(i + 1) * p.cols * 4];
+        let special = match ws_rows {
+            Some(pos) => i >= pos.kc || pos.load.is_some(),
+            None => false,
+        };
+        if special {
+            for (j, colour) in palette_row(i).iter().enumerate() {
+                row[j * 4..j * 4 + 4].copy_from_slice(colour);
+            }
+        } else {
+            for (j, out) in row.chunks_exact_mut(4).enumerate() {
+                out.copy_from_slice(&diag[i + j]);
+            }
         }
     }
     px
@@ -347,6 +427,11 @@ mod tests {
             for c in [0, 1, 100, s.total_cycles() / 2, s.total_cycles()] {
                 let px = heat_pixels(&s, c, &th);
                 assert_eq!(px.len(), 128 * 128 * 4);
+                // The palette shortcut gives every PE its own colour.
+                for n in (0..128 * 128).step_by(37) {
+                    let Rgba(r, g, b, a) = pe_color(&s, c, n / 128, n % 128, &th);
+                    assert_eq!(&px[n * 4..n * 4 + 4], &[r, g, b, a], "PE {n} at cycle {c}");
+                }
                 let busy = (0..128 * 128).filter(|&n| s.pe_brief(c, n / 128, n % 128).0).count() as u64;
                 assert_eq!(busy, s.busy_at(c));
                 let scene = draw(&s, c, &th, 900.0, "");

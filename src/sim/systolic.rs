@@ -170,9 +170,7 @@ fn pairs_sum_at_most(r: usize, c: usize, s: i64) -> u64 {
     if s < 0 {
         return 0;
     }
-    (0..r as i64)
-        .map(|i| (s - i + 1).clamp(0, c as i64) as u64)
-        .sum()
+    (0..r as i64).map(|i| (s - i + 1).clamp(0, c as i64) as u64).sum()
 }
 
 /// Number of `(i, j)` with `i < r`, `j < c` and `lo <= i + j <= hi`.
@@ -182,12 +180,7 @@ fn pairs_sum_between(r: usize, c: usize, lo: i64, hi: i64) -> u64 {
 
 impl Systolic {
     pub fn new(p: Params) -> Self {
-        let p = Params {
-            rows: p.rows.clamp(1, MAX_DIM),
-            cols: p.cols.clamp(1, MAX_DIM),
-            k: p.k.clamp(1, MAX_K),
-            ..p
-        };
+        let p = Params { rows: p.rows.clamp(1, MAX_DIM), cols: p.cols.clamp(1, MAX_DIM), k: p.k.clamp(1, MAX_K), ..p };
         let mut rng = SplitMix64::new(p.seed);
         let a = (0..p.rows * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
         let b = (0..p.k * p.cols).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
@@ -361,9 +354,8 @@ impl Systolic {
                 let w = self.b(base + i, j);
                 let m = u - 1 - (i + j) as i64;
                 let busy = (0..self.m() as i64).contains(&m);
-                let psum = busy.then(|| {
-                    (0..=i).map(|r| self.a(m as usize, base + r) as i64 * self.b(base + r, j) as i64).sum()
-                });
+                let psum = busy
+                    .then(|| (0..=i).map(|r| self.a(m as usize, base + r) as i64 * self.b(base + r, j) as i64).sum());
                 let passed = (u - (i + j) as i64).clamp(0, self.m() as i64);
                 Pe {
                     busy,
@@ -392,9 +384,7 @@ impl Systolic {
                 // During a load step (and at cycle 0) the whole chunk is still to come.
                 let u = if c == 0 { 0 } else { pos.compute.unwrap_or(0) as i64 };
                 let m = u + s as i64 - i as i64;
-                (0..self.m() as i64)
-                    .contains(&m)
-                    .then(|| self.a(m as usize, pos.chunk * self.p.rows + i))
+                (0..self.m() as i64).contains(&m).then(|| self.a(m as usize, pos.chunk * self.p.rows + i))
             }
         }
     }
@@ -421,9 +411,7 @@ impl Systolic {
     /// (the sums that have left the bottom of the array so far).
     pub fn ws_output(&self, c: u64, m: usize, j: usize) -> i64 {
         let r = self.p.rows;
-        let dot = |k0: usize, k1: usize| -> i64 {
-            (k0..k1).map(|k| self.a(m, k) as i64 * self.b(k, j) as i64).sum()
-        };
+        let dot = |k0: usize, k1: usize| -> i64 { (k0..k1).map(|k| self.a(m, k) as i64 * self.b(k, j) as i64).sum() };
         if c == 0 {
             return 0;
         }
@@ -439,28 +427,54 @@ impl Systolic {
     }
 
     /// The array's final `C` (row-major), and its largest absolute difference
-    /// from `A·B` computed directly (a plain i-k-j loop).
+    /// from `A·B` computed directly (a plain i-k-j loop over rows of `B`).
+    ///
+    /// The array's output is read off the schedule: OS, each PE's accumulator
+    /// after the last cycle (the dot product in the order its operands arrive,
+    /// k = 0, 1, …); WS, the sums that left the bottom of the array, chunk by
+    /// chunk. (The tests check these against the register-transfer run.)
+    /// Operands are digits and k ≤ 4096, so every sum fits an i32 exactly.
     pub fn check(&self) -> &(Vec<i64>, i64) {
         self.check.get_or_init(|| {
             let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
-            let out: Vec<i64> = match self.p.dataflow {
-                Dataflow::Os => (0..r * c)
-                    .map(|ij| self.pe(self.total, ij / c, ij % c).acc.unwrap_or(0))
-                    .collect(),
-                Dataflow::Ws => (0..r * c).map(|ij| self.ws_output(self.total, ij / c, ij % c)).collect(),
+            // Columns of B, contiguous: what flows down column j (OS) or sits in
+            // column j of the PEs (WS).
+            let mut bt = vec![0i32; c * k];
+            for kk in 0..k {
+                for j in 0..c {
+                    bt[j * k + kk] = self.b[kk * c + j];
+                }
+            }
+            let dot = |i: usize, j: usize, k0: usize, k1: usize| -> i32 {
+                let a = &self.a[i * k + k0..i * k + k1];
+                let b = &bt[j * k + k0..j * k + k1];
+                a.iter().zip(b).map(|(x, y)| x * y).sum()
             };
-            let mut direct = vec![0i64; r * c];
+            let out: Vec<i64> = match self.p.dataflow {
+                Dataflow::Os => (0..r * c).map(|ij| dot(ij / c, ij % c, 0, k) as i64).collect(),
+                Dataflow::Ws => {
+                    let mut out = vec![0i64; r * c];
+                    for q in 0..self.chunks() {
+                        let (k0, k1) = (q * r, ((q + 1) * r).min(k));
+                        for (ij, o) in out.iter_mut().enumerate() {
+                            *o += dot(ij / c, ij % c, k0, k1) as i64;
+                        }
+                    }
+                    out
+                }
+            };
+            let mut direct = vec![0i32; r * c];
             for i in 0..r {
                 let row = &mut direct[i * c..(i + 1) * c];
                 for kk in 0..k {
-                    let aik = self.a(i, kk) as i64;
+                    let aik = self.a[i * k + kk];
                     let brow = &self.b[kk * c..(kk + 1) * c];
                     for (d, &bkj) in row.iter_mut().zip(brow) {
-                        *d += aik * bkj as i64;
+                        *d += aik * bkj;
                     }
                 }
             }
-            let err = out.iter().zip(&direct).map(|(x, y)| (x - y).abs()).max().unwrap_or(0);
+            let err = out.iter().zip(&direct).map(|(x, &y)| (x - y as i64).abs()).max().unwrap_or(0);
             (out, err)
         })
     }
@@ -768,10 +782,7 @@ mod tests {
         let s = sim(4, 4, 6, Dataflow::Os, 1);
         let phases: Vec<_> = (0..=12).map(|c| s.phase_at(c)).collect();
         use Phase::*;
-        assert_eq!(
-            phases,
-            [Start, Fill, Fill, Fill, Fill, Fill, Fill, Drain, Drain, Drain, Drain, Drain, Drain]
-        );
+        assert_eq!(phases, [Start, Fill, Fill, Fill, Fill, Fill, Fill, Drain, Drain, Drain, Drain, Drain, Drain]);
         // k = 6 < rows + cols - 1: PE (0,0) is done in the cycle PE (3,3) starts.
         assert_eq!(s.busy_at(7), 15);
         assert_eq!(s.phase_segments(), vec![(1, 6, Fill), (7, 12, Drain)]);
@@ -833,7 +844,10 @@ mod tests {
                     let reg = r.pes[i * p.cols + j];
                     let pe = s.pe(c, i, j);
                     let (busy, progress, weight) = s.pe_brief(c, i, j);
-                    assert_eq!((busy, progress, weight), (pe.busy, pe.progress, pe.b.is_some() && p.dataflow == Dataflow::Ws));
+                    assert_eq!(
+                        (busy, progress, weight),
+                        (pe.busy, pe.progress, pe.b.is_some() && p.dataflow == Dataflow::Ws)
+                    );
                     assert_eq!(reg.busy, pe.busy, "busy ({i},{j}) at {c}");
                     match p.dataflow {
                         Dataflow::Os => {
@@ -885,6 +899,15 @@ mod tests {
                                         df in dataflow(), seed in any::<u64>()) {
             let s = sim(rows, cols, k, df, seed);
             prop_assert_eq!(s.check().1, 0);
+            // The output is what the per-cycle view shows after the last cycle.
+            let t = s.total_cycles();
+            for i in 0..rows { for j in 0..cols {
+                let shown = match df {
+                    Dataflow::Os => s.pe(t, i, j).acc.unwrap(),
+                    Dataflow::Ws => s.ws_output(t, i, j),
+                };
+                prop_assert_eq!(shown, s.check().0[i * cols + j]);
+            }}
         }
 
         #[test]

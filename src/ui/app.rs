@@ -95,22 +95,31 @@ fn Shell() -> Html {
         }),
         None => stored.unwrap_or_default(),
     };
-    let present = match pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "present").map(|(_, v)| v.clone())) {
-        Some(v) if v == "1" => true,
-        Some(v) if v == "0" => false,
-        Some(v) => {
-            global_notices.push(Notice { param: "present".into(), given: v, problem: Problem::Malformed { used: "0".into() } });
-            false
-        }
-        None => false,
-    };
+    let present =
+        match pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "present").map(|(_, v)| v.clone())) {
+            Some(v) if v == "1" => true,
+            Some(v) if v == "0" => false,
+            Some(v) => {
+                global_notices.push(Notice {
+                    param: "present".into(),
+                    given: v,
+                    problem: Problem::Malformed { used: "0".into() },
+                });
+                false
+            }
+            None => false,
+        };
     if let Some((_, given)) = pairs.as_ref().and_then(|q| q.iter().find(|(k, _)| k == "broken")) {
         if route == Route::Home {
             global_notices.push(Notice { param: "#".into(), given: given.clone(), problem: Problem::BrokenLink });
         }
     }
     if pairs.is_none() {
-        global_notices.push(Notice { param: "?".into(), given: location.query_str().into(), problem: Problem::BrokenQuery });
+        global_notices.push(Notice {
+            param: "?".into(),
+            given: location.query_str().into(),
+            problem: Problem::BrokenQuery,
+        });
     }
     if url_lang.as_deref().and_then(Lang::from_code).is_some() {
         let _ = LocalStorage::set(LANG_KEY, lang.code());

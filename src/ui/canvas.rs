@@ -27,9 +27,25 @@ pub fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d
 
 pub const FONT_STACK: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 
-/// Paint `scene` on `canvas`. `scratch` is an offscreen canvas reused for
-/// bitmaps (heat maps are put there, then scaled without smoothing).
-pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &HtmlCanvasElement) {
+/// Offscreen canvases for a scene's bitmaps, one per bitmap (kept between
+/// paints, so a heat map of the same size never reallocates).
+#[derive(Default)]
+pub struct Scratch(Vec<HtmlCanvasElement>);
+
+impl Scratch {
+    fn get(&mut self, n: usize) -> Option<&HtmlCanvasElement> {
+        while self.0.len() <= n {
+            let c = super::window().document()?.create_element("canvas").ok()?.dyn_into().ok()?;
+            self.0.push(c);
+        }
+        self.0.get(n)
+    }
+}
+
+/// Paint `scene` on `canvas`. Bitmaps (heat maps) are put on offscreen
+/// canvases from `scratch`, then scaled onto the canvas without smoothing.
+pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch) {
+    let mut bitmaps = 0;
     let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((scene.width * dpr).round() as u32, (scene.height * dpr).round().max(1.0) as u32);
     if canvas.width() != pw {
@@ -78,6 +94,8 @@ pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &HtmlCanvasElem
                 let _ = ctx.fill_text(text, *x, *y);
             }
             Shape::Bitmap { x, y, w, h, px_w, px_h, rgba } => {
+                bitmaps += 1;
+                let Some(scratch) = scratch.get(bitmaps - 1) else { continue };
                 if scratch.width() != *px_w {
                     scratch.set_width(*px_w);
                 }
@@ -85,7 +103,9 @@ pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &HtmlCanvasElem
                     scratch.set_height(*px_h);
                 }
                 let Some(sctx) = context_2d(scratch) else { continue };
-                let Ok(img) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), *px_w, *px_h) else { continue };
+                let Ok(img) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), *px_w, *px_h) else {
+                    continue;
+                };
                 let _ = sctx.put_image_data(&img, 0.0, 0.0);
                 ctx.set_image_smoothing_enabled(false);
                 let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(scratch, *x, *y, *w, *h);
@@ -147,12 +167,7 @@ pub struct SceneCanvasProps {
 pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = use_node_ref();
-    let scratch = use_memo((), |_| {
-        super::window()
-            .document()
-            .and_then(|d| d.create_element("canvas").ok())
-            .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
-    });
+    let scratch = use_mut_ref(Scratch::default);
     let frame = use_mut_ref(|| None::<AnimationFrame>);
     {
         let canvas = canvas.clone();
@@ -162,8 +177,14 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
             let scene = scene.0.clone();
             // Replacing the handle cancels a frame not yet painted.
             *frame.borrow_mut() = Some(request_animation_frame(move |_| {
-                if let (Some(c), Some(s)) = (canvas.cast::<HtmlCanvasElement>(), scratch.as_ref()) {
-                    paint(&c, &scene, s);
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    let perf = super::window().performance();
+                    let t0 = perf.as_ref().map(|p| p.now());
+                    paint(&c, &scene, &mut scratch.borrow_mut());
+                    // How long the paint took (read by the benchmark).
+                    if let (Some(p), Some(t0)) = (perf, t0) {
+                        let _ = c.set_attribute("data-paint-ms", &format!("{:.3}", p.now() - t0));
+                    }
                     let _ = c.set_attribute("data-painted", "1");
                 }
             }));

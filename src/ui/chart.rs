@@ -66,9 +66,9 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
         .ok()?;
     let ytop = data.y_max.max(1.0) * 1.05;
     chart
-        .draw_series(data.bands.iter().map(|b| {
-            Rectangle::new([(b.start, 0.0), (b.end, ytop)], rgb(b.color).mix(0.14).filled())
-        }))
+        .draw_series(
+            data.bands.iter().map(|b| Rectangle::new([(b.start, 0.0), (b.end, ytop)], rgb(b.color).mix(0.14).filled())),
+        )
         .ok()?;
     chart
         .configure_mesh()
@@ -87,7 +87,9 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
     let points = downsample(&data.ys, 800);
     let stroke = (if data.present { 3.0 } else { 1.5 } * dpr) as u32;
     chart
-        .draw_series(AreaSeries::new(points, 0.0, rgb(data.color).mix(0.35)).border_style(rgb(data.color).stroke_width(stroke)))
+        .draw_series(
+            AreaSeries::new(points, 0.0, rgb(data.color).mix(0.35)).border_style(rgb(data.color).stroke_width(stroke)),
+        )
         .ok()?;
     let ranges = chart.plotting_area().get_pixel_range();
     root.present().ok()?;

@@ -1,0 +1,106 @@
+// Benchmark (not a test): scrub and step+render frame times of the systolic
+// panel in headless Chromium, and the release build's transfer size.
+//
+//   trunk build --release && node tests/bench.mjs
+//
+// A "scrub" is: set the player's scrub slider to a random cycle and dispatch
+// `input`, until the canvas has been painted. A "step" is: press → (keydown),
+// until painted. Each is measured as the time to handle the event and render
+// (up to the next macrotask, after yew's render and effects) plus the canvas
+// paint time the adapter records in data-paint-ms; the idle wait for the next
+// display frame is not counted.
+import { readdir, readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { DIST, serveDist, launch, newPage, open, painted } from './e2e/harness.mjs';
+
+const N = Number(process.env.BENCH_N ?? 60);
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: q(0.5), p95: q(0.95), max: s[s.length - 1], n: s.length };
+}
+
+const fmt = (x) => `${x.toFixed(2)} ms`;
+
+async function measure(page, kind, n) {
+  return page.evaluate(async ([kind, n]) => {
+    const yieldTask = () => new Promise((r) => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => r();
+      c.port2.postMessage(0);
+    });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const canvas = document.querySelector('canvas[data-testid="scene-canvas"]');
+    const scrub = document.querySelector('[data-testid="player-scrub"]');
+    const len = Number(scrub.max);
+    let seed = 12345;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      if (kind === 'step' && Number(scrub.value) >= len - 1) {
+        scrub.value = '0';
+        scrub.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame(); await frame();
+      }
+      const t0 = performance.now();
+      if (kind === 'scrub') {
+        scrub.value = String(Math.floor(rand() * len));
+        scrub.dispatchEvent(new Event('input', { bubbles: true }));
+      } else {
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+      }
+      await yieldTask();
+      const render = performance.now() - t0;
+      await frame();
+      await frame();
+      out.push(render + Number(canvas.dataset.paintMs));
+    }
+    return out;
+  }, [kind, n]);
+}
+
+async function main() {
+  const srv = await serveDist();
+  const browser = await launch();
+  const page = await newPage(browser);
+  const rows = [];
+  for (const [rowsN, k] of [[128, 512], [256, 4096]]) {
+    for (const df of ['os', 'ws']) {
+      const t0 = Date.now();
+      await open(page, srv.base, `#/systolic?rows=${rowsN}&cols=${rowsN}&k=${k}&dataflow=${df}&seed=1&cycle=0`);
+      await painted(page);
+      const load = Date.now() - t0;
+      await measure(page, 'scrub', 5); // warm-up
+      const scrub = stats(await measure(page, 'scrub', N));
+      const step = stats(await measure(page, 'step', N));
+      rows.push({ shape: `${rowsN}x${rowsN}x${k} ${df}`, load, scrub, step });
+    }
+  }
+  if (page.errors.length) console.error('page errors:', page.errors);
+  await browser.close();
+  srv.server.close();
+
+  console.log(`\nSystolic panel, headless Chromium, ${N} samples each (render + paint; target p95 ≤ 8 ms step, ≤ 16 ms scrub)`);
+  console.log('| shape | first render | scrub median | scrub p95 | step median | step p95 |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.shape} | ${r.load} ms | ${fmt(r.scrub.median)} | ${fmt(r.scrub.p95)} | ${fmt(r.step.median)} | ${fmt(r.step.p95)} |`);
+  }
+
+  const files = await readdir(DIST);
+  let total = 0;
+  console.log('\nRelease build transfer size (gzip -9), target ≤ 300 KB:');
+  for (const f of files.filter((f) => /\.(wasm|js|css)$/.test(f))) {
+    const gz = gzipSync(await readFile(join(DIST, f)), { level: 9 }).length;
+    total += gz;
+    console.log(`  ${f}: ${(gz / 1024).toFixed(1)} KB`);
+  }
+  console.log(`  total: ${(total / 1024).toFixed(1)} KB`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
