@@ -16,6 +16,29 @@ pub enum Kind {
     /// bound depends on the other parameters, so [`parse`] keeps the number as
     /// given and the panel clamps it with [`clamp_position`].
     Position,
+    /// Free text up to `max_len` bytes, checked by `check` (which returns the
+    /// reason it is unusable).
+    Text { max_len: usize, default: &'static str, check: Check },
+}
+
+/// A text parameter's validator. (Specs compare equal regardless of it:
+/// function pointers have no meaningful identity.)
+#[derive(Clone, Copy)]
+pub struct Check(pub fn(&str) -> Result<(), String>);
+
+impl PartialEq for Check {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Check {}
+impl std::hash::Hash for Check {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+impl std::fmt::Debug for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Check")
+    }
 }
 
 /// One URL parameter of a panel. `name` is public interface: deep links in
@@ -40,6 +63,14 @@ impl ParamSpec {
     pub const fn position(name: &'static str) -> Self {
         ParamSpec { name, kind: Kind::Position, always: true }
     }
+    pub const fn text(
+        name: &'static str,
+        max_len: usize,
+        default: &'static str,
+        check: fn(&str) -> Result<(), String>,
+    ) -> Self {
+        ParamSpec { name, kind: Kind::Text { max_len, default, check: Check(check) }, always: true }
+    }
     pub const fn optional(self) -> Self {
         ParamSpec { always: false, ..self }
     }
@@ -48,21 +79,24 @@ impl ParamSpec {
             Kind::Int { default, .. } => Value::Int(default),
             Kind::Choice { default, .. } => Value::Choice(default),
             Kind::Position => Value::Int(0),
+            Kind::Text { default, .. } => Value::Text(default.to_string()),
         }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     Int(i64),
     Choice(&'static str),
+    Text(String),
 }
 
 impl Value {
-    pub fn to_query_string(self) -> String {
+    pub fn to_query_string(&self) -> String {
         match self {
             Value::Int(v) => v.to_string(),
             Value::Choice(s) => s.to_string(),
+            Value::Text(s) => s.clone(),
         }
     }
 }
@@ -74,6 +108,8 @@ pub enum Problem {
     OutOfRange { min: i64, max: i64, used: i64 },
     /// Not a number / not one of the options: the default is used.
     Malformed { used: String },
+    /// Text the panel can't use (the reason says why): the default is used.
+    Invalid { reason: String, used: String },
     /// A parameter this panel does not have: ignored.
     Unknown,
     /// The query string itself could not be decoded.
@@ -110,21 +146,28 @@ impl Values {
         self.specs
     }
 
-    pub fn get(&self, name: &str) -> Value {
-        self.values[self.index(name)]
+    pub fn get(&self, name: &str) -> &Value {
+        &self.values[self.index(name)]
     }
 
     pub fn int(&self, name: &str) -> i64 {
         match self.get(name) {
-            Value::Int(v) => v,
-            Value::Choice(_) => panic!("{name} is not an integer parameter"),
+            Value::Int(v) => *v,
+            _ => panic!("{name} is not an integer parameter"),
         }
     }
 
     pub fn choice(&self, name: &str) -> &'static str {
         match self.get(name) {
             Value::Choice(s) => s,
-            Value::Int(_) => panic!("{name} is not a choice parameter"),
+            _ => panic!("{name} is not a choice parameter"),
+        }
+    }
+
+    pub fn text(&self, name: &str) -> &str {
+        match self.get(name) {
+            Value::Text(s) => s,
+            _ => panic!("{name} is not a text parameter"),
         }
     }
 
@@ -136,7 +179,10 @@ impl Values {
             (Kind::Int { min, max, .. }, Value::Int(v)) => Value::Int(v.clamp(min, max)),
             (Kind::Choice { options, .. }, Value::Choice(s)) if options.contains(&s) => Value::Choice(s),
             (Kind::Position, Value::Int(v)) => Value::Int(v.max(0)),
-            _ => self.values[i],
+            (Kind::Text { max_len, check, .. }, Value::Text(t)) if t.len() <= max_len && (check.0)(&t).is_ok() => {
+                Value::Text(t)
+            }
+            _ => self.values[i].clone(),
         };
         out
     }
@@ -216,6 +262,24 @@ pub fn parse(specs: &'static [ParamSpec], query: &[(String, String)]) -> (Values
                     }
                 }
             },
+            Kind::Text { max_len, default, check } => {
+                let problem = if given.len() > max_len {
+                    Some(format!("longer than {max_len} characters"))
+                } else {
+                    (check.0)(given).err()
+                };
+                match problem {
+                    None => values.values[i] = Value::Text(given.clone()),
+                    Some(reason) => {
+                        values.values[i] = Value::Text(default.to_string());
+                        notices.push(Notice {
+                            param: name.clone(),
+                            given: given.clone(),
+                            problem: Problem::Invalid { reason, used: default.to_string() },
+                        });
+                    }
+                }
+            }
             Kind::Choice { options, default } => match options.iter().find(|o| **o == given.trim()) {
                 Some(o) => values.values[i] = Value::Choice(o),
                 None => {

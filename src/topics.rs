@@ -5,6 +5,7 @@
 
 use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
 use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
+use crate::sim::{coalescing, divergence, expr, occupancy, threads};
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys
@@ -12,8 +13,10 @@ pub struct TopicMeta {
     pub id: &'static str,
     /// Lecture notes sections it covers (`../shared/lecture/notes.txt`).
     pub sections: &'static [&'static str],
-    /// Companion demo script number in the notes.
+    /// Companion demo in the notes (script number, and demo within it).
     pub demo: &'static str,
+    /// Translation key of the lecture part the landing page files it under.
+    pub part: &'static str,
     /// URL parameters, in the order they are written.
     pub params: &'static [ParamSpec],
     /// `data-metric` names the panel always shows.
@@ -62,6 +65,7 @@ impl TopicMeta {
                     options.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(",")
                 ),
                 Kind::Position => format!(r#"{{"name":"{}","kind":"position"}}"#, p.name),
+                Kind::Text { max_len, .. } => format!(r#"{{"name":"{}","kind":"text","maxLen":{max_len}}}"#, p.name),
             })
             .collect();
         format!("[{}]", items.join(","))
@@ -105,6 +109,7 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
     id: "systolic",
     sections: &["9.2"],
     demo: "06",
+    part: "landing.part.tpu",
     params: &SYSTOLIC_PARAMS,
     metrics: &[
         "cycle",
@@ -118,8 +123,123 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
     position_max: Some(|v| systolic::total_cycles(&systolic_params(v))),
 };
 
+
+pub static THREADS_PARAMS: [ParamSpec; 3] = [
+    ParamSpec::int("n", 1, threads::MAX_N as i64, 1000),
+    ParamSpec::int("block", 1, threads::MAX_BLOCK as i64, 256),
+    ParamSpec::position("thread"),
+];
+
+pub static THREADS: TopicMeta = TopicMeta {
+    id: "threads",
+    sections: &["3"],
+    demo: "02 · 1",
+    part: "landing.part.gpu",
+    params: &THREADS_PARAMS,
+    metrics: &["blocks", "threads", "idle-threads", "warps"],
+    position_max: Some(|v| threads_grid(v).threads() - 1),
+};
+
+pub fn threads_grid(v: &Values) -> threads::Grid {
+    threads::Grid::new(v.int("n") as u64, v.int("block") as u64)
+}
+
+fn check_cond(s: &str) -> Result<(), String> {
+    expr::parse(s).map(|_| ()).map_err(|e| e.to_string())
+}
+
+pub static DIVERGENCE_PARAMS: [ParamSpec; 7] = [
+    ParamSpec::int("warps", 1, divergence::MAX_WARPS as i64, 4),
+    ParamSpec::text("cond", expr::MAX_LEN, "tid%2==0", check_cond),
+    ParamSpec::int("then", 0, divergence::MAX_STEPS as i64, 10),
+    ParamSpec::int("else", 0, divergence::MAX_STEPS as i64, 10),
+    ParamSpec::int("after", 0, divergence::MAX_STEPS as i64, 0),
+    ParamSpec::position("step"),
+    ParamSpec::int("speed", 1, 1000, 8).optional(),
+];
+
+pub static DIVERGENCE: TopicMeta = TopicMeta {
+    id: "divergence",
+    sections: &["6.1"],
+    demo: "02 · 2",
+    part: "landing.part.fast",
+    params: &DIVERGENCE_PARAMS,
+    metrics: &["step", "total-steps", "warp-utilization", "simt-efficiency"],
+    position_max: Some(|v| divergence_run(v).schedule().len() as u64),
+};
+
+pub fn divergence_params(v: &Values) -> divergence::Params {
+    divergence::Params {
+        warps: v.int("warps") as usize,
+        cond: v.text("cond").to_string(),
+        then_steps: v.int("then") as usize,
+        else_steps: v.int("else") as usize,
+        after_steps: v.int("after") as usize,
+    }
+}
+
+pub fn divergence_run(v: &Values) -> divergence::Divergence {
+    divergence::Divergence::new(divergence_params(v))
+}
+
+pub static COALESCING_PARAMS: [ParamSpec; 7] = [
+    ParamSpec::choice("dtype", &["fp64", "fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("pattern", &["stride", "row", "column", "random"], "stride"),
+    ParamSpec::int("stride", 1, 1024, 1),
+    ParamSpec::int("offset", 0, 4096, 0),
+    ParamSpec::int("rowlen", 1, 65536, 1024),
+    ParamSpec::choice("section", &["32", "64", "128"], "128"),
+    ParamSpec::int("seed", 0, u32::MAX as i64, 1),
+];
+
+pub static COALESCING: TopicMeta = TopicMeta {
+    id: "coalescing",
+    sections: &["6.5"],
+    demo: "02 · 3",
+    part: "landing.part.fast",
+    params: &COALESCING_PARAMS,
+    metrics: &["transactions", "useful-fraction", "bytes-moved"],
+    position_max: None,
+};
+
+pub fn coalescing_params(v: &Values) -> coalescing::Params {
+    coalescing::Params {
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        pattern: coalescing::Pattern::from_code(v.choice("pattern")).unwrap_or(coalescing::Pattern::Stride),
+        stride: v.int("stride") as u64,
+        offset: v.int("offset") as u64,
+        rowlen: v.int("rowlen") as u64,
+        section: v.choice("section").parse().unwrap_or(128),
+        seed: v.int("seed") as u64,
+    }
+}
+
+pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::choice("arch", &["sm80", "sm90", "sm100"], "sm90"),
+    ParamSpec::int("threads", 1, 1024, 256),
+    ParamSpec::int("regs", 1, 255, 32),
+    ParamSpec::int("smem", 0, 227 * 1024, 0),
+];
+
+pub static OCCUPANCY: TopicMeta = TopicMeta {
+    id: "occupancy",
+    sections: &["6.7"],
+    demo: "02 · 4",
+    part: "landing.part.fast",
+    params: &OCCUPANCY_PARAMS,
+    metrics: &["occupancy", "blocks-per-sm", "active-warps", "limiter"],
+    position_max: None,
+};
+
+pub fn occupancy_kernel(v: &Values) -> (&'static occupancy::Arch, occupancy::Kernel) {
+    (
+        occupancy::arch(v.choice("arch")),
+        occupancy::Kernel { threads: v.int("threads") as u32, regs: v.int("regs") as u32, smem: v.int("smem") as u32 },
+    )
+}
+
 /// Every topic, in lecture order.
-pub static ALL: [&TopicMeta; 1] = [&SYSTOLIC];
+pub static ALL: [&TopicMeta; 5] = [&THREADS, &DIVERGENCE, &COALESCING, &OCCUPANCY, &SYSTOLIC];
 
 pub fn find(id: &str) -> Option<&'static TopicMeta> {
     ALL.iter().copied().find(|t| t.id == id)
@@ -191,6 +311,12 @@ mod tests {
                                 assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
                             }
                         }
+                        Kind::Text { check, .. } => {
+                            // Either accepted as given, or replaced (valid) with a notice.
+                            let used = v.text(p.name);
+                            assert!((check.0)(used).is_ok());
+                            assert!(used == bad || notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                        }
                     }
                 }
             }
@@ -232,6 +358,24 @@ mod tests {
         assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws"]}"#));
         assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
         assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":1000,"optional":true}"#));
+    }
+
+    #[test]
+    fn lecture_deep_links() {
+        let (v, n) = THREADS.parse(&q(&[("n", "1000"), ("block", "256")]));
+        assert!(n.is_empty());
+        assert_eq!(threads_grid(&v).idle_threads(), 24);
+        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid<100"), ("step", "999")]));
+        assert_eq!(n.len(), 1, "step clamped to the run");
+        assert_eq!(v.int("step"), 50);
+        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid % 2 = 0")]));
+        assert_eq!(v.text("cond"), "tid%2==0");
+        assert!(matches!(&n[0].problem, crate::params::Problem::Invalid { reason, .. } if reason.contains("==")));
+        let (v, _) = COALESCING.parse(&q(&[("stride", "32")]));
+        assert_eq!(coalescing::Access::new(coalescing_params(&v)).transactions(), 32);
+        let (v, _) = OCCUPANCY.parse(&q(&[("threads", "128"), ("regs", "160")]));
+        let (a, k) = occupancy_kernel(&v);
+        assert_eq!(occupancy::compute(a, k).active_warps, 12);
     }
 
     #[test]

@@ -5,7 +5,12 @@
 //! explicit seed) and implements [`Steppable`]: the state at any step is computed
 //! directly, so step, back and jump (scrubbing) all cost the same.
 
+pub mod coalescing;
+pub mod divergence;
+pub mod expr;
+pub mod occupancy;
 pub mod systolic;
+pub mod threads;
 
 /// A simulation whose state can be asked for at any step `0..=steps()`.
 ///
@@ -32,6 +37,9 @@ pub enum Unit {
     Percent,
     /// A plain real number.
     Real,
+    /// A word (`Metric::word`), e.g. the limiting resource; shown translated
+    /// as `word.<word>`.
+    Word,
 }
 
 /// One key figure: `name` is both the `data-metric` attribute and the
@@ -41,17 +49,29 @@ pub struct Metric {
     pub name: &'static str,
     pub value: f64,
     pub unit: Unit,
+    /// For [`Unit::Word`]: the word (it is also what `data-value` holds).
+    pub word: Option<&'static str>,
 }
 
 impl Metric {
     pub fn count(name: &'static str, value: u64) -> Self {
-        Metric { name, value: value as f64, unit: Unit::Count }
+        Metric { name, value: value as f64, unit: Unit::Count, word: None }
     }
     pub fn percent(name: &'static str, value: f64) -> Self {
-        Metric { name, value, unit: Unit::Percent }
+        Metric { name, value, unit: Unit::Percent, word: None }
     }
     pub fn real(name: &'static str, value: f64) -> Self {
-        Metric { name, value, unit: Unit::Real }
+        Metric { name, value, unit: Unit::Real, word: None }
+    }
+    pub fn word(name: &'static str, word: &'static str) -> Self {
+        Metric { name, value: f64::NAN, unit: Unit::Word, word: Some(word) }
+    }
+    /// What goes in `data-value`: the raw number, or the word.
+    pub fn raw(&self) -> String {
+        match self.word {
+            Some(w) => w.to_string(),
+            None => self.value.to_string(),
+        }
     }
 }
 

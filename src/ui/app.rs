@@ -249,8 +249,8 @@ fn Landing() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let mut parts: Vec<&'static str> = Vec::new();
     for t in TOPICS.iter() {
-        if !parts.contains(&t.part) {
-            parts.push(t.part);
+        if !parts.contains(&t.meta.part) {
+            parts.push(t.meta.part);
         }
     }
     html! {
@@ -261,7 +261,7 @@ fn Landing() -> Html {
                 <section class="landing-part">
                     <h2>{ ctx.t(part) }</h2>
                     <div class="cards">
-                        { for TOPICS.iter().filter(|t| t.part == *part).map(|t| {
+                        { for TOPICS.iter().filter(|t| t.meta.part == *part).map(|t| {
                             let meta = t.meta;
                             let params: Vec<&str> = meta.params.iter().map(|p| p.name).collect();
                             html! {

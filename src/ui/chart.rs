@@ -19,10 +19,12 @@ pub struct Band {
     pub color: Rgba,
 }
 
-/// The data of a filled step chart over x = 0..=len.
+/// The data of a filled chart: `ys[i]` at `x = x0 + i × dx`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeriesChart {
     pub ys: Vec<f64>,
+    pub x0: f64,
+    pub dx: f64,
     pub y_max: f64,
     pub bands: Vec<Band>,
     pub x_desc: String,
@@ -56,13 +58,13 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
     let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).ok()?;
-    let len = (data.ys.len().max(2) - 1) as f64;
+    let x_end = data.x0 + (data.ys.len().max(2) - 1) as f64 * data.dx;
     let font = |px: f64| (FONT_STACK, px * dpr * if data.present { 1.4 } else { 1.0 });
     let mut chart = ChartBuilder::on(&root)
         .margin((8.0 * dpr) as u32)
         .x_label_area_size((34.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
         .y_label_area_size((72.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
-        .build_cartesian_2d(0f64..len, 0f64..data.y_max.max(1.0) * 1.05)
+        .build_cartesian_2d(data.x0..x_end, 0f64..data.y_max.max(1.0) * 1.05)
         .ok()?;
     let ytop = data.y_max.max(1.0) * 1.05;
     chart
@@ -81,10 +83,11 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
         .x_labels(8)
         .y_labels(5)
         .x_label_formatter(&|x| format!("{:.0}", x))
-        .y_label_formatter(&|y| format!("{:.0}", y))
+        .y_label_formatter(&|y| if data.y_max <= 1.0 { format!("{:.0}%", y * 100.0) } else { format!("{:.0}", y) })
         .draw()
         .ok()?;
-    let points = downsample(&data.ys, 800);
+    let points: Vec<(f64, f64)> =
+        downsample(&data.ys, 800).into_iter().map(|(i, y)| (data.x0 + i * data.dx, y)).collect();
     let stroke = (if data.present { 3.0 } else { 1.5 } * dpr) as u32;
     chart
         .draw_series(
@@ -116,17 +119,17 @@ pub fn Chart(props: &ChartProps) -> Html {
     let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((props.width * dpr).round() as u32, (props.height * dpr).round() as u32);
 
+    let (x0, span) = (props.data.x0, (props.data.ys.len().max(2) - 1) as f64 * props.data.dx);
     let draw_cursor = {
         let overlay = overlay.clone();
         let area = area.clone();
-        let len = (props.data.ys.len().max(2) - 1) as f64;
         let present = props.data.present;
         move |cursor: f64| {
             let Some(c) = overlay.cast::<HtmlCanvasElement>() else { return };
             let Some(ctx) = context_2d(&c) else { return };
             ctx.clear_rect(0.0, 0.0, c.width() as f64, c.height() as f64);
             let Some((xr, yr)) = area.borrow().clone() else { return };
-            let x = xr.start as f64 + (cursor / len).clamp(0.0, 1.0) * (xr.end - xr.start) as f64;
+            let x = xr.start as f64 + ((cursor - x0) / span).clamp(0.0, 1.0) * (xr.end - xr.start) as f64;
             ctx.set_stroke_style_str("#d0300a");
             ctx.set_line_width(if present { 4.0 } else { 2.0 } * dpr);
             ctx.begin_path();
@@ -158,12 +161,11 @@ pub fn Chart(props: &ChartProps) -> Html {
     let on_click = {
         let area = area.clone();
         let on_seek = props.on_seek.clone();
-        let len = (props.data.ys.len().max(2) - 1) as f64;
         Callback::from(move |e: MouseEvent| {
             let Some((xr, _)) = area.borrow().clone() else { return };
             let x = e.offset_x() as f64 * dpr;
             let t = ((x - xr.start as f64) / (xr.end - xr.start) as f64).clamp(0.0, 1.0);
-            on_seek.emit((t * len).round() as u64);
+            on_seek.emit((x0 + t * span).round().max(0.0) as u64);
         })
     };
     let style = format!("width:{}px;height:{}px", props.width, props.height);

@@ -23,9 +23,12 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
                 let doc_key = format!("metric.{}.doc", m.name);
                 let title = has(&doc_key).then(|| ctx.t(&doc_key));
                 html! {
-                    <div class="metric" data-metric={m.name} data-value={m.value.to_string()} title={title}>
+                    <div class="metric" data-metric={m.name} data-value={m.raw()} title={title}>
                         <span class="metric-label">{ ctx.t(&format!("metric.{}", m.name)) }</span>
-                        <span class="metric-value">{ format_metric(m) }</span>
+                        <span class="metric-value">{ match m.word {
+                            Some(w) => ctx.t(&format!("word.{w}")),
+                            None => format_metric(m),
+                        } }</span>
                     </div>
                 }
             }) }

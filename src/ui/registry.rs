@@ -1,21 +1,22 @@
 //! The UI half of the topic registry: each pure [`TopicMeta`] paired with the
-//! component that shows it and the part of the lecture it belongs to.
+//! component that shows it. Adding a panel: its sim, its draw, its panel
+//! module, its entry in `topics::ALL` and one line here.
 
 use crate::topics::{self, TopicMeta};
 use yew::prelude::*;
 
 pub struct Topic {
     pub meta: &'static TopicMeta,
-    /// Translation key of the lecture part the landing page files it under.
-    pub part: &'static str,
     pub view: fn() -> Html,
 }
 
-pub static TOPICS: [Topic; 1] = [Topic {
-    meta: &topics::SYSTOLIC,
-    part: "landing.part.tpu",
-    view: || html! { <super::panels::systolic::SystolicPanel /> },
-}];
+pub static TOPICS: [Topic; 5] = [
+    Topic { meta: &topics::THREADS, view: || html! { <super::panels::threads::ThreadsPanel /> } },
+    Topic { meta: &topics::DIVERGENCE, view: || html! { <super::panels::divergence::DivergencePanel /> } },
+    Topic { meta: &topics::COALESCING, view: || html! { <super::panels::coalescing::CoalescingPanel /> } },
+    Topic { meta: &topics::OCCUPANCY, view: || html! { <super::panels::occupancy::OccupancyPanel /> } },
+    Topic { meta: &topics::SYSTOLIC, view: || html! { <super::panels::systolic::SystolicPanel /> } },
+];
 
 pub fn find(id: &str) -> Option<&'static Topic> {
     TOPICS.iter().find(|t| t.meta.id == id)

@@ -116,6 +116,9 @@ describe('systolic panel', () => {
     const q = await hashQuery(page);
     assert.deepEqual(q, { rows: '4', cols: '4', k: '6', dataflow: 'os', seed: '1', cycle: '3', lang: 'en' });
     await shot(page, 'systolic-4x4-cycle3');
+    // Save as PNG downloads what the canvas shows, named after the state.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-png').click()]);
+    assert.equal(download.suggestedFilename(), 'systolic-4x4x6-os-c3.png');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

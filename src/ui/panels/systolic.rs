@@ -50,6 +50,8 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
     let p = sim.params();
     SeriesChart {
         ys: sim.busy_series().into_iter().map(|b| b as f64).collect(),
+        x0: 0.0,
+        dx: 1.0,
         y_max: (p.rows * p.cols) as f64,
         bands: sim
             .phase_segments()

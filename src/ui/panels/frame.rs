@@ -1,0 +1,125 @@
+//! What every panel is made of: the frame (title, section, notices, controls,
+//! stage, explanation), a segmented choice control and the lecture presets.
+
+use crate::params::{Notice, Value};
+use crate::ui::app::AppCtx;
+use crate::ui::readouts::Notices;
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct FrameProps {
+    pub id: &'static str,
+    pub sections: &'static str,
+    pub demo: &'static str,
+    pub notices: Rc<Vec<Notice>>,
+    pub on_dismiss: Callback<()>,
+    pub controls: Html,
+    pub stage: Html,
+    pub explain: Html,
+    /// The stage's element (its width sizes the canvas).
+    pub stage_ref: NodeRef,
+}
+
+#[component]
+pub fn PanelFrame(p: &FrameProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    html! {
+        <article class={classes!("panel", format!("panel-{}", p.id))} data-topic={p.id}>
+            <header class="panel-header">
+                <p class="panel-section">{ ctx.tf("landing.section", &[("s", p.sections), ("d", p.demo)]) }</p>
+                <h1>{ ctx.t(&format!("topic.{}.title", p.id)) }</h1>
+                <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", p.id)) }</p>
+            </header>
+            <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
+            <div class="panel-body">
+                <aside class="controls">{ p.controls.clone() }</aside>
+                <section class="stage" ref={p.stage_ref.clone()}>{ p.stage.clone() }</section>
+            </div>
+            <section class="explain">{ p.explain.clone() }</section>
+        </article>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChoiceProps {
+    /// The URL parameter (labels: `param.<name>`, `choice.<name>.<option>`).
+    pub name: &'static str,
+    pub options: &'static [&'static str],
+    pub value: &'static str,
+    pub dispatch: Callback<Action>,
+}
+
+/// A segmented control for a choice parameter.
+#[component]
+pub fn Choice(p: &ChoiceProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let doc = format!("param.{}.doc", p.name);
+    html! {
+        <div class="control" data-param={p.name} title={crate::i18n::has(&doc).then(|| ctx.t(&doc))}>
+            <span class="control-label">{ ctx.t(&format!("param.{}", p.name)) }</span>
+            <div class={classes!("segmented", (p.options.len() > 3).then_some("wrap"))} role="group">
+                { for p.options.iter().map(|&o| {
+                    let d = p.dispatch.clone();
+                    let name = p.name;
+                    let active = o == p.value;
+                    html! {
+                        <button class={classes!("seg", active.then_some("active"))} data-param={name} data-value={o}
+                            aria-pressed={active.to_string()}
+                            onclick={Callback::from(move |_: MouseEvent| d.emit(Action::Set(name, Value::Choice(o))))}>
+                            { ctx.t(&format!("choice.{name}.{o}")) }
+                        </button>
+                    }
+                }) }
+            </div>
+        </div>
+    }
+}
+
+/// One lecture case: a label key, a `data-preset` id, and the values it sets.
+pub struct Preset {
+    pub label: &'static str,
+    pub id: &'static str,
+    pub values: Vec<(&'static str, Value)>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PresetsProps {
+    pub title: &'static str,
+    pub presets: Rc<Vec<Preset>>,
+    pub dispatch: Callback<Action>,
+}
+
+impl PartialEq for Preset {
+    fn eq(&self, o: &Self) -> bool {
+        self.id == o.id && self.values == o.values
+    }
+}
+
+#[component]
+pub fn Presets(p: &PresetsProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    html! {
+        <div class="presets">
+            <span class="control-label">{ ctx.t(p.title) }</span>
+            { for p.presets.iter().map(|pr| {
+                let d = p.dispatch.clone();
+                let values = pr.values.clone();
+                html! {
+                    <button class="preset" data-preset={pr.id}
+                        onclick={Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))}>
+                        { ctx.t(pr.label) }
+                    </button>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// A legend entry: a swatch and a translated label.
+pub fn legend_item(ctx: &AppCtx, color: crate::scene::Rgba, key: &str) -> Html {
+    html! {
+        <span class="legend-item"><span class="swatch" style={format!("background:{}", color.css())}></span>{ ctx.t(key) }</span>
+    }
+}
