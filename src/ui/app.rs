@@ -58,9 +58,16 @@ pub fn key_belongs_to_control(e: &web_sys::KeyboardEvent) -> bool {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return true;
     }
+    let key = e.key();
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"))
+        .map(|el| match el.tag_name().as_str() {
+            "INPUT" | "SELECT" | "TEXTAREA" => true,
+            // A focused button keeps Space and Enter; arrows, Home, End and P
+            // still drive the player.
+            "BUTTON" => key == " " || key == "Enter",
+            _ => false,
+        })
         .unwrap_or(false)
 }
 

@@ -149,7 +149,14 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
         let canonical = canonical.clone();
         let current = query_pairs(&location);
         let key = format!("{}{}", location.path(), location.query_str());
+        let first = use_mut_ref(|| true);
         use_effect_with(key, move |_| {
+            // The state was made from the URL it mounted with; this effect can
+            // run after the first user change, which must not be undone. The
+            // write effect below puts the canonical URL in place.
+            if first.replace(false) {
+                return;
+            }
             let (values, found) = read();
             let echo = current.as_ref().is_some_and(|c| writer.borrow().recent.contains(c));
             if !echo {

@@ -43,8 +43,11 @@ describe('shell', () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
-    assert.ok(ids.includes('systolic'));
-    assert.match(await page.locator('.landing-part h2').first().innerText(), /TPU/);
+    assert.deepEqual(ids, ['threads', 'divergence', 'coalescing', 'occupancy', 'systolic']);
+    const parts = await page.locator('.landing-part h2').allInnerTexts();
+    assert.equal(parts.length, 3);
+    assert.match(parts[0], /how a gpu works/i);
+    assert.match(parts[2], /TPU/);
     await shot(page, 'landing');
     await page.locator('.card[data-topic="systolic"] a').click();
     await painted(page);
@@ -229,11 +232,117 @@ describe('systolic panel', () => {
   });
 });
 
+describe('execution-model panels', () => {
+  test('threads: the lecture grid, formula, slider → URL', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/threads?n=1000&block=256&thread=1000');
+    await painted(page);
+    assert.equal(await metric(page, 'blocks'), 4);
+    assert.equal(await metric(page, 'threads'), 1024);
+    assert.equal(await metric(page, 'idle-threads'), 24);
+    assert.equal(await metric(page, 'warps'), 32);
+    assert.match(await page.getByTestId('formula').innerText(), /3 × 256 \+ 232 = 1000/);
+    await shot(page, 'threads-1000-256');
+    const block = page.locator('.slider[data-param="block"] input[type=number]');
+    await block.fill('128');
+    await block.press('Enter');
+    await waitForQuery(page, 'block', '128');
+    assert.equal(await metric(page, 'blocks'), 8);
+    assert.equal(await metric(page, 'idle-threads'), 24);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("divergence: the lecture's table, bad conditions, player", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/divergence');
+    await painted(page);
+    for (const [cond, steps, util] of [['tid%2==0', 80, 0.5], ['(tid/32)%2==0', 40, 1], ['tid<100', 50, 0.875]]) {
+      await page.locator(`.preset[data-preset="${cond}"]`).click();
+      await page.waitForFunction((s) => document.querySelector('[data-metric="total-steps"]').dataset.value === String(s), steps);
+      assert.equal(await metric(page, 'warp-utilization'), util, cond);
+      await waitForQuery(page, 'cond', cond);
+    }
+    assert.equal(await page.locator('[data-metric="warp-utilization"] .metric-value').innerText(), '87.5%');
+    assert.equal(await metric(page, 'simt-efficiency'), 0.8);
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await metric(page, 'step'), 4);
+    await shot(page, 'divergence-tid-lt-100-step4');
+    const input = page.locator('#param-cond');
+    await input.fill('tid % 2 = 0');
+    assert.match(await page.getByTestId('cond-error').innerText(), /use == to compare[\s\S]*\n\s{8}\^/);
+    await shot(page, 'divergence-bad-cond');
+    assert.equal((await hashQuery(page)).cond, 'tid<100', 'a bad condition is not applied');
+    await input.fill('lane < 8 || warp == 2');
+    await waitForQuery(page, 'cond', 'lane < 8 || warp == 2');
+    assert.equal(await page.getByTestId('cond-error').count(), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("coalescing: the lecture's table through the presets", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/coalescing');
+    await painted(page);
+    for (const [preset, tx, frac] of [['coalescing.preset.x-t', 1, 1], ['coalescing.preset.x-2t', 2, 0.5], ['coalescing.preset.x-32t', 32, 1 / 32], ['coalescing.preset.random', 32, 1 / 32]]) {
+      await page.locator(`.preset[data-preset="${preset}"]`).click();
+      await page.waitForFunction((t) => document.querySelector('[data-metric="transactions"]').dataset.value === String(t), tx);
+      assert.equal(await metric(page, 'useful-fraction'), frac, preset);
+      await shot(page, `coalescing-${preset.split('.').pop()}`);
+    }
+    await open(page, srv.base, '#/coalescing?dtype=fp32&pattern=column&rowlen=1024&offset=0&section=128');
+    await painted(page);
+    assert.equal(await metric(page, 'transactions'), 32);
+    await open(page, srv.base, '#/coalescing?dtype=fp32&pattern=stride&stride=1&offset=1&section=128');
+    await painted(page);
+    assert.equal(await metric(page, 'transactions'), 2, 'misaligned by one element');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("occupancy: the lecture's H100 cases, limiter, charts", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/occupancy');
+    await painted(page);
+    for (const [preset, occ, limiter] of [['occupancy.preset.256x32', 1, 'warps'], ['occupancy.preset.256x64', 0.5, 'registers'], ['occupancy.preset.128x160', 0.1875, 'registers']]) {
+      await page.locator(`.preset[data-preset="${preset}"]`).click();
+      await page.waitForFunction((o) => document.querySelector('[data-metric="occupancy"]').dataset.value === String(o), occ);
+      assert.equal(await page.locator('[data-metric="limiter"]').getAttribute('data-value'), limiter);
+    }
+    assert.equal(await page.locator('[data-metric="occupancy"] .metric-value').innerText(), '18.8%');
+    assert.equal(await metric(page, 'active-warps'), 12);
+    assert.equal(await page.locator('[data-testid="chart"]').count(), 3);
+    await shot(page, 'occupancy-128x160');
+    await open(page, srv.base, '#/occupancy?arch=sm90&threads=128&regs=32&smem=49152');
+    await painted(page);
+    assert.equal(await page.locator('[data-metric="limiter"]').getAttribute('data-value'), 'shared-memory');
+    assert.equal(await metric(page, 'blocks-per-sm'), 4, '48 KB + 1 KB reserved: 228 / 49 = 4');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('projector mode and Chinese on every panel', async () => {
+    const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
+    for (const id of ['threads', 'divergence', 'coalescing', 'occupancy']) {
+      await open(page, srv.base, `#/${id}?present=1&lang=zh`);
+      await painted(page);
+      assert.equal(await page.locator('.site-header').isVisible(), false);
+      const title = await page.locator('.panel-header h1').innerText();
+      assert.match(title, /[\u4e00-\u9fff]/, `${id} title in Chinese`);
+      await shot(page, `${id}-present-zh`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
 describe('hostile URLs, over the whole registry', () => {
   const badValues = ['-3', 'abc', '100000', '', '1e9', '99999999999999999999999'];
 
   function invalid(spec, raw) {
     if (spec.kind === 'choice') return !spec.options.includes(raw);
+    if (spec.kind === 'text') return raw.trim() === '' || /[a-z]/i.test(raw.replace(/tid|warp|lane/g, ''));
     if (!/^[+-]?\d+$/.test(raw.trim())) return true;
     const v = Number(raw);
     if (spec.kind === 'position') return v < 0 || !Number.isSafeInteger(v) || v > 1e6;
@@ -253,6 +362,10 @@ describe('hostile URLs, over the whole registry', () => {
           const noticed = await page.locator(`[data-notice-param="${spec.name}"]`).count();
           if (invalid(spec, raw)) {
             assert.equal(noticed, 1, `${t.id}: ${spec.name}=${raw} should give a notice`);
+          }
+          // Text is either accepted as given or replaced with a notice.
+          if (spec.kind === 'text' && noticed === 0) {
+            await waitForQuery(page, spec.name, raw);
           }
           // The URL is rewritten to a valid value (writes are throttled: wait).
           if (spec.kind === 'int') {
