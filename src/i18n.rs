@@ -68,6 +68,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("threads.where", "block {b}, warp {w} (lane {l})", "第 {b} 块，第 {w} 个 warp（lane {l}）"),
     ("threads.explain", "The grid has ceil(n / blockDim) blocks, so the last block is padded up to a whole block: those threads exist and are scheduled, but fail the bounds check. Inside a block, every 32 consecutive threads form a warp, the unit the hardware actually schedules; a block size that is not a multiple of 32 leaves part of its last warp empty.", "网格有 ceil(n / blockDim) 个块，最后一块被补成完整的块：多出的线程照样存在、照样被调度，只是过不了边界检查。块内每 32 个连续线程组成一个 warp，这是硬件真正调度的单位；块大小不是 32 的倍数时，最后一个 warp 有一部分是空的。"),
     ("threads.lecture", "Lecture check (notes §3.1): n = 1000, 256 threads per block → 4 blocks, 1024 threads, 24 idle.", "讲义对照（§3.1）：n = 1000、每块 256 线程 → 4 个块、1024 个线程、24 个空闲。"),
+    ("threads.preset", "n = 1000, 256 threads per block", "n = 1000，每块 256 线程"),
     ("threads.more-blocks", "… {n} more blocks …", "……另有 {n} 个块……"),
     ("threads.legend.active", "thread with an element", "有元素可处理的线程"),
     ("threads.legend.idle", "idle thread (i ≥ n)", "空闲线程（i ≥ n）"),
@@ -166,6 +167,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("occupancy.limit.registers", "Registers: {n}", "寄存器：{n}"),
     ("occupancy.limit.shared-memory", "Shared memory: {n}", "共享内存：{n}"),
     ("occupancy.detail", "{w} warps per block · {r} registers per warp (allocated) · {s} bytes of shared memory per block (allocated)", "每块 {w} 个 warp · 每 warp 分配 {r} 个寄存器 · 每块分配 {s} 字节共享内存"),
+    ("occupancy.axis.smem-kb", "Shared memory per block (KB)", "每块共享内存（KB）"),
     ("occupancy.chart.threads", "Occupancy against threads per block", "占用率随每块线程数的变化"),
     ("occupancy.chart.regs", "Occupancy against registers per thread", "占用率随每线程寄存器数的变化"),
     ("occupancy.chart.smem", "Occupancy against shared memory per block (KB)", "占用率随每块共享内存（KB）的变化"),
@@ -359,11 +361,9 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
             trf(lang, "notice.malformed", &[("param", &n.param), ("given", &n.given), ("used", used)])
         }
         Problem::Unknown => trf(lang, "notice.unknown", &[("param", &n.param)]),
-        Problem::Invalid { reason, used } => trf(
-            lang,
-            "notice.invalid",
-            &[("param", &n.param), ("given", &n.given), ("reason", reason), ("used", used)],
-        ),
+        Problem::Invalid { reason, used } => {
+            trf(lang, "notice.invalid", &[("param", &n.param), ("given", &n.given), ("reason", reason), ("used", used)])
+        }
         Problem::BrokenQuery => tr(lang, "notice.broken"),
         Problem::BrokenLink => trf(lang, "notice.broken-link", &[("given", &n.given)]),
     }

@@ -123,7 +123,6 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
     position_max: Some(|v| systolic::total_cycles(&systolic_params(v))),
 };
 
-
 pub static THREADS_PARAMS: [ParamSpec; 3] = [
     ParamSpec::int("n", 1, threads::MAX_N as i64, 1000),
     ParamSpec::int("block", 1, threads::MAX_BLOCK as i64, 256),
@@ -315,7 +314,12 @@ mod tests {
                             // Either accepted as given, or replaced (valid) with a notice.
                             let used = v.text(p.name);
                             assert!((check.0)(used).is_ok());
-                            assert!(used == bad || notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                            assert!(
+                                used == bad || notices.iter().any(|n| n.param == p.name),
+                                "{}.{}={bad}",
+                                t.id,
+                                p.name
+                            );
                         }
                     }
                 }

@@ -42,7 +42,15 @@ pub fn draw(a: &Access, th: &Theme, width: f64, skipped: &dyn Fn(u64) -> String)
         let x = lane_x0 + l as f64 * lane_w;
         scene.rect(x + 1.0, lane_y, lane_w - 2.0, lane_w, Some(lane_color(l)), None);
         if lane_w >= 16.0 {
-            scene.text(x + lane_w / 2.0, lane_y + lane_w / 2.0, l.to_string(), (lane_w * 0.42).min(13.0 * th.text_scale), th.bg, Align::Center, true);
+            scene.text(
+                x + lane_w / 2.0,
+                lane_y + lane_w / 2.0,
+                l.to_string(),
+                (lane_w * 0.42).min(13.0 * th.text_scale),
+                th.bg,
+                Align::Center,
+                true,
+            );
         }
     }
     let per = (a.p.section / a.p.elem_bytes).max(1);
@@ -54,7 +62,15 @@ pub fn draw(a: &Access, th: &Theme, width: f64, skipped: &dyn Fn(u64) -> String)
     for &sec in &a.sections {
         if let Some(p) = prev {
             if sec > p + 1 {
-                scene.text(pad + label_w + avail / 2.0, y + row_h * 0.3, skipped(sec - p - 1), font * 0.9, th.muted, Align::Center, false);
+                scene.text(
+                    pad + label_w + avail / 2.0,
+                    y + row_h * 0.3,
+                    skipped(sec - p - 1),
+                    font * 0.9,
+                    th.muted,
+                    Align::Center,
+                    false,
+                );
                 y += row_h * 0.8;
             }
         }
@@ -94,7 +110,15 @@ mod tests {
     #[test]
     fn one_row_per_transaction() {
         for (stride, rows) in [(1, 1), (2, 2), (32, 32)] {
-            let a = Access::new(Params { elem_bytes: 4, pattern: Pattern::Stride, stride, offset: 0, rowlen: 1, section: 128, seed: 1 });
+            let a = Access::new(Params {
+                elem_bytes: 4,
+                pattern: Pattern::Stride,
+                stride,
+                offset: 0,
+                rowlen: 1,
+                section: 128,
+                seed: 1,
+            });
             let s = draw(&a, &Theme::normal(), 900.0, &|n| format!("{n}"));
             let labels = s.texts().iter().filter(|t| t.starts_with("0x")).count();
             assert_eq!(labels as u64, a.transactions());

@@ -20,10 +20,16 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 13.0 * th.text_scale;
-    let label_w = 64.0 * th.text_scale;
+    let label_w = 86.0 * th.text_scale;
     let warps = d.params().warps;
     let total = d.schedule().len();
-    let row_h = if warps <= 8 { 30.0 } else if warps <= 16 { 20.0 } else { 13.0 } * th.text_scale.sqrt();
+    let row_h = if warps <= 8 {
+        30.0
+    } else if warps <= 16 {
+        20.0
+    } else {
+        13.0
+    } * th.text_scale.sqrt();
     let avail = width - 2.0 * pad - label_w;
     let cols = total.clamp(1, MAX_COLUMNS);
     let col_w = avail / cols as f64;
@@ -34,8 +40,14 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
     let top = pad + font * 1.8;
     for w in 0..warps {
         let y = top + w as f64 * row_h;
-        let label = if d.divergent(w) { format!("warp {w} ⑂") } else { format!("warp {w}") };
-        scene.text(pad, y + row_h / 2.0, label, font * 0.9, th.fg, Align::Left, d.divergent(w));
+        scene.text(pad, y + row_h / 2.0, format!("warp {w}"), font * 0.9, th.fg, Align::Left, d.divergent(w));
+        if d.divergent(w) {
+            // A divergent warp: a two-colour mark (if / else) after its name.
+            let m = 7.0 * th.text_scale;
+            let mx = pad + label_w - 2.0 * m - 6.0;
+            scene.rect(mx, y + row_h / 2.0 - m / 2.0, m, m, Some(part_color(Part::Then)), None);
+            scene.rect(mx + m, y + row_h / 2.0 - m / 2.0, m, m, Some(part_color(Part::Else)), None);
+        }
         scene.rect(pad + label_w, y + 1.0, avail, row_h - 2.0, Some(th.waiting), None);
     }
     // Each issue into its column (several steps share a column when binned).
@@ -46,15 +58,26 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
         let frac = issue.mask.count_ones() as f64 / LANES as f64;
         let future = (k as u64) >= step;
         let color = part_color(issue.part);
-        let color = if future { color.mix(th.bg, 0.75) } else { color };
-        let h = (row_h - 4.0) * frac;
-        scene.rect(x, y + row_h - 2.0 - h, col_w.max(1.0), h, Some(color), None);
+        let (slot, bar) =
+            if future { (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7)) } else { (color.mix(th.bg, 0.72), color) };
+        // The whole slot tinted (the warp was busy), the active lanes' share solid.
+        let full = row_h - 4.0;
+        scene.rect(x, y + 2.0, col_w.max(1.0), full, Some(slot), None);
+        let h = full * frac;
+        scene.rect(x, y + 2.0 + full - h, col_w.max(1.0), h, Some(bar), None);
     }
     // Current step marker.
     if step >= 1 && total > 0 {
         let c = (step as usize - 1) * cols / total;
         let x = pad + label_w + c as f64 * col_w;
-        scene.rect(x - 1.0, top - 3.0, col_w.max(1.0) + 2.0, warps as f64 * row_h + 6.0, None, Some((th.fg, 2.0 * th.line_scale)));
+        scene.rect(
+            x - 1.0,
+            top - 3.0,
+            col_w.max(1.0) + 2.0,
+            warps as f64 * row_h + 6.0,
+            None,
+            Some((th.fg, 2.0 * th.line_scale)),
+        );
     }
     // The lanes of the current instruction.
     let ly = top + warps as f64 * row_h + 16.0 * th.text_scale;
@@ -70,7 +93,15 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
         };
         scene.rect(x + 1.0, ly, lane_w - 2.0, lane_w, Some(fill), Some((th.grid, 1.0 * th.line_scale)));
         if lane_w >= 16.0 {
-            scene.text(x + lane_w / 2.0, ly + lane_w / 2.0, l.to_string(), (lane_w * 0.42).min(14.0 * th.text_scale), text, Align::Center, false);
+            scene.text(
+                x + lane_w / 2.0,
+                ly + lane_w / 2.0,
+                l.to_string(),
+                (lane_w * 0.42).min(14.0 * th.text_scale),
+                text,
+                Align::Center,
+                false,
+            );
         }
     }
     scene.height = ly + lane_w + pad;
@@ -84,7 +115,13 @@ mod tests {
 
     #[test]
     fn current_lanes_follow_the_mask() {
-        let d = Divergence::new(Params { warps: 4, cond: "tid<100".into(), then_steps: 10, else_steps: 10, after_steps: 0 });
+        let d = Divergence::new(Params {
+            warps: 4,
+            cond: "tid<100".into(),
+            then_steps: 10,
+            else_steps: 10,
+            after_steps: 0,
+        });
         // The last step is warp 3's last else instruction: lanes 4..31 active.
         let s = draw(&d, 50, &Theme::normal(), 900.0, "x");
         let lane_rects: Vec<_> = s

@@ -38,7 +38,15 @@ pub fn draw(a: &Arch, o: &Occupancy, th: &Theme, width: f64, limit_labels: &[Str
         let fill = if (s as u32) < o.active_warps { block_color(block) } else { th.waiting };
         scene.rect(x + 2.0, y, slot_w - 4.0, slot_h, Some(fill), Some((th.grid, 1.0 * th.line_scale)));
         if (s as u32) < o.active_warps && slot_w >= 26.0 {
-            scene.text(x + slot_w / 2.0, y + slot_h / 2.0, format!("b{block}"), (slot_h * 0.45).min(13.0 * th.text_scale), th.bg, Align::Center, true);
+            scene.text(
+                x + slot_w / 2.0,
+                y + slot_h / 2.0,
+                format!("b{block}"),
+                (slot_h * 0.45).min(13.0 * th.text_scale),
+                th.bg,
+                Align::Center,
+                true,
+            );
         }
     }
     let mut y = pad + (slots.div_ceil(per_row)) as f64 * (slot_h + 4.0) + 18.0 * th.text_scale;
@@ -51,7 +59,15 @@ pub fn draw(a: &Arch, o: &Occupancy, th: &Theme, width: f64, limit_labels: &[Str
         let n = o.limits[i];
         let is_lim = *r == o.limiter;
         let h = 18.0 * th.text_scale;
-        scene.text(pad, y + h / 2.0, limit_labels[i].clone(), font, if is_lim { th.fg } else { th.muted }, Align::Left, is_lim);
+        scene.text(
+            pad,
+            y + h / 2.0,
+            limit_labels[i].clone(),
+            font,
+            if is_lim { th.fg } else { th.muted },
+            Align::Left,
+            is_lim,
+        );
         let w = bar_w * (n as f64 / scale_max).min(1.0);
         let color = if is_lim { th.busy_hot } else { th.grid };
         scene.rect(pad + label_w, y, bar_w, h, Some(th.waiting), None);

@@ -43,7 +43,15 @@ pub fn draw(g: &Grid, selected: u64, th: &Theme, width: f64, more: &dyn Fn(u64) 
         let x = pad + label_w + (w * WARP) as f64 * cell;
         let span = ((w + 1) * WARP).min(g.block) - w * WARP;
         if span as f64 * cell >= 22.0 * th.text_scale {
-            scene.text(x + span as f64 * cell / 2.0, y - font * 0.4, format!("w{w}"), font * 0.85, th.muted, Align::Center, false);
+            scene.text(
+                x + span as f64 * cell / 2.0,
+                y - font * 0.4,
+                format!("w{w}"),
+                font * 0.85,
+                th.muted,
+                Align::Center,
+                false,
+            );
         }
     }
     y += 4.0;
@@ -51,7 +59,15 @@ pub fn draw(g: &Grid, selected: u64, th: &Theme, width: f64, more: &dyn Fn(u64) 
         match row {
             None => {
                 let hidden = g.blocks() - (MAX_ROWS - 1);
-                scene.text(pad + label_w + avail / 2.0, y + row_h / 2.0, more(hidden), font, th.muted, Align::Center, false);
+                scene.text(
+                    pad + label_w + avail / 2.0,
+                    y + row_h / 2.0,
+                    more(hidden),
+                    font,
+                    th.muted,
+                    Align::Center,
+                    false,
+                );
             }
             Some(b) => {
                 scene.text(pad, y + row_h / 2.0, format!("block {b}"), font, th.fg, Align::Left, b == sel.block_idx);

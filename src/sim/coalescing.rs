@@ -117,7 +117,12 @@ mod tests {
     #[test]
     fn lecture_table() {
         // fp32, 128-byte sections: stride 1 → 1, 100 %; 2 → 2, 50 %; 32 → 32, 3 %; random → 32, 3 %.
-        let cases = [(Pattern::Stride, 1, 1, "100"), (Pattern::Stride, 2, 2, "50"), (Pattern::Stride, 32, 32, "3"), (Pattern::Random, 1, 32, "3")];
+        let cases = [
+            (Pattern::Stride, 1, 1, "100"),
+            (Pattern::Stride, 2, 2, "50"),
+            (Pattern::Stride, 32, 32, "3"),
+            (Pattern::Random, 1, 32, "3"),
+        ];
         for (pat, stride, tx, pct) in cases {
             let a = fp32(pat, stride);
             assert_eq!(a.transactions(), tx, "{pat:?} {stride}");
@@ -129,7 +134,15 @@ mod tests {
 
     #[test]
     fn misalignment_costs_a_transaction() {
-        let a = Access::new(Params { elem_bytes: 4, pattern: Pattern::Stride, stride: 1, offset: 1, rowlen: 1, section: 128, seed: 0 });
+        let a = Access::new(Params {
+            elem_bytes: 4,
+            pattern: Pattern::Stride,
+            stride: 1,
+            offset: 1,
+            rowlen: 1,
+            section: 128,
+            seed: 0,
+        });
         assert_eq!(a.transactions(), 2);
     }
 

@@ -246,7 +246,7 @@ mod tests {
             }
             let u = d.warp_utilization();
             let s = d.simt_efficiency();
-            prop_assert!(u > 0.0 && u <= 1.0 && s >= 0.0 && s <= 1.0);
+            prop_assert!(u > 0.0 && u <= 1.0 && (0.0..=1.0).contains(&s));
             // Every lane is active exactly its own path's length.
             for w in 0..warps {
                 for l in 0..LANES {

@@ -53,7 +53,14 @@ impl Grid {
         let g = g.min(self.threads() - 1);
         let (block_idx, thread_idx) = (g / self.block, g % self.block);
         let i = block_idx * self.block + thread_idx;
-        Thread { block_idx, thread_idx, warp_in_block: thread_idx / WARP, lane: thread_idx % WARP, i, active: i < self.n }
+        Thread {
+            block_idx,
+            thread_idx,
+            warp_in_block: thread_idx / WARP,
+            lane: thread_idx % WARP,
+            i,
+            active: i < self.n,
+        }
     }
     pub fn metrics(&self) -> Vec<Metric> {
         vec![

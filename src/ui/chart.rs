@@ -76,6 +76,7 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
         .configure_mesh()
         .disable_x_mesh()
         .light_line_style(RGBColor(235, 236, 240))
+        .max_light_lines(1)
         .x_desc(data.x_desc.as_str())
         .y_desc(data.y_desc.as_str())
         .label_style(font(12.0))

@@ -76,7 +76,8 @@ pub fn DivergencePanel() -> Html {
         let d = st.dispatch.clone();
         let warps = params.warps;
         Callback::from(move |e: InputEvent| {
-            let Some(text) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value()) else {
+            let Some(text) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value())
+            else {
                 return;
             };
             if evaluate(&text, warps).is_ok() {

@@ -25,8 +25,8 @@ pub fn OccupancyPanel() -> Html {
     let o = compute(arch, k);
     let stage = use_node_ref();
     let width = use_width(stage.clone(), 860.0).min(1100.0);
-    let labels: [String; 4] =
-        Resource::ALL.map(|r| ctx.tf(&format!("occupancy.limit.{}", r.code()), &[("n", &o.limits[r as usize].to_string())]));
+    let labels: [String; 4] = Resource::ALL
+        .map(|r| ctx.tf(&format!("occupancy.limit.{}", r.code()), &[("n", &o.limits[r as usize].to_string())]));
     let scene = SceneRef(Rc::new(draw(arch, &o, &Theme::for_mode(ctx.present), width, &labels)));
     let theme = Theme::for_mode(ctx.present);
     let sweep = |key: &str, x0: f64, dx: f64, ys: Vec<f64>| {
@@ -43,10 +43,16 @@ pub fn OccupancyPanel() -> Html {
         })
     };
     let occ = |k: Kernel| compute(arch, k).occupancy;
-    let by_threads = sweep("param.threads", 32.0, 32.0, (1..=32).map(|i| occ(Kernel { threads: i * 32, ..k })).collect());
+    let by_threads =
+        sweep("param.threads", 32.0, 32.0, (1..=32).map(|i| occ(Kernel { threads: i * 32, ..k })).collect());
     let by_regs = sweep("param.regs", 1.0, 1.0, (1..=255).map(|r| occ(Kernel { regs: r, ..k })).collect());
     let smem_max_kb = arch.max_smem_per_block / 1024;
-    let by_smem = sweep("param.smem", 0.0, 1.0, (0..=smem_max_kb).map(|kb| occ(Kernel { smem: kb * 1024, ..k })).collect());
+    let by_smem = sweep(
+        "occupancy.axis.smem-kb",
+        0.0,
+        1.0,
+        (0..=smem_max_kb).map(|kb| occ(Kernel { smem: kb * 1024, ..k })).collect(),
+    );
     let set = |name: &'static str| {
         let d = st.dispatch.clone();
         Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
@@ -89,7 +95,11 @@ pub fn OccupancyPanel() -> Html {
     };
     let detail = ctx.tf(
         "occupancy.detail",
-        &[("w", &o.warps_per_block.to_string()), ("r", &o.regs_per_warp.to_string()), ("s", &o.smem_per_block.to_string())],
+        &[
+            ("w", &o.warps_per_block.to_string()),
+            ("r", &o.regs_per_warp.to_string()),
+            ("s", &o.smem_per_block.to_string()),
+        ],
     );
     let stage_html = html! {
         <>

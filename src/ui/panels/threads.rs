@@ -35,13 +35,18 @@ pub fn ThreadsPanel() -> Html {
         Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
     };
     let presets = Rc::new(vec![Preset {
-        label: "threads.lecture",
+        label: "threads.preset",
         id: "n1000-b256",
         values: vec![("n", Value::Int(1000)), ("block", Value::Int(256)), ("thread", Value::Int(1000))],
     }]);
     let formula = ctx.tf(
         "threads.formula",
-        &[("b", &t.block_idx.to_string()), ("d", &g.block.to_string()), ("t", &t.thread_idx.to_string()), ("i", &t.i.to_string())],
+        &[
+            ("b", &t.block_idx.to_string()),
+            ("d", &g.block.to_string()),
+            ("t", &t.thread_idx.to_string()),
+            ("i", &t.i.to_string()),
+        ],
     );
     let verdict = ctx.tf(
         if t.active { "threads.active" } else { "threads.idle" },
