@@ -317,6 +317,19 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// Bytes with decimal units and three significant digits (`67.1 MB`, `17.2 GB`).
+pub fn format_bytes(b: f64) -> String {
+    let units = [("GB", 1e9), ("MB", 1e6), ("kB", 1e3)];
+    for (u, scale) in units {
+        if b >= scale {
+            let v = b / scale;
+            let digits = if v >= 100.0 { 0 } else if v >= 10.0 { 1 } else { 2 };
+            return format!("{v:.digits$} {u}");
+        }
+    }
+    format!("{b:.0} B")
+}
+
 /// How a metric is shown to a person (the raw value goes in `data-value`).
 pub fn format_metric(m: &Metric) -> String {
     match m.unit {
@@ -330,6 +343,7 @@ pub fn format_metric(m: &Metric) -> String {
             }
         }
         Unit::Word => m.word.unwrap_or("").to_string(),
+        Unit::Bytes => format_bytes(m.value),
         Unit::Real => {
             let v = m.value;
             if (v - v.round()).abs() < 1e-9 {
@@ -427,5 +441,9 @@ mod tests {
         assert_eq!(format_metric(&Metric::real("r", 8.0)), "8");
         assert_eq!(trf(Lang::Zh, "player.per-second", &[("n", "5")]), "5/秒");
         assert_eq!(tr(Lang::En, "no.such.key"), "no.such.key");
+        assert_eq!(format_bytes(67108864.0), "67.1 MB");
+        assert_eq!(format_bytes(17179869184.0), "17.2 GB");
+        assert_eq!(format_bytes(16384.0), "16.4 kB");
+        assert_eq!(format_bytes(12.0), "12 B");
     }
 }

@@ -5,10 +5,13 @@
 //! explicit seed) and implements [`Steppable`]: the state at any step is computed
 //! directly, so step, back and jump (scrubbing) all cost the same.
 
+pub mod attention_memory;
 pub mod coalescing;
 pub mod divergence;
 pub mod expr;
+pub mod flash;
 pub mod occupancy;
+pub mod softmax;
 pub mod systolic;
 pub mod threads;
 
@@ -37,6 +40,8 @@ pub enum Unit {
     Percent,
     /// A plain real number.
     Real,
+    /// A number of bytes (shown with decimal units: kB, MB, GB).
+    Bytes,
     /// A word (`Metric::word`), e.g. the limiting resource; shown translated
     /// as `word.<word>`.
     Word,
@@ -62,6 +67,9 @@ impl Metric {
     }
     pub fn real(name: &'static str, value: f64) -> Self {
         Metric { name, value, unit: Unit::Real, word: None }
+    }
+    pub fn bytes(name: &'static str, value: u64) -> Self {
+        Metric { name, value: value as f64, unit: Unit::Bytes, word: None }
     }
     pub fn word(name: &'static str, word: &'static str) -> Self {
         Metric { name, value: f64::NAN, unit: Unit::Word, word: Some(word) }

@@ -1,0 +1,162 @@
+//! Online softmax (notes §8.2, demo 1 of 05; Milakov & Gimelshein 2018).
+//!
+//! The standard softmax reads its input three times: for the maximum `m`, for
+//! `ℓ = Σ e^(x−m)`, and to normalise. The online algorithm keeps a running
+//! maximum and a running sum based on it, block by block:
+//!
+//! ```text
+//! m' = max(m, max(block)),   ℓ' = ℓ · e^(m − m') + Σ_block e^(x − m')
+//! ```
+//!
+//! Every old term `e^(x−m)` times `e^(m−m')` is `e^(x−m')`: the sum
+//! "telescopes" onto the new base. Step `s` = blocks processed. All in f64.
+
+use super::{Metric, Steppable};
+
+pub const MAX_VALUES: usize = 4096;
+
+/// Parse a comma-separated vector; the error names the bad entries.
+pub fn parse_vector(s: &str) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    let mut bad = Vec::new();
+    for (i, part) in s.split(',').enumerate() {
+        match part.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => out.push(v),
+            _ => bad.push(format!("#{} “{}”", i + 1, part.trim())),
+        }
+    }
+    if !bad.is_empty() {
+        let shown: Vec<String> = bad.iter().take(5).cloned().collect();
+        let more = if bad.len() > 5 { format!(" and {} more", bad.len() - 5) } else { String::new() };
+        return Err(format!("not a number: {}{more}", shown.join(", ")));
+    }
+    if out.len() > MAX_VALUES {
+        return Err(format!("{} values; at most {MAX_VALUES}", out.len()));
+    }
+    Ok(out)
+}
+
+/// The running state after some blocks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Running {
+    /// Running maximum (−∞ before the first block).
+    pub m: f64,
+    /// Running sum of e^(x − m).
+    pub l: f64,
+    /// The factor e^(m_old − m_new) the last block applied to the old sum.
+    pub rescale: f64,
+}
+
+pub struct OnlineSoftmax {
+    pub x: Vec<f64>,
+    pub block: usize,
+    /// State after 0, 1, …, B blocks.
+    states: Vec<Running>,
+}
+
+/// The standard three-pass softmax.
+pub fn softmax_three_pass(x: &[f64]) -> Vec<f64> {
+    let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let l: f64 = x.iter().map(|v| (v - m).exp()).sum();
+    x.iter().map(|v| (v - m).exp() / l).collect()
+}
+
+impl OnlineSoftmax {
+    pub fn new(x: Vec<f64>, block: usize) -> Self {
+        let block = block.max(1);
+        let mut states = vec![Running { m: f64::NEG_INFINITY, l: 0.0, rescale: 1.0 }];
+        for chunk in x.chunks(block) {
+            let prev = *states.last().expect("one state");
+            let m_new = chunk.iter().cloned().fold(prev.m, f64::max);
+            let rescale = if prev.m == f64::NEG_INFINITY { 0.0 } else { (prev.m - m_new).exp() };
+            let l = prev.l * rescale + chunk.iter().map(|v| (v - m_new).exp()).sum::<f64>();
+            states.push(Running { m: m_new, l, rescale });
+        }
+        OnlineSoftmax { x, block, states }
+    }
+    pub fn blocks(&self) -> usize {
+        self.states.len() - 1
+    }
+    pub fn running(&self, step: u64) -> Running {
+        self.states[(step as usize).min(self.blocks())]
+    }
+    /// The block processed in step `s` (1-based) as an index range.
+    pub fn block_range(&self, s: u64) -> std::ops::Range<usize> {
+        let s = (s as usize).clamp(1, self.blocks().max(1));
+        let a = (s - 1) * self.block;
+        a..(a + self.block).min(self.x.len())
+    }
+    /// Probabilities from the final state (one more pass over x to normalise).
+    pub fn probabilities(&self) -> Vec<f64> {
+        let r = self.running(self.blocks() as u64);
+        self.x.iter().map(|v| (v - r.m).exp() / r.l).collect()
+    }
+    pub fn max_abs_error(&self) -> f64 {
+        self.probabilities().iter().zip(softmax_three_pass(&self.x)).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max)
+    }
+}
+
+impl Steppable for OnlineSoftmax {
+    type State = Running;
+    fn steps(&self) -> u64 {
+        self.blocks() as u64
+    }
+    fn state_at(&self, t: u64) -> Running {
+        self.running(t)
+    }
+    fn metrics(&self, t: u64) -> Vec<Metric> {
+        let r = self.running(t);
+        vec![
+            Metric::count("step", t.min(self.steps())),
+            Metric::real("m", r.m),
+            Metric::real("l", r.l),
+            Metric::real("max-abs-error", self.max_abs_error()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn issue_example() {
+        let s = OnlineSoftmax::new(vec![1.0, 3.0, 2.0, 5.0], 2);
+        assert_eq!(s.blocks(), 2);
+        let r1 = s.running(1);
+        assert_eq!(r1.m, 3.0);
+        assert!((r1.l - ((-2f64).exp() + 1.0)).abs() < 1e-15);
+        let r2 = s.running(2);
+        assert_eq!(r2.m, 5.0);
+        assert!((r2.rescale - (-2f64).exp()).abs() < 1e-15);
+        assert!(s.max_abs_error() < 1e-15);
+        assert!((s.probabilities().iter().sum::<f64>() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn vectors_are_parsed_with_named_errors() {
+        assert_eq!(parse_vector("1, 3,2 ,5").unwrap(), vec![1.0, 3.0, 2.0, 5.0]);
+        let e = parse_vector("1,abc,3,,nan").unwrap_err();
+        assert!(e.contains("#2 “abc”") && e.contains("#4 “”") && e.contains("#5 “nan”"), "{e}");
+    }
+
+    proptest! {
+        #[test]
+        fn online_equals_softmax(x in prop::collection::vec(-50.0f64..50.0, 1..300), block in 1usize..64) {
+            let s = OnlineSoftmax::new(x.clone(), block);
+            prop_assert_eq!(s.blocks(), x.len().div_ceil(block));
+            prop_assert!(s.max_abs_error() < 1e-12);
+            // The running max is the max of the prefix, and ℓ its sum.
+            for t in 0..=s.steps() {
+                let end = (t as usize * block).min(x.len());
+                let m = x[..end].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                prop_assert_eq!(s.running(t).m, m);
+                if end > 0 {
+                    let l: f64 = x[..end].iter().map(|v| (v - m).exp()).sum();
+                    prop_assert!((s.running(t).l - l).abs() <= 1e-12 * l);
+                }
+            }
+        }
+    }
+}
