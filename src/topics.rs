@@ -5,7 +5,7 @@
 
 use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
 use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-use crate::sim::{coalescing, divergence, expr, occupancy, threads};
+use crate::sim::{coalescing, divergence, expr, flash, occupancy, softmax, threads};
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys
@@ -237,8 +237,106 @@ pub fn occupancy_kernel(v: &Values) -> (&'static occupancy::Arch, occupancy::Ker
     )
 }
 
+fn check_vector(s: &str) -> Result<(), String> {
+    softmax::parse_vector(s).map(|_| ())
+}
+
+pub static SOFTMAX_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::text("x", 65536, "1,3,2,5", check_vector),
+    ParamSpec::int("block", 1, softmax::MAX_VALUES as i64, 2),
+    ParamSpec::position("step"),
+    ParamSpec::int("speed", 1, 1000, 2).optional(),
+];
+
+pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta {
+    id: "online-softmax",
+    sections: &["8.2"],
+    demo: "05 · 1",
+    part: "landing.part.flash",
+    params: &SOFTMAX_PARAMS,
+    metrics: &["step", "m", "l", "max-abs-error"],
+    position_max: Some(|v| softmax_run(v).blocks() as u64),
+};
+
+pub fn softmax_run(v: &Values) -> softmax::OnlineSoftmax {
+    let x = softmax::parse_vector(v.text("x")).unwrap_or_else(|_| vec![1.0, 3.0, 2.0, 5.0]);
+    softmax::OnlineSoftmax::new(x, v.int("block") as usize)
+}
+
+pub static FLASH_PARAMS: [ParamSpec; 11] = [
+    ParamSpec::int("n", 1, flash::MAX_N as i64, 256),
+    ParamSpec::int("d", 1, flash::MAX_D as i64, 64),
+    ParamSpec::int("bq", 1, flash::MAX_N as i64, 32),
+    ParamSpec::int("bk", 1, flash::MAX_N as i64, 32),
+    ParamSpec::choice("causal", &["0", "1"], "1"),
+    ParamSpec::int("seed", 0, u32::MAX as i64, 1),
+    ParamSpec::choice("pass", &["fwd", "bwd"], "fwd"),
+    ParamSpec::position("step"),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::int("sram", 1, 1024, 228),
+    ParamSpec::int("speed", 1, 1000, 4).optional(),
+];
+
+pub static FLASH: TopicMeta = TopicMeta {
+    id: "flash",
+    sections: &["8.3", "8.4"],
+    demo: "05 · 2–3",
+    part: "landing.part.flash",
+    params: &FLASH_PARAMS,
+    metrics: &[
+        "step",
+        "tiles-computed",
+        "tiles-skipped",
+        "max-abs-error",
+        "grad-max-abs-error",
+        "hbm-bytes-flash",
+        "hbm-bytes-standard",
+        "sram-bytes",
+    ],
+    position_max: Some(|v| flash::Flash::schedule_only(flash_params(v)).steps()),
+};
+
+pub fn flash_params(v: &Values) -> flash::Params {
+    flash::Params {
+        n: v.int("n") as usize,
+        d: v.int("d") as usize,
+        bq: v.int("bq") as usize,
+        bk: v.int("bk") as usize,
+        causal: v.choice("causal") == "1",
+        seed: v.int("seed") as u64,
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        sram: v.int("sram") as u64 * 1024,
+    }
+}
+
+pub fn flash_pass(v: &Values) -> flash::Pass {
+    if v.choice("pass") == "bwd" {
+        flash::Pass::Bwd
+    } else {
+        flash::Pass::Fwd
+    }
+}
+
+pub static MEMORY_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::int("n", 1, 1 << 20, 4096),
+    ParamSpec::int("d", 1, 256, 128),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::choice("stats", &["l", "ml"], "l"),
+];
+
+pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
+    id: "attention-memory",
+    sections: &["8.5"],
+    demo: "05 · 4",
+    part: "landing.part.flash",
+    params: &MEMORY_PARAMS,
+    metrics: &["standard-bytes", "flash-extra-bytes", "ratio"],
+    position_max: None,
+};
+
 /// Every topic, in lecture order.
-pub static ALL: [&TopicMeta; 5] = [&THREADS, &DIVERGENCE, &COALESCING, &OCCUPANCY, &SYSTOLIC];
+pub static ALL: [&TopicMeta; 8] =
+    [&THREADS, &DIVERGENCE, &COALESCING, &OCCUPANCY, &ONLINE_SOFTMAX, &FLASH, &ATTENTION_MEMORY, &SYSTOLIC];
 
 pub fn find(id: &str) -> Option<&'static TopicMeta> {
     ALL.iter().copied().find(|t| t.id == id)

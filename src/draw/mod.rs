@@ -2,6 +2,8 @@
 
 pub mod coalescing;
 pub mod divergence;
+pub mod flash;
 pub mod occupancy;
+pub mod softmax;
 pub mod systolic;
 pub mod threads;

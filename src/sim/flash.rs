@@ -89,6 +89,15 @@ pub struct RowState {
 
 impl Flash {
     pub fn new(p: Params) -> Self {
+        Self::build(p, true)
+    }
+
+    /// The tile schedule and ledger only (no numbers): cheap for any n.
+    pub fn schedule_only(p: Params) -> Self {
+        Self::build(p, false)
+    }
+
+    fn build(p: Params, numeric: bool) -> Self {
         let n = p.n.clamp(1, MAX_N);
         let p = Params { n, d: p.d.clamp(1, MAX_D), bq: p.bq.clamp(1, n), bk: p.bk.clamp(1, n), ..p };
         let (tr, tc) = (n.div_ceil(p.bq), n.div_ceil(p.bk));
@@ -101,7 +110,7 @@ impl Flash {
             bwd_start[j + 1] = bwd_start[j] + (tr - Self::first_row(&p, j, tr)) as u64;
         }
         let mut f = Flash { p, tr, tc, fwd_start, bwd_start, numeric: None };
-        if n <= NUMERIC_MAX_N {
+        if numeric && n <= NUMERIC_MAX_N {
             f.numeric = Some(f.run_numeric());
         }
         f

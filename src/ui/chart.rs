@@ -179,3 +179,119 @@ pub fn Chart(props: &ChartProps) -> Html {
         </div>
     }
 }
+
+/// One line of a log–log chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogSeries {
+    pub label: String,
+    pub color: Rgba,
+    pub points: Vec<(f64, f64)>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LogChartProps {
+    pub series: Rc<Vec<LogSeries>>,
+    /// A vertical marker at this x (the current n).
+    pub marker: f64,
+    pub x_desc: AttrValue,
+    pub y_desc: AttrValue,
+    pub width: f64,
+    pub height: f64,
+    pub present: bool,
+    pub label: AttrValue,
+}
+
+fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let all = p.series.iter().flat_map(|s| s.points.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in all {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    if x0 >= x1 || y0 >= y1 || y0 <= 0.0 {
+        return None;
+    }
+    let k = if p.present { 1.4 } else { 1.0 };
+    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let mut chart = ChartBuilder::on(&root)
+        .margin((10.0 * dpr) as u32)
+        .x_label_area_size((36.0 * dpr * k) as u32)
+        .y_label_area_size((70.0 * dpr * k) as u32)
+        .build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale())
+        .ok()?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(238, 239, 243))
+        .max_light_lines(1)
+        .x_desc(p.x_desc.as_str())
+        .y_desc(p.y_desc.as_str())
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_label_formatter(&|x| if *x >= 1024.0 { format!("{}K", (*x / 1024.0).round()) } else { format!("{x:.0}") })
+        .y_label_formatter(&|y| crate::i18n::format_bytes(*y))
+        .draw()
+        .ok()?;
+    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    for s in p.series.iter() {
+        let c = rgb(s.color);
+        chart
+            .draw_series(LineSeries::new(s.points.clone(), c.stroke_width(stroke)))
+            .ok()?
+            .label(s.label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(stroke)));
+    }
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(p.marker, y0 / 2.0), (p.marker, y1 * 2.0)],
+            RGBColor(208, 48, 10).stroke_width((2.0 * dpr * k) as u32),
+        )))
+        .ok()?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(font(12.0))
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .ok()?;
+    root.present().ok()
+}
+
+#[component]
+pub fn LogChart(p: &LogChartProps) -> Html {
+    let canvas = use_node_ref();
+    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
+    {
+        let canvas = canvas.clone();
+        let series = p.series.clone();
+        let props = LogChartProps {
+            series: p.series.clone(),
+            marker: p.marker,
+            x_desc: p.x_desc.clone(),
+            y_desc: p.y_desc.clone(),
+            width: p.width,
+            height: p.height,
+            present: p.present,
+            label: p.label.clone(),
+        };
+        use_effect_with((series, p.marker.to_bits(), pw, ph, p.present), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if draw_log(&c, &props, dpr).is_some() {
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }
+        });
+    }
+    let style = format!("width:{}px;height:{}px", p.width, p.height);
+    html! {
+        <div class="chart" style={style.clone()} data-testid="chart">
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
+        </div>
+    }
+}

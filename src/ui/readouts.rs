@@ -10,6 +10,8 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ReadoutsProps {
     pub metrics: Rc<Vec<Metric>>,
+    /// The panel: a label `metric.<topic>.<name>` overrides `metric.<name>`.
+    pub topic: &'static str,
 }
 
 /// Every metric as `<div data-metric=name data-value=raw>` with a translated
@@ -20,11 +22,13 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
     html! {
         <div class="readouts" role="group">
             { for props.metrics.iter().map(|m| {
-                let doc_key = format!("metric.{}.doc", m.name);
+                let specific = format!("metric.{}.{}", props.topic, m.name);
+                let label_key = if has(&specific) { specific } else { format!("metric.{}", m.name) };
+                let doc_key = format!("{label_key}.doc");
                 let title = has(&doc_key).then(|| ctx.t(&doc_key));
                 html! {
                     <div class="metric" data-metric={m.name} data-value={m.raw()} title={title}>
-                        <span class="metric-label">{ ctx.t(&format!("metric.{}", m.name)) }</span>
+                        <span class="metric-label">{ ctx.t(&label_key) }</span>
                         <span class="metric-value">{ match m.word {
                             Some(w) => ctx.t(&format!("word.{w}")),
                             None => format_metric(m),

@@ -77,7 +77,7 @@ pub fn CoalescingPanel() -> Html {
             <h2 class="chart-title">{ ctx.t("coalescing.lanes") }{" → "}{ ctx.t("coalescing.sections") }</h2>
             <SceneCanvas scene={(*scene).clone()} name={format!("coalescing-{}-{}", pattern, v.int("stride"))}
                 label={ctx.t("coalescing.sections")} />
-            <Readouts metrics={Rc::new(access.metrics())} />
+            <Readouts topic="coalescing" metrics={Rc::new(access.metrics())} />
         </>
     };
     let explain = html! {

@@ -143,7 +143,7 @@ pub fn DivergencePanel() -> Html {
             </div>
             <Player pos={step} len={sim.steps()} speed={v.int("speed")} unit="param.step"
                 on_seek={on_seek} on_speed={set("speed")} />
-            <Readouts metrics={Rc::new(sim.metrics(step))} />
+            <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
         </>
     };
     let explain = html! {

@@ -2,7 +2,10 @@
 
 pub mod coalescing;
 pub mod divergence;
+pub mod flash;
 pub mod frame;
+pub mod memory;
 pub mod occupancy;
+pub mod softmax;
 pub mod systolic;
 pub mod threads;

@@ -107,7 +107,7 @@ pub fn OccupancyPanel() -> Html {
             <SceneCanvas scene={scene} name={format!("occupancy-{}-{}x{}-{}", arch.code, k.threads, k.regs, k.smem)}
                 label={ctx.t("occupancy.sm")} />
             <p class="formula" data-testid="occupancy-detail">{ detail }</p>
-            <Readouts metrics={Rc::new(o.metrics())} />
+            <Readouts topic="occupancy" metrics={Rc::new(o.metrics())} />
             <div class="charts">
                 { chart("occupancy.chart.threads", by_threads, k.threads as f64, "threads", 1.0) }
                 { chart("occupancy.chart.regs", by_regs, k.regs as f64, "regs", 1.0) }

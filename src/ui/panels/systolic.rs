@@ -210,7 +210,7 @@ pub fn SystolicPanel() -> Html {
                     <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
                     <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                         on_seek={on_seek} label={ctx.t("systolic.timeline")} />
-                    <Readouts metrics={metrics} />
+                    <Readouts topic="systolic" metrics={metrics} />
                     <p class={classes!("result", (*err != 0).then_some("bad"))} data-testid="result">
                         <strong>{ ctx.t("systolic.result") }{": "}</strong>
                         { ctx.t(if *err == 0 { "systolic.result.ok" } else { "systolic.result.bad" }) }

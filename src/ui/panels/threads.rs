@@ -76,7 +76,7 @@ pub fn ThreadsPanel() -> Html {
                 { formula }{" · "}{ place }
                 <span class={classes!("verdict", if t.active { "ok" } else { "bad" })}>{ verdict }</span>
             </p>
-            <Readouts metrics={Rc::new(g.metrics())} />
+            <Readouts topic="threads" metrics={Rc::new(g.metrics())} />
         </>
     };
     let explain = html! {
