@@ -109,6 +109,10 @@ export async function waitForQuery(page, key, value) {
   );
 }
 
+/** Wait until the panel shows its figures and its canvas (if it has one) is painted. */
 export async function painted(page) {
-  await page.waitForSelector('canvas[data-testid="scene-canvas"][data-painted="1"]');
+  await page.waitForSelector('[data-metric], .landing');
+  if (await page.locator('canvas[data-testid="scene-canvas"]').count()) {
+    await page.waitForSelector('canvas[data-testid="scene-canvas"][data-painted="1"]');
+  }
 }
