@@ -320,7 +320,13 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("param.dataflow", "Dataflow", "数据流"),
     ("param.dataflow.doc", "Which value stays put in each PE", "每个 PE 中固定不动的是哪个值"),
     ("param.seed", "Seed", "随机种子"),
-    ("param.seed.doc", "Seed of the operand generator (digits 0–9)", "操作数生成器的种子（0–9 的整数）"),
+    ("param.seed.doc", "Seed of the random inputs", "随机输入的种子"),
+    ("param.systolic.seed", "Seed", "随机种子"),
+    ("param.systolic.seed.doc", "Seed of the operand generator (digits 0–9)", "操作数生成器的种子（0–9 的整数）"),
+    ("param.online-softmax.block", "Block size", "块大小"),
+    ("param.online-softmax.block.doc", "Values processed per step", "每步处理的数值个数"),
+    ("param.flash.n", "Sequence length n", "序列长度 n"),
+    ("param.attention-memory.n", "Sequence length n", "序列长度 n"),
     ("param.cycle", "Cycle", "周期"),
     ("param.speed", "Speed", "速度"),
     ("choice.dataflow.os", "Output-stationary", "输出固定"),
@@ -418,7 +424,13 @@ pub fn format_bytes(b: f64) -> String {
     for (u, scale) in units {
         if b >= scale {
             let v = b / scale;
-            let digits = if v >= 100.0 { 0 } else if v >= 10.0 { 1 } else { 2 };
+            let digits = if v >= 100.0 {
+                0
+            } else if v >= 10.0 {
+                1
+            } else {
+                2
+            };
             return format!("{v:.digits$} {u}");
         }
     }
@@ -441,7 +453,9 @@ pub fn format_metric(m: &Metric) -> String {
         Unit::Bytes => format_bytes(m.value),
         Unit::Real => {
             let v = m.value;
-            if (v - v.round()).abs() < 1e-9 {
+            if v != 0.0 && v.abs() < 1e-3 {
+                format!("{v:.2e}")
+            } else if (v - v.round()).abs() < 1e-9 {
                 format!("{v:.0}")
             } else if v.abs() >= 100.0 {
                 format!("{v:.1}")
@@ -534,6 +548,8 @@ mod tests {
         assert_eq!(format_metric(&Metric::percent("u", 0.5)), "50%");
         assert_eq!(format_metric(&Metric::percent("u", 8.0 / 22.0)), "36.4%");
         assert_eq!(format_metric(&Metric::real("r", 8.0)), "8");
+        assert_eq!(format_metric(&Metric::real("e", 2.78e-16)), "2.78e-16");
+        assert_eq!(format_metric(&Metric::real("e", 0.0)), "0");
         assert_eq!(trf(Lang::Zh, "player.per-second", &[("n", "5")]), "5/秒");
         assert_eq!(tr(Lang::En, "no.such.key"), "no.such.key");
         assert_eq!(format_bytes(67108864.0), "67.1 MB");

@@ -32,7 +32,15 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
     let (w, h) = (cell * tc as f64, cell * tr as f64);
     let mut scene = Scene::new(width, 0.0, th.bg);
     let chars = caption.chars().count().max(1) as f64;
-    scene.text(pad, pad + font * 0.7, caption, font.min((width - 2.0 * pad) / (chars * 0.56)), th.fg, Align::Left, true);
+    scene.text(
+        pad,
+        pad + font * 0.7,
+        caption,
+        font.min((width - 2.0 * pad) / (chars * 0.56)),
+        th.fg,
+        Align::Left,
+        true,
+    );
     let gx = pad + label + (avail - w).max(0.0) / 2.0;
     let gy = pad + font * 1.8 + label;
     scene.text(gx + w / 2.0, gy - label * 0.55, "j →", font * 0.9, th.muted, Align::Center, false);
@@ -63,7 +71,14 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
     // The current tile, outlined even when it is one pixel.
     if let Some((i, j)) = f.tile_at(pass, step) {
         let (x, y) = (gx + j as f64 * cell, gy + i as f64 * cell);
-        scene.rect(x - 2.0, y - 2.0, cell.max(2.0) + 4.0, cell.max(2.0) + 4.0, None, Some((th.fg, 2.5 * th.line_scale)));
+        scene.rect(
+            x - 2.0,
+            y - 2.0,
+            cell.max(2.0) + 4.0,
+            cell.max(2.0) + 4.0,
+            None,
+            Some((th.fg, 2.5 * th.line_scale)),
+        );
     }
     scene.rect(gx, gy, w, h, None, Some((th.fg, 1.0 * th.line_scale)));
     scene.height = gy + h + pad;
@@ -77,7 +92,16 @@ mod tests {
 
     #[test]
     fn states_partition_the_grid() {
-        let f = Flash::schedule_only(Params { n: 100, d: 8, bq: 16, bk: 16, causal: true, seed: 0, elem_bytes: 2, sram: 1 << 20 });
+        let f = Flash::schedule_only(Params {
+            n: 100,
+            d: 8,
+            bq: 16,
+            bk: 16,
+            causal: true,
+            seed: 0,
+            elem_bytes: 2,
+            sram: 1 << 20,
+        });
         for pass in [Pass::Fwd, Pass::Bwd] {
             let step = 9;
             let mut counts = [0u64; 4];
@@ -88,7 +112,16 @@ mod tests {
             }
             assert_eq!(counts, [8, 1, f.tiles_computed() - 9, f.tiles_skipped()]);
         }
-        let big = Flash::schedule_only(Params { n: 65536, d: 64, bq: 64, bk: 64, causal: true, seed: 0, elem_bytes: 2, sram: 1 << 20 });
+        let big = Flash::schedule_only(Params {
+            n: 65536,
+            d: 64,
+            bq: 64,
+            bk: 64,
+            causal: true,
+            seed: 0,
+            elem_bytes: 2,
+            sram: 1 << 20,
+        });
         let s = draw(&big, Pass::Fwd, 1000, &Theme::normal(), 900.0, "");
         assert!(s.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 1024, px_h: 1024, .. })));
     }

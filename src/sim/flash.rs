@@ -197,7 +197,8 @@ impl Flash {
         let d = self.p.d;
         let rows = self.rows(i);
         let r = rows.len();
-        let mut st = RowState { m: vec![f64::NEG_INFINITY; r], l: vec![0.0; r], rescale: vec![1.0; r], o: vec![0.0; r * d] };
+        let mut st =
+            RowState { m: vec![f64::NEG_INFINITY; r], l: vec![0.0; r], rescale: vec![1.0; r], o: vec![0.0; r * d] };
         let scale = 1.0 / (d as f64).sqrt();
         let Some(j_last) = j_last else { return st };
         for j in 0..=j_last {
@@ -218,7 +219,8 @@ impl Flash {
                     .collect();
                 let m_new = s.iter().cloned().fold(st.m[ri], f64::max);
                 let alpha = if st.m[ri] == f64::NEG_INFINITY { 0.0 } else { (st.m[ri] - m_new).exp() };
-                let pv: Vec<f64> = s.iter().map(|x| if m_new == f64::NEG_INFINITY { 0.0 } else { (x - m_new).exp() }).collect();
+                let pv: Vec<f64> =
+                    s.iter().map(|x| if m_new == f64::NEG_INFINITY { 0.0 } else { (x - m_new).exp() }).collect();
                 st.l[ri] = alpha * st.l[ri] + pv.iter().sum::<f64>();
                 for x in 0..d {
                     let acc: f64 = keys.clone().zip(&pv).map(|(kj, p)| p * num.v[kj * d + x]).sum();
@@ -238,7 +240,17 @@ impl Flash {
             (0..len).map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0).collect()
         };
         let (q, k, v, d_o) = (gen(n * d), gen(n * d), gen(n * d), gen(n * d));
-        let mut num = Numeric { q, k, v, d_o, o: vec![0.0; n * d], lse: vec![0.0; n], err: 0.0, grads: empty(n, d), grad_err: 0.0 };
+        let mut num = Numeric {
+            q,
+            k,
+            v,
+            d_o,
+            o: vec![0.0; n * d],
+            lse: vec![0.0; n],
+            err: 0.0,
+            grads: empty(n, d),
+            grad_err: 0.0,
+        };
         // Forward, tile by tile.
         for i in 0..self.tr {
             let last = Self::cols_in_row(&self.p, i, self.tc) - 1;
@@ -306,7 +318,9 @@ impl Flash {
             Pass::Fwd => n * d * e + 2 * self.keys_read() * d * e + n * d * e + 4 * n,
             Pass::Bwd => {
                 let per_tile_rows: u64 = (0..self.tc)
-                    .map(|j| (Self::first_row(&self.p, j, self.tr)..self.tr).map(|i| self.rows(i).len() as u64).sum::<u64>())
+                    .map(|j| {
+                        (Self::first_row(&self.p, j, self.tr)..self.tr).map(|i| self.rows(i).len() as u64).sum::<u64>()
+                    })
                     .sum();
                 4 * n * d * e + per_tile_rows * (2 * d * e + 2 * 4 + 2 * d * 4)
             }
@@ -424,7 +438,16 @@ pub fn naive_forward(q: &[f64], k: &[f64], v: &[f64], n: usize, d: usize, causal
 
 /// Gradients of O = softmax(QKᵀ/√d) V computed directly from the full P.
 #[allow(clippy::too_many_arguments)]
-pub fn direct_backward(q: &[f64], k: &[f64], v: &[f64], d_o: &[f64], _o: &[f64], p: &[f64], n: usize, d: usize) -> Grads {
+pub fn direct_backward(
+    q: &[f64],
+    k: &[f64],
+    v: &[f64],
+    d_o: &[f64],
+    _o: &[f64],
+    p: &[f64],
+    n: usize,
+    d: usize,
+) -> Grads {
     let scale = 1.0 / (d as f64).sqrt();
     let mut g = empty(n, d);
     let mut dp = vec![0.0; n * n];

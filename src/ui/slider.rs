@@ -18,6 +18,19 @@ pub struct SliderProps {
     #[prop_or_default]
     pub log: bool,
     pub on_change: Callback<i64>,
+    /// The panel: a label `param.<topic>.<name>` overrides `param.<name>`.
+    #[prop_or_default]
+    pub topic: &'static str,
+}
+
+/// The translation key of a parameter's label, topic-specific if there is one.
+pub fn param_key(topic: &str, name: &str) -> String {
+    let specific = format!("param.{topic}.{name}");
+    if has(&specific) {
+        specific
+    } else {
+        format!("param.{name}")
+    }
 }
 
 const LOG_STEPS: f64 = 1000.0;
@@ -49,14 +62,15 @@ fn input_value(e: &Event) -> Option<f64> {
 pub fn Slider(props: &SliderProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let id = format!("param-{}", props.name);
-    let doc_key = format!("param.{}.doc", props.name);
+    let label_key = param_key(props.topic, props.name);
+    let doc_key = format!("{label_key}.doc");
     let title = has(&doc_key).then(|| ctx.t(&doc_key));
     let (tmin, tmax) = if props.log { (0.0, LOG_STEPS) } else { (props.min as f64, props.max as f64) };
     let on_range = {
         let cb = props.on_change.clone();
         let (log, min, max) = (props.log, props.min, props.max);
         Callback::from(move |e: InputEvent| {
-            let p = SliderProps { name: "", value: 0, min, max, log, on_change: Callback::noop() };
+            let p = SliderProps { name: "", value: 0, min, max, log, on_change: Callback::noop(), topic: "" };
             if let Some(t) = input_value(&e) {
                 cb.emit(from_track(&p, t));
             }
@@ -73,10 +87,10 @@ pub fn Slider(props: &SliderProps) -> Html {
     };
     html! {
         <div class="slider" data-param={props.name} title={title.clone()}>
-            <label for={id.clone()}>{ ctx.t(&format!("param.{}", props.name)) }</label>
+            <label for={id.clone()}>{ ctx.t(&label_key) }</label>
             <input id={id} type="range" name={props.name} min={tmin.to_string()} max={tmax.to_string()} step="1"
                 value={to_track(props, props.value).to_string()} oninput={on_range} />
-            <input class="slider-number" type="number" aria-label={ctx.t(&format!("param.{}", props.name))}
+            <input class="slider-number" type="number" aria-label={ctx.t(&label_key)}
                 min={props.min.to_string()} max={props.max.to_string()} value={props.value.to_string()}
                 onchange={on_number} />
         </div>

@@ -54,9 +54,12 @@ pub fn FlashPanel() -> Html {
     };
     let scene = {
         let sim = sim.clone();
-        use_memo((params, pass, step, width as u32, ctx.present, caption.clone()), move |(_, pass, s, w, present, cap)| {
-            SceneRef(Rc::new(draw(&sim, *pass, *s, &Theme::for_mode(*present), *w as f64, cap)))
-        })
+        use_memo(
+            (params, pass, step, width as u32, ctx.present, caption.clone()),
+            move |(_, pass, s, w, present, cap)| {
+                SceneRef(Rc::new(draw(&sim, *pass, *s, &Theme::for_mode(*present), *w as f64, cap)))
+            },
+        )
     };
     let set = |name: &'static str| {
         let d = st.dispatch.clone();
@@ -99,7 +102,10 @@ pub fn FlashPanel() -> Html {
     let (std_b, fl_b) = (sim.hbm_bytes_standard(pass), sim.hbm_bytes_flash(pass));
     let sram_line = ctx.tf(
         "flash.sram",
-        &[("used", &format_bytes(sim.sram_bytes() as f64)), ("have", &format_bytes(params.sram as f64))],
+        &[
+            ("used", &format!("{:.1} KB", sim.sram_bytes() as f64 / 1024.0)),
+            ("have", &format!("{} KB", params.sram / 1024)),
+        ],
     );
     let checks = match sim.numeric.as_ref() {
         Some(numbers) => html! {
@@ -110,19 +116,21 @@ pub fn FlashPanel() -> Html {
                     { ctx.tf("flash.check.bwd", &[("e", &sci(numbers.grad_err))]) }</p>
             </>
         },
-        None => html! { <p class="muted" data-testid="check-large">{ ctx.tf("flash.check.large", &[("max", &NUMERIC_MAX_N.to_string())]) }</p> },
+        None => {
+            html! { <p class="muted" data-testid="check-large">{ ctx.tf("flash.check.large", &[("max", &NUMERIC_MAX_N.to_string())]) }</p> }
+        }
     };
     let controls = html! {
         <>
             <Choice name="pass" options={&["fwd", "bwd"][..]} value={v.choice("pass")} dispatch={st.dispatch.clone()} />
-            <Slider name="n" value={v.int("n")} min={1} max={65536} log={true} on_change={set("n")} />
-            <Slider name="d" value={v.int("d")} min={1} max={256} log={true} on_change={set("d")} />
-            <Slider name="bq" value={v.int("bq")} min={1} max={v.int("n").max(1)} log={true} on_change={set("bq")} />
-            <Slider name="bk" value={v.int("bk")} min={1} max={v.int("n").max(1)} log={true} on_change={set("bk")} />
+            <Slider topic="flash" name="n" value={v.int("n")} min={1} max={65536} log={true} on_change={set("n")} />
+            <Slider topic="flash" name="d" value={v.int("d")} min={1} max={256} log={true} on_change={set("d")} />
+            <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={v.int("n").max(1)} log={true} on_change={set("bq")} />
+            <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={v.int("n").max(1)} log={true} on_change={set("bk")} />
             <Choice name="causal" options={&["0", "1"][..]} value={v.choice("causal")} dispatch={st.dispatch.clone()} />
             <Choice name="dtype" options={&["fp32", "bf16", "fp16", "fp8"][..]} value={v.choice("dtype")} dispatch={st.dispatch.clone()} />
-            <Slider name="sram" value={v.int("sram")} min={1} max={1024} log={true} on_change={set("sram")} />
-            <Slider name="seed" value={v.int("seed")} min={0} max={1000} on_change={set("seed")} />
+            <Slider topic="flash" name="sram" value={v.int("sram")} min={1} max={1024} log={true} on_change={set("sram")} />
+            <Slider topic="flash" name="seed" value={v.int("seed")} min={0} max={1000} on_change={set("seed")} />
         </>
     };
     let c = colors(&Theme::normal());

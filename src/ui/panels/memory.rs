@@ -52,8 +52,8 @@ pub fn MemoryPanel() -> Html {
     };
     let controls = html! {
         <>
-            <Slider name="n" value={v.int("n")} min={1} max={1 << 20} log={true} on_change={set("n")} />
-            <Slider name="d" value={v.int("d")} min={1} max={256} log={true} on_change={set("d")} />
+            <Slider topic="attention-memory" name="n" value={v.int("n")} min={1} max={1 << 20} log={true} on_change={set("n")} />
+            <Slider topic="attention-memory" name="d" value={v.int("d")} min={1} max={256} log={true} on_change={set("d")} />
             <Choice name="dtype" options={&["fp32", "bf16", "fp16", "fp8"][..]} value={v.choice("dtype")} dispatch={st.dispatch.clone()} />
             <Choice name="stats" options={&["l", "ml"][..]} value={v.choice("stats")} dispatch={st.dispatch.clone()} />
         </>

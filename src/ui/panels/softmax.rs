@@ -61,7 +61,8 @@ pub fn SoftmaxPanel() -> Html {
         let draft = draft.clone();
         let d = st.dispatch.clone();
         Callback::from(move |e: InputEvent| {
-            let Some(text) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value()) else {
+            let Some(text) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value())
+            else {
                 return;
             };
             if parse_vector(&text).is_ok() {
@@ -76,7 +77,11 @@ pub fn SoftmaxPanel() -> Html {
         Callback::from(move |_: MouseEvent| {
             let mut rng = SplitMix64::new(seed);
             let xs: Vec<String> = (0..16).map(|_| format!("{:.1}", rng.range_i32(-40, 60) as f64 / 10.0)).collect();
-            d.emit(Action::SetMany(vec![("x", Value::Text(xs.join(","))), ("block", Value::Int(4)), ("step", Value::Int(0))]));
+            d.emit(Action::SetMany(vec![
+                ("x", Value::Text(xs.join(","))),
+                ("block", Value::Int(4)),
+                ("step", Value::Int(0)),
+            ]));
         })
     };
     let on_seek = {
@@ -98,7 +103,7 @@ pub fn SoftmaxPanel() -> Html {
                 }
                 <button class="preset" data-testid="random-vector" onclick={random}>{ ctx.t("softmax.random") }</button>
             </div>
-            <Slider name="block" value={v.int("block")} min={1} max={4096} log={true} on_change={set("block")} />
+            <Slider topic="online-softmax" name="block" value={v.int("block")} min={1} max={4096} log={true} on_change={set("block")} />
         </>
     };
     let rows: Vec<Html> = (1..=step.min(blocks))

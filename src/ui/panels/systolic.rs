@@ -166,7 +166,7 @@ pub fn SystolicPanel() -> Html {
                             { dataflow_btn(Dataflow::Ws) }
                         </div>
                     </div>
-                    <div class="control" data-param="seed" title={ctx.t("param.seed.doc")}>
+                    <div class="control" data-param="seed" title={ctx.t("param.systolic.seed.doc")}>
                         <label class="control-label" for="param-seed">{ ctx.t("param.seed") }</label>
                         <div class="seed-row">
                             <input id="param-seed" name="seed" type="number" min="0" value={v.int("seed").to_string()} onchange={on_seed} />
