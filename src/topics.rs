@@ -5,7 +5,7 @@
 
 use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
 use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-use crate::sim::{coalescing, divergence, expr, flash, occupancy, softmax, threads};
+use crate::sim::{coalescing, divergence, expr, flash, matmul, occupancy, softmax, threads};
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys
@@ -334,9 +334,168 @@ pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
     position_max: None,
 };
 
+/// `m` or `k` given as 0 means "the same as n" (square by default).
+fn or_n(v: &Values, name: &str) -> u64 {
+    match v.int(name) {
+        0 => v.int("n") as u64,
+        x => x as u64,
+    }
+}
+
+pub static TILING_PARAMS: [ParamSpec; 9] = [
+    ParamSpec::int("n", 1, 4096, 256),
+    ParamSpec::int("m", 0, 4096, 0).optional(),
+    ParamSpec::int("k", 0, 4096, 0).optional(),
+    ParamSpec::int("tile", 1, 256, 16),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("mode", &["naive", "tiled"], "tiled"),
+    ParamSpec::position("step"),
+    ParamSpec::int("smem", 1, 1024, 228),
+    ParamSpec::int("speed", 1, 1000, 2).optional(),
+];
+
+pub static TILING: TopicMeta = TopicMeta {
+    id: "tiling",
+    sections: &["6.6"],
+    demo: "04",
+    part: "landing.part.fast",
+    params: &TILING_PARAMS,
+    metrics: &["global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"],
+    position_max: Some(|v| tiling_steps(&tiling(v))),
+};
+
+pub fn tiling(v: &Values) -> matmul::Tiling {
+    matmul::Tiling {
+        m: or_n(v, "m"),
+        n: v.int("n") as u64,
+        k: or_n(v, "k"),
+        t: v.int("tile") as u64,
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        tiled: v.choice("mode") == "tiled",
+    }
+}
+
+/// Tiled: one step per phase (a pair of tiles); naive: one step per k.
+pub fn tiling_steps(t: &matmul::Tiling) -> u64 {
+    if t.tiled {
+        t.phases()
+    } else {
+        t.k
+    }
+}
+
+pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
+    ParamSpec::int("n", 1, 8192, 1025),
+    ParamSpec::int("m", 0, 8192, 0).optional(),
+    ParamSpec::int("tile", 1, 512, 128),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("section", &["32", "64", "128"], "128"),
+];
+
+pub static QUANTIZATION: TopicMeta = TopicMeta {
+    id: "quantization",
+    sections: &["6.6", "7"],
+    demo: "04",
+    part: "landing.part.fast",
+    params: &QUANTIZATION_PARAMS,
+    metrics: &["useful-fraction", "tiles", "aligned", "extra-transactions"],
+    position_max: None,
+};
+
+pub fn quantization(v: &Values) -> matmul::Quantization {
+    matmul::Quantization {
+        m: or_n(v, "m"),
+        n: v.int("n") as u64,
+        t: v.int("tile") as u64,
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        section: v.choice("section").parse().unwrap_or(128),
+    }
+}
+
+pub static WAVES_PARAMS: [ParamSpec; 8] = [
+    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "a100"),
+    ParamSpec::int("sms", 0, 1024, 0).optional(),
+    ParamSpec::int("n", 1, 16384, 1792),
+    ParamSpec::int("m", 0, 16384, 0).optional(),
+    ParamSpec::int("k", 0, 16384, 0).optional(),
+    ParamSpec::int("tm", 1, 1024, 256),
+    ParamSpec::int("tn", 1, 1024, 128),
+    ParamSpec::int("ref", 1, 16384, 1792),
+];
+
+pub static WAVES: TopicMeta = TopicMeta {
+    id: "waves",
+    sections: &["7"],
+    demo: "02 · 5",
+    part: "landing.part.fast",
+    params: &WAVES_PARAMS,
+    metrics: &["tiles", "waves", "sm-utilization", "relative-flops", "relative-time"],
+    position_max: None,
+};
+
+/// The waves model for side `n` (with the panel's m, k ratios and tiles).
+pub fn waves_at(v: &Values, n: u64) -> matmul::Waves {
+    let g = matmul::gpu(v.choice("gpu"));
+    let sms = match v.int("sms") {
+        0 => g.sms as u64,
+        x => x as u64,
+    };
+    let scale = |name: &str| match v.int(name) {
+        0 => n,
+        x => x as u64,
+    };
+    matmul::Waves { m: scale("m"), n, k: scale("k"), tm: v.int("tm") as u64, tn: v.int("tn") as u64, sms }
+}
+
+pub static GPU_TPU_PARAMS: [ParamSpec; 7] = [
+    ParamSpec::int("m", 1, 16384, 512),
+    ParamSpec::int("k", 1, 16384, 4096),
+    ParamSpec::int("n", 1, 16384, 4096),
+    ParamSpec::choice("mxu", &["128", "256"], "128"),
+    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100"),
+    ParamSpec::int("tm", 1, 1024, 128),
+    ParamSpec::int("tn", 1, 1024, 128),
+];
+
+pub static GPU_TPU: TopicMeta = TopicMeta {
+    id: "gpu-vs-tpu",
+    sections: &["9.1"],
+    demo: "06",
+    part: "landing.part.tpu",
+    params: &GPU_TPU_PARAMS,
+    metrics: &["mxu-passes", "mxu-utilization", "gpu-waves", "gpu-utilization"],
+    position_max: None,
+};
+
+pub fn gpu_tpu(v: &Values) -> matmul::Compare {
+    let code = v.choice("gpu");
+    matmul::Compare {
+        m: v.int("m") as u64,
+        k: v.int("k") as u64,
+        n: v.int("n") as u64,
+        mxu: v.choice("mxu").parse().unwrap_or(128),
+        sms: matmul::gpu(code).sms as u64,
+        tm: v.int("tm") as u64,
+        tn: v.int("tn") as u64,
+        macs_per_sm_cycle: matmul::macs_per_sm_cycle(code),
+    }
+}
+
 /// Every topic, in lecture order.
-pub static ALL: [&TopicMeta; 8] =
-    [&THREADS, &DIVERGENCE, &COALESCING, &OCCUPANCY, &ONLINE_SOFTMAX, &FLASH, &ATTENTION_MEMORY, &SYSTOLIC];
+pub static ALL: [&TopicMeta; 12] = [
+    &THREADS,
+    &DIVERGENCE,
+    &COALESCING,
+    &TILING,
+    &QUANTIZATION,
+    &OCCUPANCY,
+    &WAVES,
+    &ONLINE_SOFTMAX,
+    &FLASH,
+    &ATTENTION_MEMORY,
+    &SYSTOLIC,
+    &GPU_TPU,
+];
 
 pub fn find(id: &str) -> Option<&'static TopicMeta> {
     ALL.iter().copied().find(|t| t.id == id)
@@ -478,6 +637,18 @@ mod tests {
         let (v, _) = OCCUPANCY.parse(&q(&[("threads", "128"), ("regs", "160")]));
         let (a, k) = occupancy_kernel(&v);
         assert_eq!(occupancy::compute(a, k).active_warps, 12);
+    }
+
+    #[test]
+    fn matmul_deep_links() {
+        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("dtype", "fp32")]));
+        assert!(n.is_empty());
+        assert_eq!(tiling(&v).global_reads(), 524_288);
+        assert_eq!(tiling_steps(&tiling(&v)), 4);
+        let (v, _) = WAVES.parse(&q(&[("gpu", "a100"), ("n", "1793")]));
+        assert_eq!(waves_at(&v, 1793).waves(), 2);
+        let (v, _) = QUANTIZATION.parse(&q(&[("n", "1024")]));
+        assert_eq!(quantization(&v).useful_fraction(), 1.0);
     }
 
     #[test]

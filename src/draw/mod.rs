@@ -3,6 +3,7 @@
 pub mod coalescing;
 pub mod divergence;
 pub mod flash;
+pub mod matmul;
 pub mod occupancy;
 pub mod softmax;
 pub mod systolic;

@@ -31,6 +31,8 @@ pub struct SeriesChart {
     pub y_desc: String,
     pub color: Rgba,
     pub present: bool,
+    /// An optional second series (e.g. measurements), drawn as a line.
+    pub overlay: Vec<(f64, f64)>,
 }
 
 fn rgb(c: Rgba) -> RGBColor {
@@ -95,6 +97,10 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
             AreaSeries::new(points, 0.0, rgb(data.color).mix(0.35)).border_style(rgb(data.color).stroke_width(stroke)),
         )
         .ok()?;
+    if !data.overlay.is_empty() {
+        let pts: Vec<(f64, f64)> = data.overlay.iter().copied().filter(|(x, _)| *x >= data.x0 && *x <= x_end).collect();
+        chart.draw_series(LineSeries::new(pts, RGBColor(208, 48, 10).stroke_width(stroke))).ok()?;
+    }
     let ranges = chart.plotting_area().get_pixel_range();
     root.present().ok()?;
     Some(ranges)

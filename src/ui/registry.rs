@@ -10,15 +10,19 @@ pub struct Topic {
     pub view: fn() -> Html,
 }
 
-pub static TOPICS: [Topic; 8] = [
+pub static TOPICS: [Topic; 12] = [
     Topic { meta: &topics::THREADS, view: || html! { <super::panels::threads::ThreadsPanel /> } },
     Topic { meta: &topics::DIVERGENCE, view: || html! { <super::panels::divergence::DivergencePanel /> } },
     Topic { meta: &topics::COALESCING, view: || html! { <super::panels::coalescing::CoalescingPanel /> } },
+    Topic { meta: &topics::TILING, view: || html! { <super::panels::matmul::TilingPanel /> } },
+    Topic { meta: &topics::QUANTIZATION, view: || html! { <super::panels::matmul::QuantizationPanel /> } },
     Topic { meta: &topics::OCCUPANCY, view: || html! { <super::panels::occupancy::OccupancyPanel /> } },
+    Topic { meta: &topics::WAVES, view: || html! { <super::panels::matmul::WavesPanel /> } },
     Topic { meta: &topics::ONLINE_SOFTMAX, view: || html! { <super::panels::softmax::SoftmaxPanel /> } },
     Topic { meta: &topics::FLASH, view: || html! { <super::panels::flash::FlashPanel /> } },
     Topic { meta: &topics::ATTENTION_MEMORY, view: || html! { <super::panels::memory::MemoryPanel /> } },
     Topic { meta: &topics::SYSTOLIC, view: || html! { <super::panels::systolic::SystolicPanel /> } },
+    Topic { meta: &topics::GPU_TPU, view: || html! { <super::panels::matmul::GpuTpuPanel /> } },
 ];
 
 pub fn find(id: &str) -> Option<&'static Topic> {

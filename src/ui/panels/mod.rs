@@ -4,6 +4,7 @@ pub mod coalescing;
 pub mod divergence;
 pub mod flash;
 pub mod frame;
+pub mod matmul;
 pub mod memory;
 pub mod occupancy;
 pub mod softmax;

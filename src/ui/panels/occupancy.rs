@@ -40,6 +40,7 @@ pub fn OccupancyPanel() -> Html {
             y_desc: ctx.t("metric.occupancy"),
             color: theme.fill_tint,
             present: ctx.present,
+            overlay: vec![],
         })
     };
     let occ = |k: Kernel| compute(arch, k).occupancy;

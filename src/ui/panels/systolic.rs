@@ -62,6 +62,7 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
         y_desc: ctx.t("metric.busy-pes"),
         color: theme.busy_hot,
         present: theme.present,
+        overlay: vec![],
     }
 }
 

@@ -1,0 +1,414 @@
+//! The matmul mystery (notes §6.6 and §7; demo 04 and demo 5 of 02): tiling
+//! and its reuse, tile (block) quantization and alignment, wave quantization,
+//! and a modelled throughput curve with its sawtooth.
+
+use super::Metric;
+
+/// A GPU for the wave model: SMs, dense bf16 peak and HBM bandwidth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gpu {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub sms: u32,
+    /// Dense bf16 Tensor Core peak, TFLOP/s.
+    pub peak_tflops: f64,
+    /// HBM bandwidth, TB/s.
+    pub bandwidth_tbps: f64,
+}
+
+/// Public figures: NVIDIA A100 (SXM 80 GB), H100 (SXM), H200 (SXM) and B200
+/// data sheets; SM counts from the respective architecture whitepapers.
+pub const GPUS: [Gpu; 4] = [
+    Gpu { code: "a100", name: "A100", sms: 108, peak_tflops: 312.0, bandwidth_tbps: 2.039 },
+    Gpu { code: "h100", name: "H100", sms: 132, peak_tflops: 989.0, bandwidth_tbps: 3.35 },
+    Gpu { code: "h200", name: "H200", sms: 132, peak_tflops: 989.0, bandwidth_tbps: 4.8 },
+    Gpu { code: "b200", name: "B200", sms: 148, peak_tflops: 2250.0, bandwidth_tbps: 8.0 },
+];
+
+pub fn gpu(code: &str) -> &'static Gpu {
+    GPUS.iter().find(|g| g.code == code).unwrap_or(&GPUS[0])
+}
+
+/// An m × k by k × n product cut into tm × tn output tiles, on `sms` SMs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Waves {
+    pub m: u64,
+    pub n: u64,
+    pub k: u64,
+    pub tm: u64,
+    pub tn: u64,
+    pub sms: u64,
+}
+
+impl Waves {
+    pub fn tiles_m(&self) -> u64 {
+        self.m.div_ceil(self.tm)
+    }
+    pub fn tiles_n(&self) -> u64 {
+        self.n.div_ceil(self.tn)
+    }
+    pub fn tiles(&self) -> u64 {
+        self.tiles_m() * self.tiles_n()
+    }
+    pub fn waves(&self) -> u64 {
+        self.tiles().div_ceil(self.sms)
+    }
+    /// Tiles ÷ (waves × SMs): how busy the SMs are over the run.
+    pub fn sm_utilization(&self) -> f64 {
+        self.tiles() as f64 / (self.waves() * self.sms) as f64
+    }
+    /// Useful output area ÷ padded tile area (tile quantization).
+    pub fn tile_efficiency(&self) -> f64 {
+        (self.m * self.n) as f64 / (self.tiles() * self.tm * self.tn) as f64
+    }
+    pub fn flops(&self) -> f64 {
+        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+    /// The SM that computes tile `t` (row-major over the output) and its wave.
+    pub fn placement(&self, t: u64) -> (u64, u64) {
+        (t % self.sms, t / self.sms)
+    }
+    /// The notes' time model: every wave takes the same time, so time ∝ waves.
+    pub fn time_waves(&self) -> f64 {
+        self.waves() as f64
+    }
+    /// The same with a wave's length proportional to k (each tile's K loop).
+    pub fn time_waves_k(&self) -> f64 {
+        (self.waves() * self.k) as f64
+    }
+}
+
+/// Modelled throughput (TFLOP/s) of an m × k × n bf16 product: each wave runs
+/// its tiles at the SMs' share of peak, padded tiles cost full price, and the
+/// run cannot beat moving A, B and C through HBM once.
+pub fn modelled_tflops(w: &Waves, g: &Gpu) -> f64 {
+    let per_sm = g.peak_tflops * 1e12 / g.sms as f64;
+    let tile_flops = 2.0 * (w.tm * w.tn * w.k) as f64;
+    let compute = w.waves() as f64 * tile_flops / per_sm;
+    let bytes = 2.0 * (w.m * w.k + w.k * w.n + w.m * w.n) as f64;
+    let memory = bytes / (g.bandwidth_tbps * 1e12);
+    w.flops() / compute.max(memory) / 1e12
+}
+
+/// Parse a measured throughput series: lines `n,tflops`; blank lines, `#`
+/// comments and a header are skipped, and so is anything unparsable.
+pub fn parse_measured(text: &str) -> Vec<(f64, f64)> {
+    let mut v: Vec<(f64, f64)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (a, b) = l.split_once(',')?;
+            let (n, t) = (a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?);
+            (n.is_finite() && t.is_finite() && n > 0.0 && t >= 0.0).then_some((n, t))
+        })
+        .collect();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    v
+}
+
+/// Tiled matmul (notes §6.6, demo 04): C = A·B with A m × k, B k × n, T × T
+/// tiles through shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tiling {
+    pub m: u64,
+    pub n: u64,
+    pub k: u64,
+    pub t: u64,
+    pub elem_bytes: u64,
+    pub tiled: bool,
+}
+
+impl Tiling {
+    /// Elements read from global memory for the whole product. Naive: every
+    /// output element reads its row of A and column of B (2mnk). Tiled: each
+    /// output tile loads, per phase along k, one tile of A and one of B (edge
+    /// tiles only what exists), so each input element is read once per tile
+    /// of the other side: m·k·⌈n/T⌉ + k·n·⌈m/T⌉.
+    pub fn global_reads(&self) -> u64 {
+        if self.tiled {
+            self.m * self.k * self.n.div_ceil(self.t) + self.k * self.n * self.m.div_ceil(self.t)
+        } else {
+            2 * self.m * self.n * self.k
+        }
+    }
+    pub fn global_bytes(&self) -> u64 {
+        self.global_reads() * self.elem_bytes
+    }
+    pub fn flops(&self) -> u64 {
+        2 * self.m * self.n * self.k
+    }
+    /// FLOPs per byte read from global memory.
+    pub fn intensity(&self) -> f64 {
+        self.flops() as f64 / self.global_bytes() as f64
+    }
+    /// Shared memory for one A tile and one B tile.
+    pub fn smem_bytes(&self) -> u64 {
+        if self.tiled {
+            2 * self.t * self.t * self.elem_bytes
+        } else {
+            0
+        }
+    }
+    /// Phases (tile pairs loaded) for one output tile.
+    pub fn phases(&self) -> u64 {
+        self.k.div_ceil(self.t)
+    }
+    /// For the output tile (ti, tj) after `s` phases: (elements loaded from
+    /// global, multiply-adds done).
+    pub fn tile_progress(&self, ti: u64, tj: u64, s: u64) -> (u64, u64) {
+        let rows = (self.m - (ti * self.t).min(self.m)).min(self.t);
+        let cols = (self.n - (tj * self.t).min(self.n)).min(self.t);
+        let kk = (s * self.t).min(self.k);
+        (rows * kk + kk * cols, rows * cols * kk)
+    }
+    pub fn metrics(&self, smem: u64) -> Vec<Metric> {
+        vec![
+            Metric::count("global-reads", self.global_reads()),
+            Metric::count("global-bytes", self.global_bytes()),
+            Metric::real("intensity", self.intensity()),
+            Metric::count("smem-bytes", self.smem_bytes()),
+            Metric::count("max-tile", max_tile(smem, self.elem_bytes)),
+        ]
+    }
+}
+
+/// The largest T with two T × T tiles in `smem` bytes.
+pub fn max_tile(smem: u64, elem_bytes: u64) -> u64 {
+    let mut t = ((smem / (2 * elem_bytes)) as f64).sqrt() as u64;
+    while 2 * (t + 1) * (t + 1) * elem_bytes <= smem {
+        t += 1;
+    }
+    while t > 0 && 2 * t * t * elem_bytes > smem {
+        t -= 1;
+    }
+    t
+}
+
+/// Tile quantization and alignment of an m × n output with T × T tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Quantization {
+    pub m: u64,
+    pub n: u64,
+    pub t: u64,
+    pub elem_bytes: u64,
+    pub section: u64,
+}
+
+impl Quantization {
+    pub fn tiles(&self) -> u64 {
+        self.m.div_ceil(self.t) * self.n.div_ceil(self.t)
+    }
+    pub fn useful_fraction(&self) -> f64 {
+        (self.m * self.n) as f64 / (self.tiles() * self.t * self.t) as f64
+    }
+    /// Is every row of the row-major matrix a whole number of sections?
+    pub fn aligned(&self) -> bool {
+        (self.n * self.elem_bytes) % self.section == 0
+    }
+    /// Transactions to load one T-wide row segment of a tile, aligned.
+    pub fn transactions_aligned(&self) -> u64 {
+        (self.t * self.elem_bytes).div_ceil(self.section)
+    }
+    /// Extra transactions per tile load when rows start off a section
+    /// boundary: each of the tile's rows whose start is misaligned straddles
+    /// one more section. Counted over the T rows of the first tile column.
+    pub fn extra_transactions(&self) -> u64 {
+        let row_bytes = self.n * self.elem_bytes;
+        let seg = self.t * self.elem_bytes;
+        (0..self.t.min(self.m))
+            .map(|r| {
+                let start = r * row_bytes;
+                let sections = (start + seg).div_ceil(self.section) - start / self.section;
+                sections - self.transactions_aligned()
+            })
+            .sum()
+    }
+    pub fn metrics(&self) -> Vec<Metric> {
+        vec![
+            Metric::percent("useful-fraction", self.useful_fraction()),
+            Metric::count("tiles", self.tiles()),
+            Metric::count("aligned", self.aligned() as u64),
+            Metric::count("extra-transactions", self.extra_transactions()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn a100(n: u64) -> Waves {
+        Waves { m: n, n, k: n, tm: 256, tn: 128, sms: 108 }
+    }
+
+    #[test]
+    fn lecture_waves() {
+        // notes §7 (A100, 108 SMs, 256 × 128 tiles).
+        let w = a100(1792);
+        assert_eq!((w.tiles_m(), w.tiles_n(), w.tiles(), w.waves()), (7, 14, 98, 1));
+        assert_eq!(format!("{:.0}", 100.0 * w.sm_utilization()), "91");
+        let x = a100(1793);
+        assert_eq!((x.tiles_m(), x.tiles_n(), x.tiles(), x.waves()), (8, 15, 120, 2));
+        assert_eq!(format!("{:.0}", 100.0 * x.sm_utilization()), "56");
+        let y = a100(2560);
+        assert_eq!((y.tiles(), y.waves()), (200, 2));
+        assert_eq!(format!("{:.0}", 100.0 * y.sm_utilization()), "93");
+        assert_eq!(format!("{:.2}", y.flops() / w.flops()), "2.92");
+        assert_eq!(y.time_waves() / w.time_waves(), 2.0);
+        assert_eq!(x.time_waves() / w.time_waves(), 2.0);
+    }
+
+    #[test]
+    fn measured_series_parse() {
+        let v = parse_measured("n,tflops\n# A100\n2048, 250.5\n1024,200\nbad,line\n\n4096,nan\n");
+        assert_eq!(v, vec![(1024.0, 200.0), (2048.0, 250.5)]);
+    }
+
+    #[test]
+    fn lecture_tiling() {
+        // notes §6.6 (n = 256, fp32).
+        let naive = Tiling { m: 256, n: 256, k: 256, t: 1, elem_bytes: 4, tiled: false };
+        assert_eq!(naive.global_reads(), 33_554_432);
+        assert_eq!(naive.intensity(), 0.25);
+        for (t, reads, ai) in [(4, 8_388_608, 1.0), (16, 2_097_152, 4.0), (64, 524_288, 16.0)] {
+            let x = Tiling { t, tiled: true, ..naive };
+            assert_eq!((x.global_reads(), x.intensity()), (reads, ai));
+        }
+        assert_eq!(max_tile(228 * 1024, 4), 170); // "T at most about 170 for FP32"
+        assert_eq!(max_tile(228 * 1000, 4), 168);
+    }
+
+    #[test]
+    fn lecture_quantization() {
+        let q = |n| Quantization { m: n, n, t: 128, elem_bytes: 4, section: 128 };
+        assert_eq!(q(1024).useful_fraction(), 1.0);
+        assert_eq!(format!("{:.0}", 100.0 * q(1025).useful_fraction()), "79");
+        assert!(q(1024).aligned() && !q(1025).aligned());
+        assert_eq!(q(1024).extra_transactions(), 0);
+        assert!(q(1025).extra_transactions() > 0);
+    }
+
+    proptest! {
+        #[test]
+        fn tiled_counts(n in 1u64..300, t in 1u64..70) {
+            let x = Tiling { m: n, n, k: n, t, elem_bytes: 2, tiled: true };
+            if n % t == 0 {
+                prop_assert_eq!(x.global_reads(), 2 * n * n * n / t);
+            }
+            // Never more than naive; ceil-quantized otherwise.
+            prop_assert!(x.global_reads() <= 2 * n * n * n);
+            prop_assert_eq!(x.global_reads(), 2 * n * n * n.div_ceil(t));
+            // Summed over output tiles, the per-tile loads give the total.
+            let tiles = n.div_ceil(t);
+            let total: u64 = (0..tiles).flat_map(|i| (0..tiles).map(move |j| (i, j)))
+                .map(|(i, j)| x.tile_progress(i, j, x.phases()).0).sum();
+            prop_assert_eq!(total, x.global_reads());
+        }
+
+        #[test]
+        fn waves_invariants(m in 1u64..5000, n in 1u64..5000, tm in prop::sample::select(vec![64u64, 128, 256]),
+                            tn in prop::sample::select(vec![64u64, 128, 256]), sms in 1u64..200) {
+            let w = Waves { m, n, k: 512, tm, tn, sms };
+            prop_assert_eq!(w.waves(), w.tiles().div_ceil(sms));
+            prop_assert!(w.sm_utilization() > 0.0 && w.sm_utilization() <= 1.0);
+            prop_assert!(w.tile_efficiency() > 0.0 && w.tile_efficiency() <= 1.0);
+            // Never above the peak of the SMs it has.
+            let g = &GPUS[0];
+            let peak = g.peak_tflops * sms as f64 / g.sms as f64;
+            prop_assert!(modelled_tflops(&w, g) <= peak * (1.0 + 1e-9));
+        }
+    }
+}
+
+/// The same matmul on a TPU MXU and on a GPU (notes §9.1).
+///
+/// TPU: one `s × s` systolic MXU, weight-stationary: B (k × n) is cut into
+/// `⌈k/s⌉ × ⌈n/s⌉` weight blocks ("passes"); each pass streams the m rows of
+/// A through the array, taking `m + 2s − 2` cycles (fill and drain; the next
+/// weights load behind the current pass). GPU: `tm × tn` output tiles over
+/// the SMs in waves; each tile's `tm·tn·k` multiply-adds run at the SM's
+/// Tensor Core rate (`macs_per_sm_cycle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Compare {
+    pub m: u64,
+    pub k: u64,
+    pub n: u64,
+    pub mxu: u64,
+    pub sms: u64,
+    pub tm: u64,
+    pub tn: u64,
+    pub macs_per_sm_cycle: u64,
+}
+
+impl Compare {
+    pub fn mxu_passes(&self) -> u64 {
+        self.k.div_ceil(self.mxu) * self.n.div_ceil(self.mxu)
+    }
+    pub fn mxu_cycles(&self) -> u64 {
+        self.mxu_passes() * (self.m + 2 * self.mxu - 2)
+    }
+    /// Useful MACs ÷ (PEs × cycles): padding of k and n to the array, and
+    /// fill/drain of every pass.
+    pub fn mxu_utilization(&self) -> f64 {
+        (self.m * self.k * self.n) as f64 / (self.mxu * self.mxu * self.mxu_cycles()) as f64
+    }
+    pub fn waves(&self) -> Waves {
+        Waves { m: self.m, n: self.n, k: self.k, tm: self.tm, tn: self.tn, sms: self.sms }
+    }
+    pub fn gpu_cycles(&self) -> u64 {
+        self.waves().waves() * (self.tm * self.tn * self.k).div_ceil(self.macs_per_sm_cycle)
+    }
+    /// Useful output ÷ (waves × SMs × tile area): tile and wave quantization.
+    pub fn gpu_utilization(&self) -> f64 {
+        let w = self.waves();
+        (self.m * self.n) as f64 / (w.waves() * self.sms * self.tm * self.tn) as f64
+    }
+    pub fn metrics(&self) -> Vec<Metric> {
+        vec![
+            Metric::count("mxu-passes", self.mxu_passes()),
+            Metric::percent("mxu-utilization", self.mxu_utilization()),
+            Metric::count("gpu-waves", self.waves().waves()),
+            Metric::percent("gpu-utilization", self.gpu_utilization()),
+        ]
+    }
+}
+
+/// Dense bf16 multiply-adds per SM per cycle: A100 1024 (312 TFLOP/s at
+/// 1.41 GHz on 108 SMs); H100/H200 and B200 per NVIDIA's Hopper and
+/// Blackwell whitepapers (dense, no sparsity).
+pub fn macs_per_sm_cycle(code: &str) -> u64 {
+    match code {
+        "a100" => 1024,
+        "b200" => 4096,
+        _ => 2048,
+    }
+}
+
+#[cfg(test)]
+mod compare_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn small_dimensions_waste_the_mxu() {
+        let c = Compare { m: 8, k: 128, n: 128, mxu: 128, sms: 132, tm: 128, tn: 128, macs_per_sm_cycle: 2048 };
+        assert_eq!(c.mxu_passes(), 1);
+        // 8 rows stream through a 128-deep array: mostly fill and drain.
+        assert!(c.mxu_utilization() < 0.05);
+        let big = Compare { m: 4096, k: 4096, n: 4096, ..c };
+        assert!(big.mxu_utilization() > 0.9);
+        assert_eq!(big.mxu_passes(), 32 * 32);
+    }
+
+    proptest! {
+        #[test]
+        fn utilizations_are_fractions(m in 1u64..5000, k in 1u64..5000, n in 1u64..5000, mxu in prop::sample::select(vec![128u64, 256])) {
+            let c = Compare { m, k, n, mxu, sms: 132, tm: 128, tn: 128, macs_per_sm_cycle: 2048 };
+            prop_assert!(c.mxu_utilization() > 0.0 && c.mxu_utilization() <= 1.0);
+            prop_assert!(c.gpu_utilization() > 0.0 && c.gpu_utilization() <= 1.0);
+            prop_assert_eq!(c.waves().waves(), c.waves().tiles().div_ceil(132));
+        }
+    }
+}
