@@ -360,7 +360,7 @@ pub static TILING: TopicMeta = TopicMeta {
     demo: "04",
     part: "landing.part.fast",
     params: &TILING_PARAMS,
-    metrics: &["global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"],
+    metrics: &["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"],
     position_max: Some(|v| tiling_steps(&tiling(v))),
 };
 

@@ -12,7 +12,14 @@ fn grid(scene: &mut Scene, x: f64, y: f64, rows: u64, cols: u64, cell: f64, th: 
     if cell >= 5.0 && rows * cols <= 20_000 {
         for r in 0..rows {
             for c in 0..cols {
-                scene.rect(x + c as f64 * cell, y + r as f64 * cell, cell, cell, Some(f(r, c)), Some((th.grid, 0.6 * th.line_scale)));
+                scene.rect(
+                    x + c as f64 * cell,
+                    y + r as f64 * cell,
+                    cell,
+                    cell,
+                    Some(f(r, c)),
+                    Some((th.grid, 0.6 * th.line_scale)),
+                );
             }
         }
     } else {
@@ -51,7 +58,15 @@ pub fn draw_tiling(t: &Tiling, step: u64, th: &Theme, width: f64, caption: &str)
     let cell = cell_w.min(40.0).min(300.0 / (mt + ktn) as f64).max(0.5);
     let mut scene = Scene::new(width, 0.0, th.bg);
     let chars = caption.chars().count().max(1) as f64;
-    scene.text(pad, pad + font * 0.7, caption, font.min((width - 2.0 * pad) / (chars * 0.56)), th.fg, Align::Left, true);
+    scene.text(
+        pad,
+        pad + font * 0.7,
+        caption,
+        font.min((width - 2.0 * pad) / (chars * 0.56)),
+        th.fg,
+        Align::Left,
+        true,
+    );
     let top = pad + font * 2.2;
     let ax = pad;
     let ay = top + ktn as f64 * cell + cell;
@@ -155,11 +170,20 @@ pub fn draw_waves(wv: &Waves, th: &Theme, width: f64) -> Scene {
         let px: Vec<u8> = (0..sms)
             .flat_map(|sm| {
                 let t = wave * sms + sm;
-                let c = if t < tiles { th.busy_hot.mix(th.bg, if wave % 2 == 0 { 0.0 } else { 0.3 }) } else { th.waiting };
+                let c =
+                    if t < tiles { th.busy_hot.mix(th.bg, if wave % 2 == 0 { 0.0 } else { 0.3 }) } else { th.waiting };
                 [c.0, c.1, c.2, c.3]
             })
             .collect();
-        scene.shapes.push(Shape::Bitmap { x: pad + label, y, w: cell_w * sms as f64, h: row_h - 2.0, px_w: sms as u32, px_h: 1, rgba: px });
+        scene.shapes.push(Shape::Bitmap {
+            x: pad + label,
+            y,
+            w: cell_w * sms as f64,
+            h: row_h - 2.0,
+            px_w: sms as u32,
+            px_h: 1,
+            rgba: px,
+        });
     }
     if cell_w >= 4.0 {
         for sm in 1..sms {
@@ -208,12 +232,26 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
             let t = i * tn + j;
             let wave = t / c.sms;
             let color = palette[(wave % 4) as usize].mix(th.bg, 0.35);
-            scene.rect(x2 + (j * c.tn) as f64 * s2, top + (i * c.tm) as f64 * s2, c.tn as f64 * s2, c.tm as f64 * s2, Some(color), None);
+            scene.rect(
+                x2 + (j * c.tn) as f64 * s2,
+                top + (i * c.tm) as f64 * s2,
+                c.tn as f64 * s2,
+                c.tm as f64 * s2,
+                Some(color),
+                None,
+            );
         }
     }
     // Padding beyond m × n shaded over the tiles.
     scene.rect(x2 + c.n as f64 * s2, top, (pn2 - c.n as f64) * s2, pm * s2, Some(Rgba(255, 255, 255, 150)), None);
-    scene.rect(x2, top + c.m as f64 * s2, c.n as f64 * s2, (pm - c.m as f64) * s2, Some(Rgba(255, 255, 255, 150)), None);
+    scene.rect(
+        x2,
+        top + c.m as f64 * s2,
+        c.n as f64 * s2,
+        (pm - c.m as f64) * s2,
+        Some(Rgba(255, 255, 255, 150)),
+        None,
+    );
     scene.rect(x2, top, pn2 * s2, pm * s2, None, Some((th.fg, 1.0 * th.line_scale)));
     scene.height = top + (pk * s1).max(pm * s2) + pad;
     scene

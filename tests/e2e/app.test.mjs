@@ -43,7 +43,8 @@ describe('shell', () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
-    assert.deepEqual(ids, ['threads', 'divergence', 'coalescing', 'occupancy', 'online-softmax', 'flash', 'attention-memory', 'systolic']);
+    assert.deepEqual(ids, ['threads', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+      'online-softmax', 'flash', 'attention-memory', 'systolic', 'gpu-vs-tpu']);
     const parts = await page.locator('.landing-part h2').allInnerTexts();
     assert.equal(parts.length, 4);
     assert.match(parts[0], /how a gpu works/i);
@@ -324,7 +325,8 @@ describe('execution-model panels', () => {
 
   test('projector mode and Chinese on every panel', async () => {
     const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
-    for (const id of ['threads', 'divergence', 'coalescing', 'occupancy', 'online-softmax', 'flash', 'attention-memory']) {
+    for (const id of ['threads', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+      'online-softmax', 'flash', 'attention-memory', 'gpu-vs-tpu']) {
       await open(page, srv.base, `#/${id}?present=1&lang=zh`);
       await painted(page);
       assert.equal(await page.locator('.site-header').isVisible(), false);
@@ -419,6 +421,79 @@ describe('attention panels', () => {
     await waitForQuery(page, 'stats', 'ml');
     assert.equal(await metric(page, 'flash-extra-bytes'), 2 * 65536 * 4);
     assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('matmul panels', () => {
+  test("tiling: the lecture's table, stepping a tile, shared-memory budget", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/tiling');
+    await painted(page);
+    for (const [preset, reads, ai] of [['tiling.preset.naive', 33554432, 0.25], ['tiling.preset.t4', 8388608, 1], ['tiling.preset.t16', 2097152, 4], ['tiling.preset.t64', 524288, 16]]) {
+      await page.locator(`.preset[data-preset="${preset}"]`).click();
+      await page.waitForFunction((r) => document.querySelector('[data-metric="global-reads"]').dataset.value === String(r), reads);
+      assert.equal(await metric(page, 'intensity'), ai, preset);
+    }
+    assert.equal(await metric(page, 'max-tile'), 170);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await metric(page, 'step'), 2);
+    assert.match(await page.getByTestId('tile-counters').innerText(), /16,384 elements read from global memory, 524,288 multiply-adds/);
+    await shot(page, 'tiling-t64-step2');
+    await open(page, srv.base, '#/tiling?n=256&tile=200&dtype=fp32&mode=tiled&smem=228');
+    await painted(page);
+    assert.match(await page.getByTestId('smem-fit').innerText(), /more than 228 KB/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("quantization and waves: the lecture's numbers", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/quantization?n=1025&tile=128&dtype=fp32&section=128');
+    await painted(page);
+    assert.equal(Math.round(100 * (await metric(page, 'useful-fraction'))), 79);
+    assert.equal(await metric(page, 'aligned'), 0);
+    assert.ok((await metric(page, 'extra-transactions')) > 0);
+    await shot(page, 'quantization-1025');
+    await page.locator('.preset[data-preset="quantization.preset.1024"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-metric="useful-fraction"]').dataset.value === '1');
+    assert.equal(await metric(page, 'aligned'), 1);
+    await open(page, srv.base, '#/waves');
+    await painted(page);
+    for (const [id, tiles, waves, util, flops, time] of [['n1792', 98, 1, 91, 1, 1], ['n1793', 120, 2, 56, 1, 2], ['n2560', 200, 2, 93, 2.92, 2]]) {
+      await page.locator(`.preset[data-preset="${id}"]`).click();
+      await page.waitForFunction((t) => document.querySelector('[data-metric="tiles"]').dataset.value === String(t), tiles);
+      assert.equal(await metric(page, 'waves'), waves, id);
+      assert.equal(Math.round(100 * (await metric(page, 'sm-utilization'))), util, id);
+      assert.equal(Math.round(100 * (await metric(page, 'relative-flops'))) / 100, flops, id);
+      assert.equal(await metric(page, 'relative-time'), time, id);
+      if (id === 'n1793') {
+        assert.match(await page.getByTestId('why').innerText(), /wave quantization: 1 → 2 waves; the last wave has 12 tiles/);
+        await shot(page, 'waves-1793');
+      }
+    }
+    await page.waitForSelector('[data-testid="chart"] canvas[data-painted="1"]');
+    assert.equal(await page.getByTestId('measured').count(), 0, 'no measured data ships');
+    assert.deepEqual(page.errors.filter((e) => !/404/.test(e)), []);
+    await page.context().close();
+  });
+
+  test('gpu vs tpu: passes, waves, link to the systolic array', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/gpu-vs-tpu?m=512&k=4096&n=4096&mxu=128&gpu=h100&tm=128&tn=128');
+    await painted(page);
+    assert.equal(await metric(page, 'mxu-passes'), 32 * 32);
+    assert.equal(await metric(page, 'gpu-waves'), Math.ceil((4 * 32) / 132));
+    const u = await metric(page, 'mxu-utilization');
+    assert.ok(u > 0 && u <= 1);
+    assert.equal(await page.getByTestId('terms').locator('tbody tr').count(), 6);
+    await shot(page, 'gpu-vs-tpu');
+    await page.getByTestId('systolic-link').click();
+    await painted(page);
+    assert.equal(await metric(page, 'total-cycles'), 2 * 4096 + 32 * (128 + 128 - 2));
+    assert.deepEqual(page.errors.filter((e) => !/404/.test(e)), []);
     await page.context().close();
   });
 });

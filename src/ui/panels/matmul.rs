@@ -61,7 +61,12 @@ pub fn TilingPanel() -> Html {
         };
         ctx.tf(
             if t.tiled { "tiling.step.tiled" } else { "tiling.step.naive" },
-            &[("s", &step.to_string()), ("p", &steps.to_string()), ("s0", &s0.to_string()), ("macs", &group_digits(macs))],
+            &[
+                ("s", &step.to_string()),
+                ("p", &steps.to_string()),
+                ("s0", &s0.to_string()),
+                ("macs", &group_digits(macs)),
+            ],
         )
     };
     let scene = SceneRef(Rc::new(draw_tiling(&t, step, &Theme::for_mode(ctx.present), width, &caption)));
@@ -123,7 +128,7 @@ pub fn TilingPanel() -> Html {
             <SceneCanvas scene={scene} name={format!("tiling-{}-n{}-t{}-s{}", v.choice("mode"), t.n, t.t, step)} label={caption.clone()} />
             <Player pos={step} len={steps} speed={v.int("speed")} unit="param.step" on_seek={setter(&d, "step").reform(|s: u64| s as i64)} on_speed={setter(&d, "speed")} />
             <p class="formula" data-testid="tile-counters">{ ctx.tf("tiling.counters", &[("loads", &group_digits(loads)), ("macs", &group_digits(macs)), ("ratio", &ratio)]) }</p>
-            <Readouts topic="tiling" metrics={Rc::new(t.metrics(smem))} />
+            <Readouts topic="tiling" metrics={Rc::new([vec![Metric::count("step", step)], t.metrics(smem)].concat())} />
             <p class={classes!("check", if fit_key == "tiling.fit" { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
         </>
     };
@@ -163,7 +168,12 @@ pub fn QuantizationPanel() -> Html {
     let case = |id: &'static str, n: i64| Preset {
         label: id,
         id,
-        values: vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))],
+        values: vec![
+            ("n", Value::Int(n)),
+            ("m", Value::Int(0)),
+            ("tile", Value::Int(128)),
+            ("dtype", Value::Choice("fp32")),
+        ],
     };
     let presets = Rc::new(vec![case("quantization.preset.1024", 1024), case("quantization.preset.1025", 1025)]);
     let d = st.dispatch.clone();
@@ -213,10 +223,15 @@ pub fn WavesPanel() -> Html {
     {
         let measured = measured.clone();
         use_effect_with(g.code, move |code| {
-            let url = format!("assets/measured/matmul-{code}.csv");
+            let code = code.to_string();
             measured.set(Vec::new());
             yew::platform::spawn_local(async move {
-                if let Some(text) = fetch_text(&url).await {
+                // The index names the files that exist, so no request 404s.
+                let Some(index) = fetch_text("assets/measured/available.txt").await else { return };
+                if !index.lines().map(str::trim).any(|l| l == code) {
+                    return;
+                }
+                if let Some(text) = fetch_text(&format!("assets/measured/matmul-{code}.csv")).await {
                     measured.set(crate::sim::matmul::parse_measured(&text));
                 }
             });
@@ -226,7 +241,17 @@ pub fn WavesPanel() -> Html {
         let v = v.clone();
         let ctx = ctx.clone();
         let overlay = (*measured).clone();
-        let key = (v.choice("gpu"), v.int("sms"), v.int("m"), v.int("k"), v.int("tm"), v.int("tn"), ctx.present, ctx.lang, overlay.len());
+        let key = (
+            v.choice("gpu"),
+            v.int("sms"),
+            v.int("m"),
+            v.int("k"),
+            v.int("tm"),
+            v.int("tn"),
+            ctx.present,
+            ctx.lang,
+            overlay.len(),
+        );
         use_memo(key, move |_| {
             let per_sm_peak = g.peak_tflops / g.sms as f64;
             let sms = waves_at(&v, X0).sms as f64;
