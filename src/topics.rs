@@ -5,7 +5,7 @@
 
 use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
 use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-use crate::sim::{coalescing, divergence, expr, flash, matmul, occupancy, softmax, threads};
+use crate::sim::{coalescing, divergence, expr, flash, matmul, occupancy, roofline, softmax, threads};
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys
@@ -481,9 +481,83 @@ pub fn gpu_tpu(v: &Values) -> matmul::Compare {
     }
 }
 
+pub static HARDWARE_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200", "custom"], "h100"),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::int("peak", 1, 100_000, 1000).optional(),
+    ParamSpec::int("bw", 1, 100_000, 3350).optional(),
+];
+
+pub static HARDWARE: TopicMeta = TopicMeta {
+    id: "hardware",
+    sections: &["1", "2", "4"],
+    demo: "01 · 1",
+    part: "landing.part.gpu",
+    params: &HARDWARE_PARAMS,
+    metrics: &["ridge", "peak-tflops", "bandwidth-tbps"],
+    position_max: None,
+};
+
+/// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
+/// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
+pub fn machine(v: &Values) -> roofline::Hardware {
+    match v.choice("gpu") {
+        "custom" => {
+            let peak = v.int("peak") as f64;
+            roofline::Hardware {
+                code: "custom",
+                name: "custom",
+                sms: 0,
+                bf16_tflops: peak,
+                fp8_tflops: Some(peak),
+                fp32_tflops: peak,
+                hbm_tbps: v.int("bw") as f64 / 1000.0,
+                hbm_gb: 0.0,
+                l2_mb: 0.0,
+                smem_kb_per_sm: 0.0,
+                regs_kb_per_sm: 0.0,
+                source: "given in the URL (peak, bw)",
+            }
+        }
+        code => *roofline::hardware(code),
+    }
+}
+
+pub static ROOFLINE_PARAMS: [ParamSpec; 8] = [
+    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100"),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::choice("op", &["relu", "dot", "matvec", "matmul", "decode", "custom"], "matmul"),
+    ParamSpec::int("n", 1, 65536, 4096),
+    ParamSpec::int("d", 1, 65536, 8192),
+    ParamSpec::int("batch", 1, 65536, 1),
+    ParamSpec::int("flops", 1, 1_000_000_000_000_000, 1_000_000).optional(),
+    ParamSpec::int("bytes", 1, 1_000_000_000_000_000, 1_000_000).optional(),
+];
+
+pub static ROOFLINE: TopicMeta = TopicMeta {
+    id: "roofline",
+    sections: &["5", "6.2"],
+    demo: "01 · 2–3",
+    part: "landing.part.fast",
+    params: &ROOFLINE_PARAMS,
+    metrics: &["intensity", "attainable-tflops", "percent-of-peak", "bound"],
+    position_max: None,
+};
+
+/// FLOPs and bytes of the chosen operation.
+pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
+    let e = roofline::dtype_bytes(v.choice("dtype"));
+    if op == "custom" {
+        return roofline::Work { flops: v.int("flops") as f64, bytes: v.int("bytes") as f64 };
+    }
+    roofline::op_work(op, v.int("n") as f64, v.int("d") as f64, v.int("batch") as f64, e)
+}
+
 /// Every topic, in lecture order.
-pub static ALL: [&TopicMeta; 12] = [
+pub static ALL: [&TopicMeta; 14] = [
+    &HARDWARE,
     &THREADS,
+    &ROOFLINE,
     &DIVERGENCE,
     &COALESCING,
     &TILING,

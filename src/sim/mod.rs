@@ -12,6 +12,7 @@ pub mod expr;
 pub mod flash;
 pub mod matmul;
 pub mod occupancy;
+pub mod roofline;
 pub mod softmax;
 pub mod systolic;
 pub mod threads;

@@ -301,3 +301,117 @@ pub fn LogChart(p: &LogChartProps) -> Html {
         </div>
     }
 }
+
+/// A dot on the roofline chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoofDot {
+    pub label: String,
+    pub intensity: f64,
+    pub tflops: f64,
+    pub selected: bool,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RooflineProps {
+    pub peak: f64,
+    pub bandwidth: f64,
+    pub dots: Rc<Vec<RoofDot>>,
+    pub x_desc: AttrValue,
+    pub width: f64,
+    pub height: f64,
+    pub present: bool,
+    pub label: AttrValue,
+}
+
+fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Option<()> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let k = if p.present { 1.4 } else { 1.0 };
+    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let (x0, x1) = (0.05, 1e5);
+    let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
+    let mut chart = ChartBuilder::on(&root)
+        .margin((12.0 * dpr) as u32)
+        .x_label_area_size((36.0 * dpr * k) as u32)
+        .y_label_area_size((60.0 * dpr * k) as u32)
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+        .ok()?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(238, 239, 243))
+        .max_light_lines(1)
+        .x_desc(p.x_desc.as_str())
+        .y_desc("TFLOP/s")
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
+        .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
+        .draw()
+        .ok()?;
+    let ridge = p.peak / p.bandwidth;
+    let stroke = (if p.present { 4.0 } else { 2.5 } * dpr) as u32;
+    chart
+        .draw_series(LineSeries::new(
+            vec![(x0, x0 * p.bandwidth), (ridge, p.peak), (x1, p.peak)],
+            RGBColor(28, 32, 40).stroke_width(stroke),
+        ))
+        .ok()?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(ridge, y0), (ridge, p.peak)],
+            RGBColor(150, 150, 160).stroke_width((1.0 * dpr) as u32),
+        )))
+        .ok()?;
+    for d in p.dots.iter() {
+        let (color, r) = if d.selected { (RGBColor(208, 48, 10), 7.0) } else { (RGBColor(21, 89, 201), 5.0) };
+        let pos = (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1));
+        chart
+            .draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled())))
+            .ok()?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                d.label.clone(),
+                pos,
+                (FONT_STACK, 12.0 * dpr * k).into_font().color(&color).pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Left,
+                    plotters::style::text_anchor::VPos::Bottom,
+                )),
+            )))
+            .ok()?;
+    }
+    root.present().ok()
+}
+
+#[component]
+pub fn RooflineChart(p: &RooflineProps) -> Html {
+    let canvas = use_node_ref();
+    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
+    {
+        let canvas = canvas.clone();
+        let props = RooflineProps {
+            peak: p.peak,
+            bandwidth: p.bandwidth,
+            dots: p.dots.clone(),
+            x_desc: p.x_desc.clone(),
+            width: p.width,
+            height: p.height,
+            present: p.present,
+            label: p.label.clone(),
+        };
+        use_effect_with((p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), pw, ph, p.present), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if draw_roofline(&c, &props, dpr).is_some() {
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }
+        });
+    }
+    let style = format!("width:{}px;height:{}px", p.width, p.height);
+    html! {
+        <div class="chart" style={style.clone()} data-testid="chart">
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
+        </div>
+    }
+}

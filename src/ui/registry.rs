@@ -10,8 +10,10 @@ pub struct Topic {
     pub view: fn() -> Html,
 }
 
-pub static TOPICS: [Topic; 12] = [
+pub static TOPICS: [Topic; 14] = [
+    Topic { meta: &topics::HARDWARE, view: || html! { <super::panels::roofline::HardwarePanel /> } },
     Topic { meta: &topics::THREADS, view: || html! { <super::panels::threads::ThreadsPanel /> } },
+    Topic { meta: &topics::ROOFLINE, view: || html! { <super::panels::roofline::RooflinePanel /> } },
     Topic { meta: &topics::DIVERGENCE, view: || html! { <super::panels::divergence::DivergencePanel /> } },
     Topic { meta: &topics::COALESCING, view: || html! { <super::panels::coalescing::CoalescingPanel /> } },
     Topic { meta: &topics::TILING, view: || html! { <super::panels::matmul::TilingPanel /> } },

@@ -7,6 +7,7 @@ pub mod frame;
 pub mod matmul;
 pub mod memory;
 pub mod occupancy;
+pub mod roofline;
 pub mod softmax;
 pub mod systolic;
 pub mod threads;
