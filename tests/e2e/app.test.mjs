@@ -43,7 +43,7 @@ describe('shell', () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
-    assert.deepEqual(ids, ['threads', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+    assert.deepEqual(ids, ['hardware', 'threads', 'roofline', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
       'online-softmax', 'flash', 'attention-memory', 'systolic', 'gpu-vs-tpu']);
     const parts = await page.locator('.landing-part h2').allInnerTexts();
     assert.equal(parts.length, 4);
@@ -325,7 +325,7 @@ describe('execution-model panels', () => {
 
   test('projector mode and Chinese on every panel', async () => {
     const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
-    for (const id of ['threads', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+    for (const id of ['hardware', 'threads', 'roofline', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
       'online-softmax', 'flash', 'attention-memory', 'gpu-vs-tpu']) {
       await open(page, srv.base, `#/${id}?present=1&lang=zh`);
       await painted(page);
@@ -494,6 +494,49 @@ describe('matmul panels', () => {
     await painted(page);
     assert.equal(await metric(page, 'total-cycles'), 2 * 4096 + 32 * (128 + 128 - 2));
     assert.deepEqual(page.errors.filter((e) => !/404/.test(e)), []);
+    await page.context().close();
+  });
+});
+
+describe('hardware and roofline', () => {
+  test("hardware: the lecture's ridge points, custom machine", async () => {
+    const page = await newPage(browser);
+    for (const [gpu, ridge] of [['a100', 156], ['h100', 295], ['b200', 281]]) {
+      await open(page, srv.base, `#/hardware?gpu=${gpu}&dtype=bf16`);
+      await page.waitForSelector('[data-metric="ridge"]');
+      assert.equal(Math.round(await metric(page, 'ridge')), ridge, gpu);
+    }
+    await shot(page, 'hardware-b200');
+    await open(page, srv.base, '#/hardware?gpu=custom&dtype=bf16&peak=100&bw=1000');
+    await page.waitForSelector('[data-metric="ridge"]');
+    assert.equal(await metric(page, 'ridge'), 100);
+    assert.equal(await metric(page, 'bandwidth-tbps'), 1);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("roofline: the lecture's operations and decode batches", async () => {
+    const page = await newPage(browser);
+    const cases = [['relu', 0.25, '0.8', '0.1%'], ['dot', 0.5, '1.7', '0.2%'], ['matvec', 1.0, '3.3', '0.3%'], ['matmul', 1365, '990', '100%']];
+    for (const [op, i, tf, pct] of cases) {
+      await open(page, srv.base, `#/roofline?gpu=h100&dtype=bf16&op=${op}&n=4096`);
+      await page.waitForSelector('[data-metric="intensity"]');
+      const inten = await metric(page, 'intensity');
+      assert.equal(i >= 10 ? Math.floor(inten) : Math.round(inten * 100) / 100, i, op);
+      assert.equal((await metric(page, 'attainable-tflops')).toFixed(tf.includes('.') ? 1 : 0), tf, op);
+      assert.equal((100 * (await metric(page, 'percent-of-peak'))).toFixed(pct === '100%' ? 0 : 1) + '%', pct, op);
+    }
+    assert.equal(await page.locator('[data-metric="bound"]').getAttribute('data-value'), 'compute');
+    await page.waitForSelector('[data-testid="chart"] canvas[data-painted="1"]');
+    for (const [id, pct] of [['b1', '0.3'], ['b8', '2.7'], ['b64', '21'], ['b256', '82'], ['b1024', '100']]) {
+      await page.locator(`.preset[data-preset="${id}"]`).click();
+      await waitForQuery(page, 'batch', id.slice(1));
+      const p = 100 * (await metric(page, 'percent-of-peak'));
+      assert.equal(p < 10 ? p.toFixed(1) : p.toFixed(0), pct, id);
+      if (id === 'b8') await shot(page, 'roofline-decode-b8');
+    }
+    assert.match(await page.getByTestId('precision').innerText(), /8\.25 bits per value.*4\.5 bits/);
+    assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 });
