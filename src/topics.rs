@@ -5,7 +5,7 @@
 
 use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
 use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-use crate::sim::{coalescing, divergence, expr, flash, matmul, occupancy, roofline, softmax, threads};
+use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys
@@ -95,7 +95,7 @@ pub fn systolic_params(v: &Values) -> systolic::Params {
     }
 }
 
-pub static SYSTOLIC_PARAMS: [ParamSpec; 7] = [
+pub static SYSTOLIC_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("rows", 1, MAX_DIM as i64, 4),
     ParamSpec::int("cols", 1, MAX_DIM as i64, 4),
     ParamSpec::int("k", 1, MAX_K as i64, 6),
@@ -103,6 +103,7 @@ pub static SYSTOLIC_PARAMS: [ParamSpec; 7] = [
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
     ParamSpec::position("cycle"),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
+    INSET_GPU,
 ];
 
 pub static SYSTOLIC: TopicMeta = TopicMeta {
@@ -263,7 +264,7 @@ pub fn softmax_run(v: &Values) -> softmax::OnlineSoftmax {
     softmax::OnlineSoftmax::new(x, v.int("block") as usize)
 }
 
-pub static FLASH_PARAMS: [ParamSpec; 11] = [
+pub static FLASH_PARAMS: [ParamSpec; 12] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256),
     ParamSpec::int("d", 1, flash::MAX_D as i64, 64),
     ParamSpec::int("bq", 1, flash::MAX_N as i64, 32),
@@ -275,6 +276,7 @@ pub static FLASH_PARAMS: [ParamSpec; 11] = [
     ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
     ParamSpec::int("sram", 1, 1024, 228),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
+    INSET_GPU,
 ];
 
 pub static FLASH: TopicMeta = TopicMeta {
@@ -342,7 +344,7 @@ fn or_n(v: &Values, name: &str) -> u64 {
     }
 }
 
-pub static TILING_PARAMS: [ParamSpec; 9] = [
+pub static TILING_PARAMS: [ParamSpec; 10] = [
     ParamSpec::int("n", 1, 4096, 256),
     ParamSpec::int("m", 0, 4096, 0).optional(),
     ParamSpec::int("k", 0, 4096, 0).optional(),
@@ -352,6 +354,7 @@ pub static TILING_PARAMS: [ParamSpec; 9] = [
     ParamSpec::position("step"),
     ParamSpec::int("smem", 1, 1024, 228),
     ParamSpec::int("speed", 1, 1000, 2).optional(),
+    INSET_GPU,
 ];
 
 pub static TILING: TopicMeta = TopicMeta {
@@ -553,12 +556,64 @@ pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
     roofline::op_work(op, v.int("n") as f64, v.int("d") as f64, v.int("batch") as f64, e)
 }
 
+fn check_fusion(s: &str) -> Result<(), String> {
+    fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The GPU a panel's roofline inset is drawn for.
+pub const INSET_GPU: ParamSpec = ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100").optional();
+
+pub static FUSION_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::text("expr", fusion::MAX_LEN, "sin(x)^2 + cos(x)^2", check_fusion),
+    ParamSpec::int("n", 1, 1 << 30, 16_777_216),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    INSET_GPU,
+];
+
+pub static FUSION: TopicMeta = TopicMeta {
+    id: "fusion",
+    sections: &["6.3"],
+    demo: "03",
+    part: "landing.part.fast",
+    params: &FUSION_PARAMS,
+    metrics: &["kernels-unfused", "bytes-unfused", "bytes-fused", "speedup-bound"],
+    position_max: None,
+};
+
+pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::int("depth", 1, 16, 3),
+    ParamSpec::int("n", 1, 1 << 28, 1 << 20),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("upstream", &["1", "0"], "1"),
+];
+
+pub static RECOMPUTE: TopicMeta = TopicMeta {
+    id: "recompute",
+    sections: &["6.4"],
+    demo: "03",
+    part: "landing.part.fast",
+    params: &RECOMPUTE_PARAMS,
+    metrics: &["accesses-store", "accesses-recompute", "saved-bytes-store", "saved-bytes-recompute"],
+    position_max: None,
+};
+
+pub fn recompute(v: &Values) -> fusion::Recompute {
+    fusion::Recompute {
+        depth: v.int("depth") as u64,
+        n: v.int("n") as u64,
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        upstream: v.choice("upstream") == "1",
+    }
+}
+
 /// Every topic, in lecture order.
-pub static ALL: [&TopicMeta; 14] = [
+pub static ALL: [&TopicMeta; 16] = [
     &HARDWARE,
     &THREADS,
     &ROOFLINE,
     &DIVERGENCE,
+    &FUSION,
+    &RECOMPUTE,
     &COALESCING,
     &TILING,
     &QUANTIZATION,

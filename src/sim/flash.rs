@@ -352,6 +352,11 @@ impl Flash {
     /// Backward: FLOPs spent recomputing S = QKᵀ and P = e^(S − L) (2d + 1 per
     /// computed score), against the P matrix (n², dtype) not stored.
     pub fn recompute_flops(&self) -> u64 {
+        self.scores() * (2 * self.p.d as u64 + 1)
+    }
+
+    /// Attention scores computed (unmasked entries of the computed tiles).
+    pub fn scores(&self) -> u64 {
         let scores: u64 = (0..self.tr)
             .map(|i| {
                 self.rows(i)
@@ -366,7 +371,20 @@ impl Flash {
                     .sum::<u64>()
             })
             .sum();
-        scores * (2 * self.p.d as u64 + 1)
+        scores
+    }
+
+    /// FLOPs of a pass: forward QKᵀ and PV (4d per score); backward recomputes
+    /// S (2d) and computes dV, dP, dQ, dK (8d).
+    pub fn flops(&self, pass: Pass) -> u64 {
+        let d = self.p.d as u64;
+        self.scores() * if pass == Pass::Fwd { 4 * d } else { 10 * d }
+    }
+
+    /// FLOPs standard attention spends on the same pass (no recomputation).
+    pub fn flops_standard(&self, pass: Pass) -> u64 {
+        let d = self.p.d as u64;
+        self.scores() * if pass == Pass::Fwd { 4 * d } else { 8 * d }
     }
     pub fn bytes_not_stored(&self) -> u64 {
         (self.p.n * self.p.n) as u64 * self.p.elem_bytes
@@ -518,6 +536,11 @@ mod tests {
         // 128×128 tiles of bf16 at d = 128 fit in 228 KB.
         assert!(f.fits_sram());
         assert_eq!(f.bytes_not_stored(), 4096 * 4096 * 2);
+        // Every score computed once without a mask; the lower triangle with one.
+        assert_eq!(f.scores(), 4096 * 4096);
+        assert_eq!(f.flops(Pass::Fwd), 4096 * 4096 * 4 * 128);
+        let c = flash(4096, 128, 128, 128, true, 0);
+        assert_eq!(c.scores(), 4096 * 4097 / 2);
     }
 
     proptest! {

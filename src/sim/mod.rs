@@ -10,6 +10,7 @@ pub mod coalescing;
 pub mod divergence;
 pub mod expr;
 pub mod flash;
+pub mod fusion;
 pub mod matmul;
 pub mod occupancy;
 pub mod roofline;

@@ -10,11 +10,13 @@ pub struct Topic {
     pub view: fn() -> Html,
 }
 
-pub static TOPICS: [Topic; 14] = [
+pub static TOPICS: [Topic; 16] = [
     Topic { meta: &topics::HARDWARE, view: || html! { <super::panels::roofline::HardwarePanel /> } },
     Topic { meta: &topics::THREADS, view: || html! { <super::panels::threads::ThreadsPanel /> } },
     Topic { meta: &topics::ROOFLINE, view: || html! { <super::panels::roofline::RooflinePanel /> } },
     Topic { meta: &topics::DIVERGENCE, view: || html! { <super::panels::divergence::DivergencePanel /> } },
+    Topic { meta: &topics::FUSION, view: || html! { <super::panels::fusion::FusionPanel /> } },
+    Topic { meta: &topics::RECOMPUTE, view: || html! { <super::panels::fusion::RecomputePanel /> } },
     Topic { meta: &topics::COALESCING, view: || html! { <super::panels::coalescing::CoalescingPanel /> } },
     Topic { meta: &topics::TILING, view: || html! { <super::panels::matmul::TilingPanel /> } },
     Topic { meta: &topics::QUANTIZATION, view: || html! { <super::panels::matmul::QuantizationPanel /> } },

@@ -23,6 +23,8 @@ after(async () => {
 });
 
 async function shot(page, name) {
+  // From the top, so the sticky header is where a reader sees it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(150);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }

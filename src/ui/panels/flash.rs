@@ -2,6 +2,8 @@
 //! §8.3–8.4, demos 2–3 of 05).
 
 use super::frame::{legend_item, Choice, PanelFrame};
+use super::inset::RooflineInset;
+use crate::sim::roofline::Work;
 use crate::draw::flash::{colors, draw};
 use crate::i18n::{format_bytes, group_digits};
 use crate::params::Value;
@@ -159,6 +161,10 @@ pub fn FlashPanel() -> Html {
             <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
                 { sram_line }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
             </p>
+            <RooflineInset gpu={v.choice("gpu")} dtype={v.choice("dtype")} dispatch={st.dispatch.clone()} points={Rc::new(vec![
+                ("inset.flash", Work { flops: sim.flops(pass) as f64, bytes: fl_b as f64 }),
+                ("inset.standard", Work { flops: sim.flops_standard(pass) as f64, bytes: std_b as f64 }),
+            ])} />
             if pass == Pass::Bwd {
                 <p data-testid="recompute">{ ctx.tf("flash.recompute", &[
                     ("flops", &group_digits(sim.recompute_flops())),

@@ -2,6 +2,8 @@
 //! (notes §6.6, §7, §9.1).
 
 use super::frame::{legend_item, Choice, PanelFrame, Preset, Presets};
+use super::inset::RooflineInset;
+use crate::sim::roofline::Work;
 use crate::draw::matmul::{draw_compare, draw_quantization, draw_tiling, draw_waves};
 use crate::i18n::{format_bytes, group_digits};
 use crate::params::Value;
@@ -130,6 +132,9 @@ pub fn TilingPanel() -> Html {
             <p class="formula" data-testid="tile-counters">{ ctx.tf("tiling.counters", &[("loads", &group_digits(loads)), ("macs", &group_digits(macs)), ("ratio", &ratio)]) }</p>
             <Readouts topic="tiling" metrics={Rc::new([vec![Metric::count("step", step)], t.metrics(smem)].concat())} />
             <p class={classes!("check", if fit_key == "tiling.fit" { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
+            <RooflineInset gpu={v.choice("gpu")} dtype={v.choice("dtype")} dispatch={d.clone()} points={Rc::new(vec![
+                ("inset.this", Work { flops: t.flops() as f64, bytes: t.global_bytes() as f64 }),
+            ])} />
         </>
     };
     let explain = html! { <><p class="current">{ ctx.t("tiling.explain") }</p><p class="lecture-check">{ ctx.t("tiling.lecture") }</p></> };

@@ -4,6 +4,8 @@ pub mod coalescing;
 pub mod divergence;
 pub mod flash;
 pub mod frame;
+pub mod fusion;
+pub mod inset;
 pub mod matmul;
 pub mod memory;
 pub mod occupancy;

@@ -13,6 +13,8 @@ use crate::ui::player::Player;
 use crate::ui::readouts::{Notices, Readouts};
 use crate::ui::slider::Slider;
 use crate::ui::url_state::{use_url_state, Action};
+use super::inset::RooflineInset;
+use crate::sim::roofline::Work;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -212,6 +214,12 @@ pub fn SystolicPanel() -> Html {
                     <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                         on_seek={on_seek} label={ctx.t("systolic.timeline")} />
                     <Readouts topic="systolic" metrics={metrics} />
+                    <RooflineInset gpu={v.choice("gpu")} dtype="bf16" dispatch={st.dispatch.clone()} points={Rc::new(vec![
+                        ("inset.this", Work {
+                            flops: 2.0 * (params.rows * params.cols * params.k) as f64,
+                            bytes: 2.0 * (params.rows * params.k + params.k * params.cols + params.rows * params.cols) as f64,
+                        }),
+                    ])} />
                     <p class={classes!("result", (*err != 0).then_some("bad"))} data-testid="result">
                         <strong>{ ctx.t("systolic.result") }{": "}</strong>
                         { ctx.t(if *err == 0 { "systolic.result.ok" } else { "systolic.result.bad" }) }

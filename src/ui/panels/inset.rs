@@ -1,0 +1,60 @@
+//! The small roofline every byte-and-FLOP panel shows: where its current
+//! configuration sits for the chosen GPU, from the one model in
+//! `sim::roofline` (no second roofline formula anywhere).
+
+use super::frame::Choice;
+use crate::sim::roofline::{attainable_tflops, hardware, Work};
+use crate::ui::app::AppCtx;
+use crate::ui::chart::{RoofDot, RooflineChart};
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct InsetProps {
+    /// The `gpu` URL parameter's value.
+    pub gpu: &'static str,
+    /// The dtype whose peak is the roof.
+    pub dtype: &'static str,
+    /// (translation key of the label, work) for each dot; the first is highlighted.
+    pub points: Rc<Vec<(&'static str, Work)>>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn RooflineInset(p: &InsetProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let h = hardware(p.gpu);
+    let dots: Vec<RoofDot> = p
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, (key, w))| RoofDot {
+            label: ctx.t(key),
+            intensity: w.intensity(),
+            tflops: attainable_tflops(h, p.dtype, w.intensity()),
+            selected: i == 0,
+        })
+        .collect();
+    let metrics: Vec<Html> = dots
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            html! {
+                <span class="inset-dot" data-inset-intensity={d.intensity.to_string()} data-inset-tflops={d.tflops.to_string()} data-index={i.to_string()}>
+                    { format!("{}: {:.3} FLOP/B → {:.2} TFLOP/s", d.label, d.intensity, d.tflops) }
+                </span>
+            }
+        })
+        .collect();
+    html! {
+        <div class="inset" data-testid="roofline-inset">
+            <h2 class="chart-title">{ ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)]) }</h2>
+            <Choice name="gpu" options={&["a100", "h100", "h200", "b200"][..]} value={p.gpu} dispatch={p.dispatch.clone()} />
+            <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={"FLOP / byte"}
+                width={if ctx.present { 520.0 } else { 420.0 }} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
+                label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />
+            <p class="inset-values">{ for metrics }</p>
+        </div>
+    }
+}
