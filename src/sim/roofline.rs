@@ -187,7 +187,10 @@ mod tests {
             (w.intensity(), a, a / h.peak_tflops("bf16"))
         };
         let (i, a, p) = row("relu");
-        assert_eq!((format!("{i:.2}"), format!("{a:.1}"), format!("{:.1}%", 100.0 * p)), ("0.25".into(), "0.8".into(), "0.1%".into()));
+        assert_eq!(
+            (format!("{i:.2}"), format!("{a:.1}"), format!("{:.1}%", 100.0 * p)),
+            ("0.25".into(), "0.8".into(), "0.1%".into())
+        );
         let (i, a, _) = row("dot");
         assert_eq!((format!("{i:.1}"), format!("{a:.1}")), ("0.5".into(), "1.7".into()));
         let (i, a, _) = row("matvec");
@@ -200,7 +203,13 @@ mod tests {
     fn lecture_decode() {
         // notes §5.3 (d = 8192, bf16, H100).
         let h = hardware("h100");
-        let expect = [(1.0, "1.0", "0.3"), (8.0, "8.0", "2.7"), (64.0, "63", "21"), (256.0, "241", "82"), (1024.0, "819", "100")];
+        let expect = [
+            (1.0, "1.0", "0.3"),
+            (8.0, "8.0", "2.7"),
+            (64.0, "63", "21"),
+            (256.0, "241", "82"),
+            (1024.0, "819", "100"),
+        ];
         for (b, i, p) in expect {
             let w = op_work("decode", 0.0, 8192.0, b, 2.0);
             let inten = w.intensity();

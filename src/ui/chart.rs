@@ -366,9 +366,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     for d in p.dots.iter() {
         let (color, r) = if d.selected { (RGBColor(208, 48, 10), 7.0) } else { (RGBColor(21, 89, 201), 5.0) };
         let pos = (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1));
-        chart
-            .draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled())))
-            .ok()?;
+        chart.draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled()))).ok()?;
         chart
             .draw_series(std::iter::once(Text::new(
                 d.label.clone(),

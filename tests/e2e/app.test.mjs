@@ -45,7 +45,7 @@ describe('shell', () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
-    assert.deepEqual(ids, ['hardware', 'threads', 'roofline', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+    assert.deepEqual(ids, ['hardware', 'threads', 'roofline', 'divergence', 'fusion', 'recompute', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
       'online-softmax', 'flash', 'attention-memory', 'systolic', 'gpu-vs-tpu']);
     const parts = await page.locator('.landing-part h2').allInnerTexts();
     assert.equal(parts.length, 4);
@@ -327,7 +327,7 @@ describe('execution-model panels', () => {
 
   test('projector mode and Chinese on every panel', async () => {
     const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
-    for (const id of ['hardware', 'threads', 'roofline', 'divergence', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+    for (const id of ['hardware', 'threads', 'roofline', 'divergence', 'fusion', 'recompute', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
       'online-softmax', 'flash', 'attention-memory', 'gpu-vs-tpu']) {
       await open(page, srv.base, `#/${id}?present=1&lang=zh`);
       await painted(page);
@@ -538,6 +538,71 @@ describe('hardware and roofline', () => {
       if (id === 'b8') await shot(page, 'roofline-decode-b8');
     }
     assert.match(await page.getByTestId('precision').innerText(), /8\.25 bits per value.*4\.5 bits/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('fusion, recomputation, insets', () => {
+  test("fusion: the lecture's sin²+cos² table, presets, user expressions", async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/fusion');
+    await page.waitForSelector('[data-metric="kernels-unfused"]');
+    assert.equal(await metric(page, 'kernels-unfused'), 5);
+    assert.equal(await metric(page, 'speedup-bound'), 5.5);
+    const n = 16777216;
+    assert.equal(await metric(page, 'bytes-unfused'), 11 * n * 4);
+    assert.equal(await metric(page, 'bytes-fused'), 2 * n * 4);
+    assert.match(await page.getByTestId('fusion-total').innerText(), /6n reads \+ 5n writes = 11n, against 2n/);
+    assert.equal(await page.getByTestId('kernels').locator('.kernel').count(), 5);
+    await page.waitForSelector('[data-testid="roofline-inset"] canvas[data-painted="1"]');
+    await shot(page, 'fusion-sincos');
+    await page.locator('.preset[data-preset="gelu"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-metric="kernels-unfused"]').dataset.value === '8');
+    await page.locator('#param-expr').fill('relu(x * w + b');
+    assert.match(await page.getByTestId('expr-error').innerText(), /missing \)/);
+    await page.locator('#param-expr').fill('exp(x) / (exp(x) + exp(y))');
+    await waitForQuery(page, 'expr', 'exp(x) / (exp(x) + exp(y))');
+    assert.equal(await metric(page, 'kernels-unfused'), 5);
+    await open(page, srv.base, '#/fusion?expr=foo(x)');
+    await page.waitForSelector('[data-notice-param="expr"]');
+    assert.match(await page.locator('[data-notice-param="expr"]').innerText(), /unknown function/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('recompute: notes 9 vs 5, slides 8 vs 4, 12.6 MB vs 4.2 MB', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/recompute');
+    await page.waitForSelector('[data-metric="accesses-store"]');
+    assert.equal(await metric(page, 'accesses-store'), 9);
+    assert.equal(await metric(page, 'accesses-recompute'), 5);
+    assert.equal(await page.locator('[data-metric="saved-bytes-store"] .metric-value').innerText(), '12.6 MB');
+    assert.equal(await page.locator('[data-metric="saved-bytes-recompute"] .metric-value').innerText(), '4.19 MB');
+    await shot(page, 'recompute');
+    await page.locator('button[data-param="upstream"][data-value="0"]').click();
+    await waitForQuery(page, 'upstream', '0');
+    assert.equal(await metric(page, 'accesses-store'), 8);
+    assert.equal(await metric(page, 'accesses-recompute'), 4);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('roofline insets agree with the roofline panel', async () => {
+    const page = await newPage(browser);
+    // Tiling at T = 64, fp32: intensity 16, on an H100's fp32 roof (67 TFLOP/s, 3.35 TB/s).
+    await open(page, srv.base, '#/tiling?n=256&tile=64&dtype=fp32&mode=tiled&step=0&smem=228&gpu=h100');
+    await page.waitForSelector('[data-testid="roofline-inset"] .inset-dot');
+    const dot = page.locator('[data-testid="roofline-inset"] .inset-dot').first();
+    assert.equal(Number(await dot.getAttribute('data-inset-intensity')), 16);
+    const tf = Number(await dot.getAttribute('data-inset-tflops'));
+    await open(page, srv.base, '#/roofline?gpu=h100&dtype=fp32&op=custom&flops=16&bytes=1');
+    await page.waitForSelector('[data-metric="attainable-tflops"]');
+    assert.equal(await metric(page, 'attainable-tflops'), tf);
+    for (const hash of ['#/flash?n=256&causal=1&pass=fwd&step=3', '#/systolic?rows=8&cols=8&k=512&gpu=a100']) {
+      await open(page, srv.base, hash);
+      await page.waitForSelector('[data-testid="roofline-inset"] canvas[data-painted="1"]');
+    }
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

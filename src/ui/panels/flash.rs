@@ -3,12 +3,12 @@
 
 use super::frame::{legend_item, Choice, PanelFrame};
 use super::inset::RooflineInset;
-use crate::sim::roofline::Work;
 use crate::draw::flash::{colors, draw};
 use crate::i18n::{format_bytes, group_digits};
 use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::flash::{Flash, Pass, NUMERIC_MAX_N};
+use crate::sim::roofline::Work;
 use crate::topics::{flash_params, flash_pass, FLASH};
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{use_width, SceneCanvas, SceneRef};

@@ -42,7 +42,9 @@ pub fn FusionPanel() -> Html {
         let draft = draft.clone();
         let d = d.clone();
         Callback::from(move |ev: InputEvent| {
-            let Some(text) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value()) else {
+            let Some(text) =
+                ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value())
+            else {
                 return;
             };
             if parse(&text).is_ok() {
@@ -54,10 +56,8 @@ pub fn FusionPanel() -> Html {
     let flops = (l.kernels as u64 * n) as f64;
     let unfused = ((l.reads_unfused + l.writes_unfused) as u64 * n * e) as f64;
     let fused = ((l.reads_fused + l.writes_fused) as u64 * n * e) as f64;
-    let points = Rc::new(vec![
-        ("inset.fused", Work { flops, bytes: fused }),
-        ("inset.unfused", Work { flops, bytes: unfused }),
-    ]);
+    let points =
+        Rc::new(vec![("inset.fused", Work { flops, bytes: fused }), ("inset.unfused", Work { flops, bytes: unfused })]);
     let controls = html! {
         <>
             <div class="control" data-param="expr" title={ctx.t("param.expr.doc")}>
@@ -126,7 +126,8 @@ pub fn RecomputePanel() -> Html {
     let row = |label: &str, fwd: String, bwd: String, total: u64| {
         html! { <tr><td>{ ctx.t(label) }</td><td>{ fwd }</td><td>{ bwd }</td><td class="num"><strong>{ total }</strong></td></tr> }
     };
-    let s_list = if l <= 4 { (1..=l).map(|i| format!("s{i}")).collect::<Vec<_>>().join(", ") } else { format!("s1…s{l}") };
+    let s_list =
+        if l <= 4 { (1..=l).map(|i| format!("s{i}")).collect::<Vec<_>>().join(", ") } else { format!("s1…s{l}") };
     let upstream_txt = if r.upstream { "dy, " } else { "" };
     let controls = html! {
         <>

@@ -3,12 +3,12 @@
 
 use super::frame::{legend_item, Choice, PanelFrame, Preset, Presets};
 use super::inset::RooflineInset;
-use crate::sim::roofline::Work;
 use crate::draw::matmul::{draw_compare, draw_quantization, draw_tiling, draw_waves};
 use crate::i18n::{format_bytes, group_digits};
 use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::matmul::{gpu, max_tile, modelled_tflops};
+use crate::sim::roofline::Work;
 use crate::sim::Metric;
 use crate::topics::{gpu_tpu, quantization, tiling, tiling_steps, waves_at, GPU_TPU, QUANTIZATION, TILING, WAVES};
 use crate::ui::app::AppCtx;

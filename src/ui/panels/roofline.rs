@@ -55,9 +55,21 @@ pub fn HardwarePanel() -> Html {
     let years: Vec<f64> = (0..=20).map(|y| y as f64).collect();
     let growth = |per2: f64| years.iter().map(|&y| (y.max(0.001), per2.powf(y / 2.0))).collect::<Vec<_>>();
     let series = Rc::new(vec![
-        LogSeries { label: ctx.t("hardware.growth.compute"), color: crate::scene::Rgba::rgb(235, 110, 20), points: growth(3.0) },
-        LogSeries { label: ctx.t("hardware.growth.dram"), color: crate::scene::Rgba::rgb(20, 90, 200), points: growth(1.6) },
-        LogSeries { label: ctx.t("hardware.growth.ici"), color: crate::scene::Rgba::rgb(16, 130, 60), points: growth(1.4) },
+        LogSeries {
+            label: ctx.t("hardware.growth.compute"),
+            color: crate::scene::Rgba::rgb(235, 110, 20),
+            points: growth(3.0),
+        },
+        LogSeries {
+            label: ctx.t("hardware.growth.dram"),
+            color: crate::scene::Rgba::rgb(20, 90, 200),
+            points: growth(1.6),
+        },
+        LogSeries {
+            label: ctx.t("hardware.growth.ici"),
+            color: crate::scene::Rgba::rgb(16, 130, 60),
+            points: growth(1.4),
+        },
     ]);
     let controls = html! {
         <>

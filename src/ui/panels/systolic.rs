@@ -1,8 +1,10 @@
 //! `#/systolic`: the TPU systolic array (notes §9.2, demo 06).
 
+use super::inset::RooflineInset;
 use crate::draw::systolic::{draw, phase_tint};
 use crate::params::Value;
 use crate::scene::Theme;
+use crate::sim::roofline::Work;
 use crate::sim::systolic::{Dataflow, Phase, Systolic};
 use crate::sim::Steppable;
 use crate::topics::{self, SYSTOLIC};
@@ -13,8 +15,6 @@ use crate::ui::player::Player;
 use crate::ui::readouts::{Notices, Readouts};
 use crate::ui::slider::Slider;
 use crate::ui::url_state::{use_url_state, Action};
-use super::inset::RooflineInset;
-use crate::sim::roofline::Work;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
