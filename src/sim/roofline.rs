@@ -74,13 +74,14 @@ pub const HARDWARE: [Hardware; 4] = [
         sms: 148,
         bf16_tflops: 2250.0,
         fp8_tflops: Some(4500.0),
-        fp32_tflops: 75.0,
+        fp32_tflops: 80.0,
         hbm_tbps: 8.0,
         hbm_gb: 180.0,
-        l2_mb: 126.0,
+        // Not in NVIDIA's published B200 specifications: shown as unknown.
+        l2_mb: 0.0,
         smem_kb_per_sm: 228.0,
         regs_kb_per_sm: 256.0,
-        source: "NVIDIA HGX B200 / DGX B200 specifications (per GPU: 2.25 PFLOPS dense BF16, 4.5 PFLOPS dense FP8, 8 TB/s, 180 GB); NVIDIA Blackwell architecture technical brief",
+        source: "NVIDIA HGX B200 / DGX B200 specifications (per GPU at 1,000 W: 2.25 PFLOPS dense BF16, 4.5 PFLOPS dense FP8, 80 TFLOPS FP32, 8 TB/s, 180 GB); L2 size not published by NVIDIA",
     },
 ];
 

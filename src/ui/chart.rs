@@ -205,9 +205,61 @@ pub struct LogChartProps {
     pub height: f64,
     pub present: bool,
     pub label: AttrValue,
+    /// A linear x axis (years), y still logarithmic and labelled "N×".
+    #[prop_or_default]
+    pub growth: bool,
+}
+
+fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
+    let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
+    let k = if p.present { 1.4 } else { 1.0 };
+    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let mut chart = ChartBuilder::on(&root)
+        .margin((10.0 * dpr) as u32)
+        .x_label_area_size((36.0 * dpr * k) as u32)
+        .y_label_area_size((60.0 * dpr * k) as u32)
+        .build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale())
+        .ok()?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(238, 239, 243))
+        .max_light_lines(1)
+        .x_desc(p.x_desc.as_str())
+        .y_desc(p.y_desc.as_str())
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}×"))
+        .draw()
+        .ok()?;
+    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    for s in p.series.iter() {
+        let c = rgb(s.color);
+        chart
+            .draw_series(LineSeries::new(s.points.clone(), c.stroke_width(stroke)))
+            .ok()?
+            .label(s.label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(stroke)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(font(12.0))
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .ok()?;
+    root.present().ok()
 }
 
 fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
+    if p.growth {
+        return draw_growth(canvas, p, dpr);
+    }
     let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).ok()?;
@@ -285,6 +337,7 @@ pub fn LogChart(p: &LogChartProps) -> Html {
             height: p.height,
             present: p.present,
             label: p.label.clone(),
+            growth: p.growth,
         };
         use_effect_with((series, p.marker.to_bits(), pw, ph, p.present), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {

@@ -53,7 +53,7 @@ pub fn HardwarePanel() -> Html {
     };
     let known = |x: f64, unit: &str| if x > 0.0 { format!("{x} {unit}") } else { "—".to_string() };
     let years: Vec<f64> = (0..=20).map(|y| y as f64).collect();
-    let growth = |per2: f64| years.iter().map(|&y| (y.max(0.001), per2.powf(y / 2.0))).collect::<Vec<_>>();
+    let growth = |per2: f64| years.iter().map(|&y| (y, per2.powf(y / 2.0))).collect::<Vec<_>>();
     let series = Rc::new(vec![
         LogSeries {
             label: ctx.t("hardware.growth.compute"),
@@ -90,10 +90,10 @@ pub fn HardwarePanel() -> Html {
             <h2 class="chart-title">{ ctx.t("hardware.hierarchy") }</h2>
             <table class="ledger" data-testid="hierarchy">
                 <tbody>
-                    { level("hardware.level.regs", known(h.regs_kb_per_sm, "KB"), "hardware.per-sm", "≈ 1 cycle".into()) }
-                    { level("hardware.level.smem", known(h.smem_kb_per_sm, "KB"), "hardware.per-sm", "≈ 20–30 cycles".into()) }
-                    { level("hardware.level.l2", known(h.l2_mb, "MB"), "hardware.chip", "≈ 200 cycles".into()) }
-                    { level("hardware.level.hbm", known(h.hbm_gb, "GB"), "hardware.chip", format!("{} TB/s", h.hbm_tbps)) }
+                    { level("hardware.level.regs", known(h.regs_kb_per_sm, "KB"), "hardware.per-sm", ctx.t("hardware.speed.regs")) }
+                    { level("hardware.level.smem", known(h.smem_kb_per_sm, "KB"), "hardware.per-sm", ctx.t("hardware.speed.smem")) }
+                    { level("hardware.level.l2", known(h.l2_mb, "MB"), "hardware.chip", ctx.t("hardware.speed.l2")) }
+                    { level("hardware.level.hbm", known(h.hbm_gb, "GB"), "hardware.chip", ctx.tf("hardware.speed.hbm", &[("bw", &format!("{:.2}", h.hbm_tbps))])) }
                 </tbody>
             </table>
             <h2 class="chart-title">{ ctx.t("hardware.table") }</h2>
@@ -104,15 +104,15 @@ pub fn HardwarePanel() -> Html {
                         <tr data-gpu={g.code}>
                             <td>{ g.name }</td><td class="num">{ g.sms }</td>
                             <td class="num">{ format!("{:.0} TFLOP/s", g.bf16_tflops) }</td>
-                            <td class="num">{ format!("{} TB/s", g.hbm_tbps) }</td>
+                            <td class="num">{ format!("{:.2} TB/s", g.hbm_tbps) }</td>
                             <td class="num">{ format!("{:.0}", g.ridge("bf16")) }</td>
                         </tr>
                     }) }
                 </tbody>
             </table>
             <h2 class="chart-title">{ ctx.t("hardware.growth") }</h2>
-            <LogChart series={series} marker={0.001} x_desc={"years"} y_desc={"×"} width={(width - 4.0).max(240.0)} height={240.0}
-                present={ctx.present} label={ctx.t("hardware.growth")} />
+            <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
+                width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
             <p class="muted">{ ctx.tf("hardware.source", &[("s", h.source)]) }</p>
         </>
     };
