@@ -24,6 +24,10 @@ pub struct TopicMeta {
     /// The largest value of the position parameter (`cycle`, `step`) for
     /// these values, if the panel steps.
     pub position_max: Option<fn(&Values) -> u64>,
+    /// Upper bounds of integer parameters that depend on the others (e.g. a
+    /// tile index below the tile count): clamped with a notice when read from
+    /// a URL, silently when another parameter changes.
+    pub bounds: Option<fn(&Values) -> Vec<(&'static str, i64)>>,
 }
 
 impl TopicMeta {
@@ -44,6 +48,21 @@ impl TopicMeta {
             }
             _ => values,
         };
+        let mut values = values;
+        if let Some(bounds) = self.bounds {
+            for (name, max) in bounds(&values) {
+                let given = values.int(name);
+                if given > max {
+                    let problem = crate::params::Problem::OutOfRange { min: 0, max, used: max };
+                    // One notice per parameter: refine the static range's notice if there is one.
+                    match notices.iter_mut().find(|n| n.param == name) {
+                        Some(n) => n.problem = problem,
+                        None => notices.push(Notice { param: name.to_string(), given: given.to_string(), problem }),
+                    }
+                    values = values.with(name, Value::Int(max));
+                }
+            }
+        }
         (values, notices)
     }
 
@@ -73,6 +92,13 @@ impl TopicMeta {
 
     /// Keep the position inside the run after another parameter changed.
     pub fn normalize(&self, values: Values) -> Values {
+        let mut values = values;
+        if let Some(bounds) = self.bounds {
+            for (name, max) in bounds(&values) {
+                let v = values.int(name).min(max);
+                values = values.with(name, Value::Int(v));
+            }
+        }
         match (self.position_param(), self.position_max) {
             (Some(name), Some(max)) => {
                 let m = max(&values);
@@ -122,6 +148,7 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
         "uses-per-operand",
     ],
     position_max: Some(|v| systolic::total_cycles(&systolic_params(v))),
+    bounds: None,
 };
 
 pub static THREADS_PARAMS: [ParamSpec; 3] = [
@@ -138,6 +165,7 @@ pub static THREADS: TopicMeta = TopicMeta {
     params: &THREADS_PARAMS,
     metrics: &["blocks", "threads", "idle-threads", "warps"],
     position_max: Some(|v| threads_grid(v).threads() - 1),
+    bounds: None,
 };
 
 pub fn threads_grid(v: &Values) -> threads::Grid {
@@ -166,6 +194,7 @@ pub static DIVERGENCE: TopicMeta = TopicMeta {
     params: &DIVERGENCE_PARAMS,
     metrics: &["step", "total-steps", "warp-utilization", "simt-efficiency"],
     position_max: Some(|v| divergence_run(v).schedule().len() as u64),
+    bounds: None,
 };
 
 pub fn divergence_params(v: &Values) -> divergence::Params {
@@ -200,6 +229,7 @@ pub static COALESCING: TopicMeta = TopicMeta {
     params: &COALESCING_PARAMS,
     metrics: &["transactions", "useful-fraction", "bytes-moved"],
     position_max: None,
+    bounds: None,
 };
 
 pub fn coalescing_params(v: &Values) -> coalescing::Params {
@@ -229,6 +259,7 @@ pub static OCCUPANCY: TopicMeta = TopicMeta {
     params: &OCCUPANCY_PARAMS,
     metrics: &["occupancy", "blocks-per-sm", "active-warps", "limiter"],
     position_max: None,
+    bounds: None,
 };
 
 pub fn occupancy_kernel(v: &Values) -> (&'static occupancy::Arch, occupancy::Kernel) {
@@ -257,6 +288,7 @@ pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta {
     params: &SOFTMAX_PARAMS,
     metrics: &["step", "m", "l", "max-abs-error"],
     position_max: Some(|v| softmax_run(v).blocks() as u64),
+    bounds: None,
 };
 
 pub fn softmax_run(v: &Values) -> softmax::OnlineSoftmax {
@@ -296,6 +328,7 @@ pub static FLASH: TopicMeta = TopicMeta {
         "sram-bytes",
     ],
     position_max: Some(|v| flash::Flash::schedule_only(flash_params(v)).steps()),
+    bounds: None,
 };
 
 pub fn flash_params(v: &Values) -> flash::Params {
@@ -334,6 +367,7 @@ pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
     params: &MEMORY_PARAMS,
     metrics: &["standard-bytes", "flash-extra-bytes", "ratio"],
     position_max: None,
+    bounds: None,
 };
 
 /// `m` or `k` given as 0 means "the same as n" (square by default).
@@ -344,7 +378,7 @@ fn or_n(v: &Values, name: &str) -> u64 {
     }
 }
 
-pub static TILING_PARAMS: [ParamSpec; 10] = [
+pub static TILING_PARAMS: [ParamSpec; 12] = [
     ParamSpec::int("n", 1, 4096, 256),
     ParamSpec::int("m", 0, 4096, 0).optional(),
     ParamSpec::int("k", 0, 4096, 0).optional(),
@@ -355,6 +389,8 @@ pub static TILING_PARAMS: [ParamSpec; 10] = [
     ParamSpec::int("smem", 1, 1024, 228),
     ParamSpec::int("speed", 1, 1000, 2).optional(),
     INSET_GPU,
+    ParamSpec::int("ti", 0, 4095, 0),
+    ParamSpec::int("tj", 0, 4095, 0),
 ];
 
 pub static TILING: TopicMeta = TopicMeta {
@@ -365,6 +401,10 @@ pub static TILING: TopicMeta = TopicMeta {
     params: &TILING_PARAMS,
     metrics: &["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"],
     position_max: Some(|v| tiling_steps(&tiling(v))),
+    bounds: Some(|v| {
+        let t = tiling(v);
+        vec![("ti", (t.m.div_ceil(t.t) - 1) as i64), ("tj", (t.n.div_ceil(t.t) - 1) as i64)]
+    }),
 };
 
 pub fn tiling(v: &Values) -> matmul::Tiling {
@@ -403,6 +443,7 @@ pub static QUANTIZATION: TopicMeta = TopicMeta {
     params: &QUANTIZATION_PARAMS,
     metrics: &["useful-fraction", "tiles", "aligned", "extra-transactions"],
     position_max: None,
+    bounds: None,
 };
 
 pub fn quantization(v: &Values) -> matmul::Quantization {
@@ -434,6 +475,7 @@ pub static WAVES: TopicMeta = TopicMeta {
     params: &WAVES_PARAMS,
     metrics: &["tiles", "waves", "sm-utilization", "relative-flops", "relative-time"],
     position_max: None,
+    bounds: None,
 };
 
 /// The waves model for side `n` (with the panel's m, k ratios and tiles).
@@ -468,6 +510,7 @@ pub static GPU_TPU: TopicMeta = TopicMeta {
     params: &GPU_TPU_PARAMS,
     metrics: &["mxu-passes", "mxu-utilization", "gpu-waves", "gpu-utilization"],
     position_max: None,
+    bounds: None,
 };
 
 pub fn gpu_tpu(v: &Values) -> matmul::Compare {
@@ -499,6 +542,7 @@ pub static HARDWARE: TopicMeta = TopicMeta {
     params: &HARDWARE_PARAMS,
     metrics: &["ridge", "peak-tflops", "bandwidth-tbps"],
     position_max: None,
+    bounds: None,
 };
 
 /// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
@@ -545,6 +589,7 @@ pub static ROOFLINE: TopicMeta = TopicMeta {
     params: &ROOFLINE_PARAMS,
     metrics: &["intensity", "attainable-tflops", "percent-of-peak", "bound"],
     position_max: None,
+    bounds: None,
 };
 
 /// FLOPs and bytes of the chosen operation.
@@ -578,6 +623,7 @@ pub static FUSION: TopicMeta = TopicMeta {
     params: &FUSION_PARAMS,
     metrics: &["kernels-unfused", "bytes-unfused", "bytes-fused", "speedup-bound"],
     position_max: None,
+    bounds: None,
 };
 
 pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
@@ -595,6 +641,7 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
     params: &RECOMPUTE_PARAMS,
     metrics: &["accesses-store", "accesses-recompute", "saved-bytes-store", "saved-bytes-recompute"],
     position_max: None,
+    bounds: None,
 };
 
 pub fn recompute(v: &Values) -> fusion::Recompute {
@@ -774,6 +821,14 @@ mod tests {
         assert!(n.is_empty());
         assert_eq!(tiling(&v).global_reads(), 524_288);
         assert_eq!(tiling_steps(&tiling(&v)), 4);
+        // The chosen output tile is kept inside the grid, with a notice.
+        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "9"), ("tj", "3")]));
+        assert_eq!((v.int("ti"), v.int("tj")), (3, 3));
+        assert_eq!(n.len(), 1);
+        assert_eq!(TILING.normalize(v.with("tile", Value::Int(128))).int("ti"), 1);
+        let (_, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "100000")]));
+        assert_eq!(n.len(), 1, "one notice per parameter");
+        assert_eq!(n[0].problem, crate::params::Problem::OutOfRange { min: 0, max: 3, used: 3 });
         let (v, _) = WAVES.parse(&q(&[("gpu", "a100"), ("n", "1793")]));
         assert_eq!(waves_at(&v, 1793).waves(), 2);
         let (v, _) = QUANTIZATION.parse(&q(&[("n", "1024")]));

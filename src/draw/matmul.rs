@@ -43,10 +43,11 @@ fn grid(scene: &mut Scene, x: f64, y: f64, rows: u64, cols: u64, cell: f64, th: 
     scene.rect(x, y, cols as f64 * cell, rows as f64 * cell, None, Some((th.fg, 1.0 * th.line_scale)));
 }
 
-/// A (m × k), B (k × n) and C (m × n) as tile grids; output tile (0, 0) is
-/// the one being computed; after `step` phases, A tiles (0, 0..step) and B
-/// tiles (0..step, 0) have been used, the current pair highlighted.
-pub fn draw_tiling(t: &Tiling, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
+/// A (m × k), B (k × n) and C (m × n) as tile grids; output tile (ti, tj) is
+/// the one being computed; after `step` phases, A tiles (ti, 0..step) and B
+/// tiles (0..step, tj) have been used, the current pair highlighted.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 13.0 * th.text_scale;
@@ -75,7 +76,7 @@ pub fn draw_tiling(t: &Tiling, step: u64, th: &Theme, width: f64, caption: &str)
     let (cx, cy) = (bx, ay);
     let cur = step.checked_sub(1);
     let a_color = |r: u64, c: u64| {
-        if r != 0 {
+        if r != ti {
             th.waiting
         } else if Some(c) == cur {
             th.busy_hot
@@ -86,7 +87,7 @@ pub fn draw_tiling(t: &Tiling, step: u64, th: &Theme, width: f64, caption: &str)
         }
     };
     let b_color = |r: u64, c: u64| {
-        if c != 0 {
+        if c != tj {
             th.waiting
         } else if Some(r) == cur {
             th.busy_hot
@@ -98,7 +99,7 @@ pub fn draw_tiling(t: &Tiling, step: u64, th: &Theme, width: f64, caption: &str)
     };
     let done = step >= ktn;
     let c_color = |r: u64, c: u64| {
-        if r == 0 && c == 0 {
+        if r == ti && c == tj {
             if done {
                 th.done
             } else if step > 0 {
@@ -265,10 +266,10 @@ mod tests {
     fn scenes_have_sensible_sizes() {
         let th = Theme::normal();
         let t = Tiling { m: 256, n: 256, k: 256, t: 16, elem_bytes: 4, tiled: true };
-        let s = draw_tiling(&t, 3, &th, 900.0, "x");
+        let s = draw_tiling(&t, 1, 2, 3, &th, 900.0, "x");
         assert!(s.height > 100.0 && s.height < 900.0);
         let naive = Tiling { tiled: false, ..t };
-        assert!(draw_tiling(&naive, 3, &th, 900.0, "x").shapes.iter().any(|x| matches!(x, Shape::Bitmap { .. })));
+        assert!(draw_tiling(&naive, 0, 0, 3, &th, 900.0, "x").shapes.iter().any(|x| matches!(x, Shape::Bitmap { .. })));
         let q = Quantization { m: 1025, n: 1025, t: 128, elem_bytes: 4, section: 128 };
         assert!(draw_quantization(&q, &th, 800.0).height > 100.0);
         let w = Waves { m: 1793, n: 1793, k: 1793, tm: 256, tn: 128, sms: 108 };

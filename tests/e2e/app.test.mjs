@@ -444,6 +444,14 @@ describe('matmul panels', () => {
     assert.equal(await metric(page, 'step'), 2);
     assert.match(await page.getByTestId('tile-counters').innerText(), /16,384 elements read from global memory, 524,288 multiply-adds/);
     await shot(page, 'tiling-t64-step2');
+    // A chosen output tile on the edge of a non-dividing grid (n = 100, T = 32): tile
+    // (3, 1) has 4 rows and 32 columns; after all 4 phases it has read 4·100 + 100·32 elements.
+    await open(page, srv.base, '#/tiling?n=100&tile=32&dtype=fp32&mode=tiled&step=4&smem=228&ti=3&tj=1');
+    await painted(page);
+    assert.match(await page.getByTestId('tile-counters').innerText(), /3,600 elements read from global memory, 12,800 multiply-adds/);
+    await open(page, srv.base, '#/tiling?n=256&tile=64&mode=tiled&ti=9');
+    await page.waitForSelector('[data-notice-param="ti"]');
+    await waitForQuery(page, 'ti', '3');
     await open(page, srv.base, '#/tiling?n=256&tile=200&dtype=fp32&mode=tiled&smem=228');
     await painted(page);
     assert.match(await page.getByTestId('smem-fit').innerText(), /more than 228 KB/);

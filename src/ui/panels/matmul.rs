@@ -48,13 +48,14 @@ pub fn TilingPanel() -> Html {
     let t = tiling(&v);
     let step = v.int("step") as u64;
     let steps = tiling_steps(&t);
+    let (ti, tj) = (v.int("ti") as u64, v.int("tj") as u64);
+    let rows = (t.m - (ti * t.t).min(t.m)).min(t.t);
+    let cols = (t.n - (tj * t.t).min(t.n)).min(t.t);
     let stage = use_node_ref();
     let width = use_width(stage.clone(), 860.0).min(1000.0);
     let caption = if step == 0 {
         ctx.t("tiling.start")
     } else {
-        let rows = t.m.min(t.t);
-        let cols = t.n.min(t.t);
         let (s0, macs) = if t.tiled {
             let kk = (t.k - (step - 1) * t.t).min(t.t);
             (step - 1, rows * cols * kk)
@@ -71,14 +72,9 @@ pub fn TilingPanel() -> Html {
             ],
         )
     };
-    let scene = SceneRef(Rc::new(draw_tiling(&t, step, &Theme::for_mode(ctx.present), width, &caption)));
-    let (loads, macs) = if t.tiled {
-        t.tile_progress(0, 0, step)
-    } else {
-        let rows = t.m.min(t.t);
-        let cols = t.n.min(t.t);
-        (2 * rows * cols * step, rows * cols * step)
-    };
+    let scene = SceneRef(Rc::new(draw_tiling(&t, ti, tj, step, &Theme::for_mode(ctx.present), width, &caption)));
+    let (loads, macs) =
+        if t.tiled { t.tile_progress(ti, tj, step) } else { (2 * rows * cols * step, rows * cols * step) };
     let smem = v.int("smem") as u64 * 1024;
     let maxt = max_tile(smem, t.elem_bytes);
     let fit_key = if 2 * t.t * t.t * t.elem_bytes <= smem { "tiling.fit" } else { "tiling.fit.no" };
@@ -103,6 +99,8 @@ pub fn TilingPanel() -> Html {
             ("mode", Value::Choice(mode)),
             ("tile", Value::Int(tile)),
             ("step", Value::Int(0)),
+            ("ti", Value::Int(0)),
+            ("tj", Value::Int(0)),
         ],
     };
     let presets = Rc::new(vec![
@@ -119,6 +117,8 @@ pub fn TilingPanel() -> Html {
             <Slider topic="tiling" name="m" value={v.int("m")} min={0} max={4096} on_change={setter(&d, "m")} />
             <Slider topic="tiling" name="k" value={v.int("k")} min={0} max={4096} on_change={setter(&d, "k")} />
             <Slider name="tile" value={v.int("tile")} min={1} max={256} log={true} on_change={setter(&d, "tile")} />
+            <Slider name="ti" value={v.int("ti")} min={0} max={(t.m.div_ceil(t.t) - 1) as i64} on_change={setter(&d, "ti")} />
+            <Slider name="tj" value={v.int("tj")} min={0} max={(t.n.div_ceil(t.t) - 1) as i64} on_change={setter(&d, "tj")} />
             <Choice name="dtype" options={DTYPES} value={v.choice("dtype")} dispatch={d.clone()} />
             <Slider topic="tiling" name="smem" value={v.int("smem")} min={1} max={1024} log={true} on_change={setter(&d, "smem")} />
             <Presets title="tiling.presets" presets={presets} dispatch={d.clone()} />
