@@ -27,8 +27,11 @@ pub struct TopicMeta {
     /// Upper bounds of integer parameters that depend on the others (e.g. a
     /// tile index below the tile count): clamped with a notice when read from
     /// a URL, silently when another parameter changes.
-    pub bounds: Option<fn(&Values) -> Vec<(&'static str, i64)>>,
+    pub bounds: Option<Bounds>,
 }
+
+/// Dependent upper bounds: `(parameter, largest value)` for given values.
+pub type Bounds = fn(&Values) -> Vec<(&'static str, i64)>;
 
 impl TopicMeta {
     /// The position parameter's name, if the panel steps.
