@@ -144,7 +144,7 @@ pub fn FlashPanel() -> Html {
                 { legend_item(&ctx, c[0], "flash.legend.done") }
                 { legend_item(&ctx, c[1], "flash.legend.current") }
                 { legend_item(&ctx, c[2], "flash.legend.pending") }
-                { legend_item(&ctx, Theme::normal().grid, "flash.legend.skipped") }
+                { legend_item(&ctx, c[3], "flash.legend.skipped") }
             </div>
             <Player pos={step} len={sim.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={set("speed")} />
             <Readouts topic="flash" metrics={Rc::new(sim.metrics(pass, step))} />
