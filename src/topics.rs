@@ -672,8 +672,8 @@ pub static ALL: [&TopicMeta; 16] = [
     &ONLINE_SOFTMAX,
     &FLASH,
     &ATTENTION_MEMORY,
-    &SYSTOLIC,
     &GPU_TPU,
+    &SYSTOLIC,
 ];
 
 pub fn find(id: &str) -> Option<&'static TopicMeta> {

@@ -25,8 +25,8 @@ pub static TOPICS: [Topic; 16] = [
     Topic { meta: &topics::ONLINE_SOFTMAX, view: || html! { <super::panels::softmax::SoftmaxPanel /> } },
     Topic { meta: &topics::FLASH, view: || html! { <super::panels::flash::FlashPanel /> } },
     Topic { meta: &topics::ATTENTION_MEMORY, view: || html! { <super::panels::memory::MemoryPanel /> } },
-    Topic { meta: &topics::SYSTOLIC, view: || html! { <super::panels::systolic::SystolicPanel /> } },
     Topic { meta: &topics::GPU_TPU, view: || html! { <super::panels::matmul::GpuTpuPanel /> } },
+    Topic { meta: &topics::SYSTOLIC, view: || html! { <super::panels::systolic::SystolicPanel /> } },
 ];
 
 pub fn find(id: &str) -> Option<&'static Topic> {
