@@ -192,10 +192,13 @@ impl Flash {
         j * self.p.bk..((j + 1) * self.p.bk).min(self.p.n)
     }
 
-    /// Forward state of query block `i` after its key blocks `0..=j_last`.
-    pub fn row_state(&self, num: &Numeric, i: usize, j_last: Option<usize>) -> RowState {
+    /// Forward state of the first `max_rows` rows of query block `i` after its
+    /// key blocks `0..=j_last` (the panel shows a few rows; the full run asks
+    /// for all of them).
+    pub fn row_state(&self, num: &Numeric, i: usize, j_last: Option<usize>, max_rows: usize) -> RowState {
         let d = self.p.d;
-        let rows = self.rows(i);
+        let full = self.rows(i);
+        let rows = full.start..full.end.min(full.start.saturating_add(max_rows));
         let r = rows.len();
         let mut st =
             RowState { m: vec![f64::NEG_INFINITY; r], l: vec![0.0; r], rescale: vec![1.0; r], o: vec![0.0; r * d] };
@@ -254,7 +257,7 @@ impl Flash {
         // Forward, tile by tile.
         for i in 0..self.tr {
             let last = Self::cols_in_row(&self.p, i, self.tc) - 1;
-            let st = self.row_state(&num, i, Some(last));
+            let st = self.row_state(&num, i, Some(last), usize::MAX);
             for (ri, qi) in self.rows(i).enumerate() {
                 for x in 0..d {
                     num.o[qi * d + x] = st.o[ri * d + x] / st.l[ri];
@@ -507,6 +510,17 @@ mod tests {
         assert!(num.grad_err < 1e-13, "{}", num.grad_err);
         // Causal: 4 × 4 tiles, the 6 above the diagonal skipped.
         assert_eq!((f.tiles_computed(), f.tiles_skipped()), (10, 6));
+    }
+
+    #[test]
+    fn a_few_rows_match_the_whole_block() {
+        let f = flash(64, 8, 32, 16, true, 4);
+        let num = f.numeric.as_ref().unwrap();
+        let all = f.row_state(num, 1, Some(2), usize::MAX);
+        let few = f.row_state(num, 1, Some(2), 6);
+        assert_eq!(few.m, all.m[..6]);
+        assert_eq!(few.l, all.l[..6]);
+        assert_eq!(few.o, all.o[..6 * 8]);
     }
 
     #[test]

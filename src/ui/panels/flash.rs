@@ -74,8 +74,9 @@ pub fn FlashPanel() -> Html {
     // The current query block's rows after this tile (forward, with numbers).
     let rows_view = match (pass, tile, sim.numeric.as_ref()) {
         (Pass::Fwd, Some((i, j)), Some(numbers)) => {
-            let stn = sim.row_state(numbers, i, Some(j));
-            let shown = stn.m.len().min(6);
+            // Only the rows shown are replayed: this runs on every step.
+            let stn = sim.row_state(numbers, i, Some(j), ROWS_SHOWN);
+            let shown = stn.m.len();
             html! {
                 <>
                     <h2 class="chart-title">{ ctx.tf("flash.rows", &[("i", &i.to_string())]) }</h2>
@@ -186,3 +187,4 @@ pub fn FlashPanel() -> Html {
 }
 
 const MAX_D_SHOWN: usize = 3;
+const ROWS_SHOWN: usize = 6;
