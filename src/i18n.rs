@@ -636,6 +636,17 @@ pub fn tr(lang: Lang, key: &str) -> String {
     }
 }
 
+/// `<kind>.<topic>.<name>` if the table has it, else `<kind>.<name>`: how a
+/// panel gives a shared parameter or metric its own label.
+pub fn topic_key(kind: &str, topic: &str, name: &str) -> String {
+    let specific = format!("{kind}.{topic}.{name}");
+    if has(&specific) {
+        specific
+    } else {
+        format!("{kind}.{name}")
+    }
+}
+
 /// [`tr`] with `{name}` placeholders filled in.
 pub fn trf(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
     let mut s = tr(lang, key);
@@ -792,6 +803,8 @@ mod tests {
         assert_eq!(format_metric(&Metric::real("e", 0.0)), "0");
         assert_eq!(trf(Lang::Zh, "player.per-second", &[("n", "5")]), "5/秒");
         assert_eq!(tr(Lang::En, "no.such.key"), "no.such.key");
+        assert_eq!(topic_key("param", "online-softmax", "block"), "param.online-softmax.block");
+        assert_eq!(topic_key("param", "threads", "block"), "param.block");
         assert_eq!(format_bytes(67108864.0), "67.1 MB");
         assert_eq!(format_bytes(17179869184.0), "17.2 GB");
         assert_eq!(format_bytes(16384.0), "16.4 kB");

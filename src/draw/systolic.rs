@@ -79,10 +79,6 @@ fn queue_slots(s: &Systolic) -> (usize, usize) {
     (left.min(MAX_SLOTS), top.min(MAX_SLOTS))
 }
 
-fn fmt_val(v: i64) -> String {
-    v.to_string()
-}
-
 fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Scene {
     let p = *s.params();
     let ws = p.dataflow == Dataflow::Ws;
@@ -187,7 +183,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
                         );
                     }
                     if let Some(acc) = pe.acc {
-                        scene.text(x + cs / 2.0, y + cs * 0.58, fmt_val(acc), big, th.fg, Align::Center, true);
+                        scene.text(x + cs / 2.0, y + cs * 0.58, acc.to_string(), big, th.fg, Align::Center, true);
                     }
                 }
                 Dataflow::Ws => match (pe.acc, pe.b) {
@@ -204,7 +200,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
                                 true,
                             );
                         }
-                        scene.text(x + cs / 2.0, y + cs * 0.6, fmt_val(ps), big, th.fg, Align::Center, true);
+                        scene.text(x + cs / 2.0, y + cs * 0.6, ps.to_string(), big, th.fg, Align::Center, true);
                     }
                     // Idle: the weight it holds is what matters.
                     (None, Some(w)) => {
@@ -230,7 +226,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
                 let fill = if fresh { th.busy } else { th.bg };
                 scene.rect(x + 2.0, y + 1.0, cs - 4.0, out_h - 2.0, Some(fill), Some((th.grid, 1.0 * lw)));
                 let v = s.ws_output(c, m_, j);
-                scene.text(x + cs / 2.0, y + out_h / 2.0, fmt_val(v), small * 1.15, th.fg, Align::Center, fresh);
+                scene.text(x + cs / 2.0, y + out_h / 2.0, v.to_string(), small * 1.15, th.fg, Align::Center, fresh);
             }
         }
         bottom = oy + p.rows as f64 * out_h;

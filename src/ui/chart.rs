@@ -186,6 +186,16 @@ pub fn Chart(props: &ChartProps) -> Html {
     }
 }
 
+/// A plotters canvas sized in CSS pixels at the device's pixel ratio.
+fn plot_canvas(canvas: NodeRef, width: f64, height: f64, pw: u32, ph: u32, label: AttrValue) -> Html {
+    let style = format!("width:{width}px;height:{height}px");
+    html! {
+        <div class="chart" style={style.clone()} data-testid="chart">
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={label} />
+        </div>
+    }
+}
+
 /// One line of a log–log chart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogSeries {
@@ -194,7 +204,7 @@ pub struct LogSeries {
     pub points: Vec<(f64, f64)>,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct LogChartProps {
     pub series: Rc<Vec<LogSeries>>,
     /// A vertical marker at this x (the current n).
@@ -327,19 +337,8 @@ pub fn LogChart(p: &LogChartProps) -> Html {
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let canvas = canvas.clone();
-        let series = p.series.clone();
-        let props = LogChartProps {
-            series: p.series.clone(),
-            marker: p.marker,
-            x_desc: p.x_desc.clone(),
-            y_desc: p.y_desc.clone(),
-            width: p.width,
-            height: p.height,
-            present: p.present,
-            label: p.label.clone(),
-            growth: p.growth,
-        };
-        use_effect_with((series, p.marker.to_bits(), pw, ph, p.present), move |_| {
+        let props = p.clone();
+        use_effect_with((p.series.clone(), p.marker.to_bits(), pw, ph, p.present), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 if draw_log(&c, &props, dpr).is_some() {
                     let _ = c.set_attribute("data-painted", "1");
@@ -347,12 +346,7 @@ pub fn LogChart(p: &LogChartProps) -> Html {
             }
         });
     }
-    let style = format!("width:{}px;height:{}px", p.width, p.height);
-    html! {
-        <div class="chart" style={style.clone()} data-testid="chart">
-            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
-        </div>
-    }
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone())
 }
 
 /// A dot on the roofline chart.
@@ -364,7 +358,7 @@ pub struct RoofDot {
     pub selected: bool,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct RooflineProps {
     pub peak: f64,
     pub bandwidth: f64,
@@ -441,16 +435,7 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let canvas = canvas.clone();
-        let props = RooflineProps {
-            peak: p.peak,
-            bandwidth: p.bandwidth,
-            dots: p.dots.clone(),
-            x_desc: p.x_desc.clone(),
-            width: p.width,
-            height: p.height,
-            present: p.present,
-            label: p.label.clone(),
-        };
+        let props = p.clone();
         use_effect_with((p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), pw, ph, p.present), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 if draw_roofline(&c, &props, dpr).is_some() {
@@ -459,10 +444,5 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
             }
         });
     }
-    let style = format!("width:{}px;height:{}px", p.width, p.height);
-    html! {
-        <div class="chart" style={style.clone()} data-testid="chart">
-            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
-        </div>
-    }
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone())
 }

@@ -22,8 +22,7 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
     html! {
         <div class="readouts" role="group">
             { for props.metrics.iter().map(|m| {
-                let specific = format!("metric.{}.{}", props.topic, m.name);
-                let label_key = if has(&specific) { specific } else { format!("metric.{}", m.name) };
+                let label_key = crate::i18n::topic_key("metric", props.topic, m.name);
                 let doc_key = format!("{label_key}.doc");
                 let title = has(&doc_key).then(|| ctx.t(&doc_key));
                 html! {

@@ -23,16 +23,6 @@ pub struct SliderProps {
     pub topic: &'static str,
 }
 
-/// The translation key of a parameter's label, topic-specific if there is one.
-pub fn param_key(topic: &str, name: &str) -> String {
-    let specific = format!("param.{topic}.{name}");
-    if has(&specific) {
-        specific
-    } else {
-        format!("param.{name}")
-    }
-}
-
 const LOG_STEPS: f64 = 1000.0;
 
 fn to_track(p: &SliderProps, v: i64) -> f64 {
@@ -62,7 +52,7 @@ fn input_value(e: &Event) -> Option<f64> {
 pub fn Slider(props: &SliderProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let id = format!("param-{}", props.name);
-    let label_key = param_key(props.topic, props.name);
+    let label_key = crate::i18n::topic_key("param", props.topic, props.name);
     let doc_key = format!("{label_key}.doc");
     let title = has(&doc_key).then(|| ctx.t(&doc_key));
     let (tmin, tmax) = if props.log { (0.0, LOG_STEPS) } else { (props.min as f64, props.max as f64) };

@@ -1,7 +1,7 @@
 //! `#/coalescing`: one warp's loads against DRAM burst sections (notes §6.5,
 //! demo 3 of 02).
 
-use super::frame::{Choice, PanelFrame, Preset, Presets};
+use super::frame::{setter, Choice, PanelFrame, Preset, Presets};
 use crate::draw::coalescing::draw;
 use crate::params::Value;
 use crate::scene::Theme;
@@ -11,7 +11,7 @@ use crate::ui::app::AppCtx;
 use crate::ui::canvas::{use_width, SceneCanvas, SceneRef};
 use crate::ui::readouts::Readouts;
 use crate::ui::slider::Slider;
-use crate::ui::url_state::{use_url_state, Action};
+use crate::ui::url_state::use_url_state;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -32,10 +32,7 @@ pub fn CoalescingPanel() -> Html {
             SceneRef(Rc::new(draw(&access, &Theme::for_mode(*present), *w as f64, &skipped)))
         })
     };
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let case = |id: &'static str, pattern: &'static str, stride: i64| Preset {
         label: id,
         id,

@@ -1,6 +1,6 @@
 //! `#/divergence`: warp divergence timeline (notes §6.1, demo 2 of 02).
 
-use super::frame::{legend_item, PanelFrame, Preset};
+use super::frame::{legend_item, setter, PanelFrame, Preset};
 use crate::draw::divergence::{draw, part_color};
 use crate::params::Value;
 use crate::scene::Theme;
@@ -67,10 +67,7 @@ pub fn DivergencePanel() -> Html {
             SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64, cap)))
         })
     };
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let on_cond = {
         let draft = draft.clone();
         let d = st.dispatch.clone();

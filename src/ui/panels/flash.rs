@@ -1,7 +1,7 @@
 //! `#/flash`: FlashAttention forward and backward, tile by tile (notes
 //! §8.3–8.4, demos 2–3 of 05).
 
-use super::frame::{legend_item, Choice, PanelFrame};
+use super::frame::{legend_item, setter, Choice, PanelFrame};
 use super::inset::RooflineInset;
 use crate::draw::flash::{colors, draw};
 use crate::i18n::{format_bytes, group_digits};
@@ -63,10 +63,7 @@ pub fn FlashPanel() -> Html {
             },
         )
     };
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let on_seek = {
         let d = st.dispatch.clone();
         Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))

@@ -117,6 +117,12 @@ pub fn Presets(p: &PresetsProps) -> Html {
     }
 }
 
+/// A callback that sets an integer parameter (what every slider emits to).
+pub fn setter(dispatch: &Callback<Action>, name: &'static str) -> Callback<i64> {
+    let d = dispatch.clone();
+    Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
+}
+
 /// A legend entry: a swatch and a translated label.
 pub fn legend_item(ctx: &AppCtx, color: crate::scene::Rgba, key: &str) -> Html {
     html! {

@@ -1,6 +1,6 @@
 //! `#/fusion` and `#/recompute` (notes §6.3–6.4, demo 03).
 
-use super::frame::{Choice, PanelFrame};
+use super::frame::{setter, Choice, PanelFrame};
 use super::inset::RooflineInset;
 use crate::i18n::format_bytes;
 use crate::params::Value;
@@ -14,11 +14,6 @@ use crate::ui::url_state::{use_url_state, Action};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-fn setter(d: &Callback<Action>, name: &'static str) -> Callback<i64> {
-    let d = d.clone();
-    Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-}
 
 #[component]
 pub fn FusionPanel() -> Html {

@@ -1,7 +1,7 @@
 //! The matmul panels: `#/tiling`, `#/quantization`, `#/waves`, `#/gpu-vs-tpu`
 //! (notes §6.6, §7, §9.1).
 
-use super::frame::{legend_item, Choice, PanelFrame, Preset, Presets};
+use super::frame::{legend_item, setter, Choice, PanelFrame, Preset, Presets};
 use super::inset::RooflineInset;
 use crate::draw::matmul::{draw_compare, draw_quantization, draw_tiling, draw_waves};
 use crate::i18n::{format_bytes, group_digits};
@@ -17,7 +17,7 @@ use crate::ui::chart::{Chart, SeriesChart};
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::slider::Slider;
-use crate::ui::url_state::{use_url_state, Action};
+use crate::ui::url_state::use_url_state;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -30,11 +30,6 @@ async fn fetch_text(url: &str) -> Option<String> {
         return None;
     }
     wasm_bindgen_futures::JsFuture::from(resp.text().ok()?).await.ok()?.as_string()
-}
-
-fn setter(d: &Callback<Action>, name: &'static str) -> Callback<i64> {
-    let d = d.clone();
-    Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
 }
 
 const DTYPES: &[&str] = &["fp32", "bf16", "fp16", "fp8"];

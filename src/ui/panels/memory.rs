@@ -1,7 +1,7 @@
 //! `#/attention-memory`: S and P against flash's statistics (notes §8.5,
 //! demo 4 of 05).
 
-use super::frame::{Choice, PanelFrame};
+use super::frame::{setter, Choice, PanelFrame};
 use crate::i18n::format_bytes;
 use crate::params::Value;
 use crate::sim::attention_memory::{flash_extra_bytes, metrics, qkvo_bytes, standard_bytes};
@@ -46,10 +46,7 @@ pub fn MemoryPanel() -> Html {
             points: ns.iter().map(|&x| (x, flash_extra_bytes(x as u64, both) as f64)).collect(),
         },
     ]);
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let controls = html! {
         <>
             <Slider topic="attention-memory" name="n" value={v.int("n")} min={1} max={1 << 20} log={true} on_change={set("n")} />

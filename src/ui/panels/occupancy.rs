@@ -1,7 +1,7 @@
 //! `#/occupancy`: resident warps per SM and the limiting resource (notes §6.7,
 //! demo 4 of 02), with three sweeps.
 
-use super::frame::{Choice, PanelFrame, Preset, Presets};
+use super::frame::{setter, Choice, PanelFrame, Preset, Presets};
 use crate::draw::occupancy::draw;
 use crate::params::Value;
 use crate::scene::Theme;
@@ -54,10 +54,7 @@ pub fn OccupancyPanel() -> Html {
         1.0,
         (0..=smem_max_kb).map(|kb| occ(Kernel { smem: kb * 1024, ..k })).collect(),
     );
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let case = |id: &'static str, threads: i64, regs: i64| Preset {
         label: id,
         id,

@@ -1,7 +1,7 @@
 //! `#/hardware` and `#/roofline` (notes §1–2, §4, §5, §6.2), both reading the
 //! one model in `sim::roofline`.
 
-use super::frame::{Choice, PanelFrame, Preset, Presets};
+use super::frame::{setter, Choice, PanelFrame, Preset, Presets};
 use crate::params::Value;
 use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, HARDWARE as PRESETS};
 use crate::sim::Metric;
@@ -11,14 +11,9 @@ use crate::ui::canvas::use_width;
 use crate::ui::chart::{LogChart, LogSeries, RoofDot, RooflineChart};
 use crate::ui::readouts::Readouts;
 use crate::ui::slider::Slider;
-use crate::ui::url_state::{use_url_state, Action};
+use crate::ui::url_state::use_url_state;
 use std::rc::Rc;
 use yew::prelude::*;
-
-fn setter(d: &Callback<Action>, name: &'static str) -> Callback<i64> {
-    let d = d.clone();
-    Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-}
 
 fn short(x: f64) -> String {
     if x >= 100.0 {

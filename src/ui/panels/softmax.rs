@@ -1,5 +1,6 @@
 //! `#/online-softmax`: the online softmax stepper (notes §8.2, demo 1 of 05).
 
+use super::frame::setter;
 use super::frame::PanelFrame;
 use crate::draw::softmax::draw;
 use crate::params::Value;
@@ -53,10 +54,7 @@ pub fn SoftmaxPanel() -> Html {
             SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64)))
         })
     };
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let on_x = {
         let draft = draft.clone();
         let d = st.dispatch.clone();

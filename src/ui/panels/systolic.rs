@@ -1,5 +1,6 @@
 //! `#/systolic`: the TPU systolic array (notes §9.2, demo 06).
 
+use super::frame::setter;
 use super::inset::RooflineInset;
 use crate::draw::systolic::{draw, phase_tint};
 use crate::params::Value;
@@ -95,10 +96,7 @@ pub fn SystolicPanel() -> Html {
     let metrics = Rc::new(sim.metrics(cycle));
     let frame = sim.state_at(cycle);
 
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let on_seek = {
         let d = st.dispatch.clone();
         Callback::from(move |c: u64| d.emit(Action::Set("cycle", Value::Int(c as i64))))

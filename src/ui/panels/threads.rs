@@ -1,6 +1,6 @@
 //! `#/threads`: thread indexing (notes §3.1, demo 1 of 02).
 
-use super::frame::{legend_item, PanelFrame, Preset, Presets};
+use super::frame::{legend_item, setter, PanelFrame, Preset, Presets};
 use crate::draw::threads::draw;
 use crate::params::Value;
 use crate::scene::{Rgba, Theme};
@@ -9,7 +9,7 @@ use crate::ui::app::AppCtx;
 use crate::ui::canvas::{use_width, SceneCanvas, SceneRef};
 use crate::ui::readouts::Readouts;
 use crate::ui::slider::Slider;
-use crate::ui::url_state::{use_url_state, Action};
+use crate::ui::url_state::use_url_state;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -30,10 +30,7 @@ pub fn ThreadsPanel() -> Html {
             SceneRef(Rc::new(draw(g, *sel, &Theme::for_mode(*present), *w as f64, &more)))
         })
     };
-    let set = |name: &'static str| {
-        let d = st.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
+    let set = |name: &'static str| setter(&st.dispatch, name);
     let presets = Rc::new(vec![Preset {
         label: "threads.preset",
         id: "n1000-b256",
