@@ -535,6 +535,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("notice.broken", "The link's query could not be read; using defaults.", "无法解析链接中的参数，已使用默认值。"),
     ("notice.broken-link", "The address “#{given}” could not be read; here is the start page.", "无法识别地址“#{given}”，已转到首页。"),
     ("notice.dismiss", "Dismiss", "关闭"),
+    ("notice.repeated", "{param} was given {times} times; using the last, {used} (ignored: {given}).", "{param} 出现了 {times} 次；使用最后一个 {used}（已忽略：{given}）。"),
     // Player
     ("player.play", "Play", "播放"),
     ("player.pause", "Pause", "暂停"),
@@ -717,9 +718,25 @@ pub fn format_metric(m: &Metric) -> String {
     }
 }
 
+/// At most `max` characters of `s` (a value quoted in a notice can be a
+/// 10,000-character string), with an ellipsis if cut.
+pub fn shorten(s: &str, max: usize) -> String {
+    if s.chars().take(max + 1).count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    }
+}
+
 /// One line of text for a URL notice.
 pub fn notice_text(lang: Lang, n: &Notice) -> String {
+    let n = &Notice { param: shorten(&n.param, 40), given: shorten(&n.given, 60), problem: n.problem.clone() };
     match &n.problem {
+        Problem::Repeated { times, used } => trf(
+            lang,
+            "notice.repeated",
+            &[("param", &n.param), ("given", &n.given), ("times", &times.to_string()), ("used", &shorten(used, 60))],
+        ),
         Problem::OutOfRange { min, max, used } => trf(
             lang,
             "notice.out-of-range",
@@ -736,7 +753,8 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         }
         Problem::Unknown => trf(lang, "notice.unknown", &[("param", &n.param)]),
         Problem::Invalid { reason, used } => {
-            trf(lang, "notice.invalid", &[("param", &n.param), ("given", &n.given), ("reason", reason), ("used", used)])
+            let (reason, used) = (shorten(reason, 120), shorten(used, 60));
+            trf(lang, "notice.invalid", &[("param", &n.param), ("given", &n.given), ("reason", &reason), ("used", &used)])
         }
         Problem::BrokenQuery => tr(lang, "notice.broken"),
         Problem::BrokenLink => trf(lang, "notice.broken-link", &[("given", &n.given)]),

@@ -16,7 +16,7 @@ pub enum Kind {
     /// bound depends on the other parameters, so [`parse`] keeps the number as
     /// given and the panel clamps it with [`clamp_position`].
     Position,
-    /// Free text up to `max_len` bytes, checked by `check` (which returns the
+    /// Free text up to `max_len` characters, checked by `check` (which returns the
     /// reason it is unusable).
     Text { max_len: usize, default: &'static str, check: Check },
 }
@@ -116,6 +116,9 @@ pub enum Problem {
     BrokenQuery,
     /// The address after `#` could not be read at all.
     BrokenLink,
+    /// Given more than once: the last copy is used (`used`), the others are
+    /// ignored, whether they were valid or not.
+    Repeated { times: usize, used: String },
 }
 
 /// A visible message about one parameter.
@@ -179,7 +182,9 @@ impl Values {
             (Kind::Int { min, max, .. }, Value::Int(v)) => Value::Int(v.clamp(min, max)),
             (Kind::Choice { options, .. }, Value::Choice(s)) if options.contains(&s) => Value::Choice(s),
             (Kind::Position, Value::Int(v)) => Value::Int(v.max(0)),
-            (Kind::Text { max_len, check, .. }, Value::Text(t)) if t.len() <= max_len && (check.0)(&t).is_ok() => {
+            (Kind::Text { max_len, check, .. }, Value::Text(t))
+                if t.chars().take(max_len + 1).count() <= max_len && (check.0)(&t).is_ok() =>
+            {
                 Value::Text(t)
             }
             _ => self.values[i].clone(),
@@ -198,14 +203,48 @@ impl Values {
     }
 }
 
+/// Can the hash router read this `location.hash`? It resolves the part after
+/// `#` as a URL path, so it must start with one `/`: `#//host` and any
+/// backslash (`#/\\evil.example` reads as `//evil.example`, `#/\\` fails to
+/// parse) would be taken for a host, and browsers drop tabs and newlines
+/// before looking. An empty hash is the router's own start.
+pub fn routable_hash(hash: &str) -> bool {
+    let h: String = hash.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
+    h.is_empty() || (h.starts_with("#/") && !h.starts_with("#//") && !h.contains('\\'))
+}
+
+/// A notice for a parameter given more than once (`None` if it is given at
+/// most once). The last copy is the one used, as with most servers.
+pub fn repeated(query: &[(String, String)], name: &str) -> Option<Notice> {
+    let copies: Vec<&String> = query.iter().filter(|(k, _)| k == name).map(|(_, v)| v).collect();
+    (copies.len() > 1).then(|| Notice {
+        param: name.to_string(),
+        given: copies[..copies.len() - 1].iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+        problem: Problem::Repeated { times: copies.len(), used: copies[copies.len() - 1].clone() },
+    })
+}
+
 /// Validate decoded query pairs against a panel's parameters. Global
 /// parameters are skipped (the app shell reads them); a repeated parameter's
-/// last value wins, as in `URLSearchParams.get` of most servers.
+/// last value wins, as in `URLSearchParams.get` of most servers, and gets a
+/// [`Problem::Repeated`] notice (so a bad earlier copy never goes unmentioned).
 pub fn parse(specs: &'static [ParamSpec], query: &[(String, String)]) -> (Values, Vec<Notice>) {
     let mut values = Values::defaults(specs);
     let mut notices = Vec::new();
-    for (name, given) in query {
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, _) in query {
+        if !GLOBAL_PARAMS.contains(&name.as_str()) && !seen.contains(&name.as_str()) {
+            seen.push(name);
+            notices.extend(repeated(query, name));
+        }
+    }
+    for (idx, (name, given)) in query.iter().enumerate() {
         if GLOBAL_PARAMS.contains(&name.as_str()) {
+            continue;
+        }
+        // Only the last copy of a repeated parameter is validated and used;
+        // the Repeated notice above names the others.
+        if query[idx + 1..].iter().any(|(k, _)| k == name) {
             continue;
         }
         let Some(i) = specs.iter().position(|s| s.name == name) else {
@@ -263,7 +302,7 @@ pub fn parse(specs: &'static [ParamSpec], query: &[(String, String)]) -> (Values
                 }
             },
             Kind::Text { max_len, default, check } => {
-                let problem = if given.len() > max_len {
+                let problem = if given.chars().take(max_len + 1).count() > max_len {
                     Some(format!("longer than {max_len} characters"))
                 } else {
                     (check.0)(given).err()
@@ -364,6 +403,44 @@ mod tests {
         let (back, n) = parse(&SPECS, &query);
         assert!(n.is_empty());
         assert_eq!(back, v);
+    }
+
+    #[test]
+    fn repeated_parameters_are_named_even_when_the_last_copy_is_valid() {
+        let (v, n) = parse(&SPECS, &q(&[("rows", "-1"), ("rows", "30"), ("lang", "1"), ("lang", "zh")]));
+        assert_eq!(v.int("rows"), 30);
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert_eq!(n[0].param, "rows");
+        assert_eq!(n[0].given, "-1");
+        assert_eq!(n[0].problem, Problem::Repeated { times: 2, used: "30".into() });
+        // Global parameters are the shell's, which uses `repeated` itself.
+        let g = repeated(&q(&[("lang", "1"), ("lang", "zh")]), "lang").unwrap();
+        assert_eq!(g.problem, Problem::Repeated { times: 2, used: "zh".into() });
+        // An unknown parameter among others is always reported.
+        let (_, n) = parse(&SPECS, &q(&[("zap", "4294967295"), ("present", "maybe"), ("rows", "5120"), ("present", "1")]));
+        let names: Vec<_> = n.iter().map(|x| x.param.as_str()).collect();
+        assert_eq!(names, ["zap", "rows"]);
+    }
+
+    #[test]
+    fn only_plain_absolute_hashes_reach_the_router() {
+        for ok in ["", "#/", "#/systolic?rows=4", "#/%5C", "#/threads?n=%E7%BA%BF"] {
+            assert!(routable_hash(ok), "{ok}");
+        }
+        for bad in ["#", "#x", "#//evil", "#/\\", "#/\\evil.example", "#/\t/evil", "#/a\\b", "#%%%"] {
+            assert!(!routable_hash(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn text_length_is_counted_in_characters() {
+        static T: [ParamSpec; 1] = [ParamSpec::text("x", 3, "a", |_| Ok(()))];
+        let (v, n) = parse(&T, &q(&[("x", "线程线")]));
+        assert!(n.is_empty());
+        assert_eq!(v.text("x"), "线程线");
+        let (v, n) = parse(&T, &q(&[("x", "线程线程")]));
+        assert_eq!(n.len(), 1);
+        assert_eq!(v.text("x"), "a");
     }
 
     #[test]

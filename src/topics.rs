@@ -58,7 +58,8 @@ impl TopicMeta {
                 if given > max {
                     let problem = crate::params::Problem::OutOfRange { min: 0, max, used: max };
                     // One notice per parameter: refine the static range's notice if there is one.
-                    match notices.iter_mut().find(|n| n.param == name) {
+                    let same = |n: &&mut Notice| n.param == name && matches!(n.problem, crate::params::Problem::OutOfRange { .. });
+                    match notices.iter_mut().find(same) {
                         Some(n) => n.problem = problem,
                         None => notices.push(Notice { param: name.to_string(), given: given.to_string(), problem }),
                     }

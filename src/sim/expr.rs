@@ -45,7 +45,7 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
-/// A parse error at byte `pos` of the input.
+/// A parse error at character `pos` (0-based, in `char`s) of the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub pos: usize,
@@ -67,33 +67,69 @@ enum Tok {
     RParen,
 }
 
+/// The message for a character the language has no use for. Chinese input
+/// methods type full-width forms (`（`, `＜`, `５`): name the fix.
+pub fn unexpected_char_msg(c: char) -> &'static str {
+    if ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}' {
+        "full-width character: switch the input method to half-width (English) punctuation"
+    } else {
+        "unexpected character"
+    }
+}
+
+/// Display columns of a character in a monospace font: East Asian wide and
+/// full-width characters and emoji take two.
+fn columns(c: char) -> usize {
+    let u = c as u32;
+    let wide = matches!(u,
+        0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1FAFF | 0x20000..=0x3FFFD);
+    if wide {
+        2
+    } else {
+        1
+    }
+}
+
+/// The line that goes under `src` to point at character `pos` (a caret after
+/// as many columns as the characters before it take).
+pub fn caret_line(src: &str, pos: usize) -> String {
+    let cols: usize = src.chars().take(pos).map(columns).sum();
+    format!("{}^", " ".repeat(cols))
+}
+
+/// Tokens with their positions in characters (not bytes: a caret under the
+/// input must line up, and slicing by a byte position could split a
+/// multi-byte character).
 fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
-    if src.len() > MAX_LEN {
+    let chars: Vec<char> = src.chars().take(MAX_LEN + 1).collect();
+    if chars.len() > MAX_LEN || src.len() > 4 * MAX_LEN {
         return Err(ParseError { pos: MAX_LEN, msg: "expression too long" });
     }
-    let b = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
+    while i < chars.len() {
+        let c = chars[i];
         if c.is_ascii_whitespace() {
             i += 1;
             continue;
         }
         let start = i;
         if c.is_ascii_digit() {
-            while i < b.len() && b[i].is_ascii_digit() {
+            while i < chars.len() && chars[i].is_ascii_digit() {
                 i += 1;
             }
-            let n = src[start..i].parse::<i64>().map_err(|_| ParseError { pos: start, msg: "number too large" })?;
+            let text: String = chars[start..i].iter().collect();
+            let n = text.parse::<i64>().map_err(|_| ParseError { pos: start, msg: "number too large" })?;
             out.push((start, Tok::Num(n)));
             continue;
         }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+        if c.is_ascii_alphabetic() || c == '_' {
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
-            let v = match &src[start..i] {
+            let word: String = chars[start..i].iter().collect();
+            let v = match word.as_str() {
                 "tid" | "threadIdx" => Var::Tid,
                 "warp" => Var::Warp,
                 "lane" => Var::Lane,
@@ -102,28 +138,31 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
             out.push((start, Tok::Var(v)));
             continue;
         }
-        let two = if i + 1 < b.len() { &src[i..i + 2] } else { "" };
-        let op2 = ["==", "!=", "<=", ">=", "&&", "||"].into_iter().find(|o| *o == two);
+        let next = chars.get(i + 1).copied().unwrap_or(' ');
+        let op2 = ["==", "!=", "<=", ">=", "&&", "||"].into_iter().find(|o| {
+            let mut it = o.chars();
+            it.next() == Some(c) && it.next() == Some(next)
+        });
         if let Some(o) = op2 {
             out.push((start, Tok::Op(o)));
             i += 2;
             continue;
         }
         let tok = match c {
-            b'(' => Tok::LParen,
-            b')' => Tok::RParen,
-            b'+' => Tok::Op("+"),
-            b'-' => Tok::Op("-"),
-            b'*' => Tok::Op("*"),
-            b'/' => Tok::Op("/"),
-            b'%' => Tok::Op("%"),
-            b'<' => Tok::Op("<"),
-            b'>' => Tok::Op(">"),
-            b'!' => Tok::Op("!"),
-            b'=' => return Err(ParseError { pos: start, msg: "use == to compare" }),
-            b'&' => return Err(ParseError { pos: start, msg: "use && for “and”" }),
-            b'|' => return Err(ParseError { pos: start, msg: "use || for “or”" }),
-            _ => return Err(ParseError { pos: start, msg: "unexpected character" }),
+            '(' => Tok::LParen,
+            ')' => Tok::RParen,
+            '+' => Tok::Op("+"),
+            '-' => Tok::Op("-"),
+            '*' => Tok::Op("*"),
+            '/' => Tok::Op("/"),
+            '%' => Tok::Op("%"),
+            '<' => Tok::Op("<"),
+            '>' => Tok::Op(">"),
+            '!' => Tok::Op("!"),
+            '=' => return Err(ParseError { pos: start, msg: "use == to compare" }),
+            '&' => return Err(ParseError { pos: start, msg: "use && for “and”" }),
+            '|' => return Err(ParseError { pos: start, msg: "use || for “or”" }),
+            _ => return Err(ParseError { pos: start, msg: unexpected_char_msg(c) }),
         };
         out.push((start, tok));
         i += 1;
@@ -223,7 +262,7 @@ pub fn parse(src: &str) -> Result<Expr, ParseError> {
     if toks.is_empty() {
         return Err(ParseError { pos: 0, msg: "empty expression" });
     }
-    let mut p = Parser { toks, i: 0, end: src.len() };
+    let mut p = Parser { toks, i: 0, end: src.chars().count() };
     let e = p.expr(0, 0)?;
     if p.i < p.toks.len() {
         let msg = if p.toks[p.i].1 == Tok::RParen { "unexpected )" } else { "expected an operator" };
@@ -317,7 +356,46 @@ mod tests {
         assert!(parse(&"1+".repeat(150)).is_err());
     }
 
+    #[test]
+    fn wide_characters_are_errors_at_their_character() {
+        // What a Chinese input method types: full-width digits and brackets,
+        // CJK words, emoji. Positions are in characters, not bytes.
+        assert_eq!(parse("\u{FF15}").unwrap_err().pos, 0);
+        let e = parse("tid\u{FF08}2").unwrap_err();
+        assert_eq!(e.pos, 3);
+        assert!(e.msg.starts_with("full-width"));
+        assert_eq!(parse("tid（2").unwrap_err().pos, 3);
+        assert_eq!(parse("线程").unwrap_err(), ParseError { pos: 0, msg: "unexpected character" });
+        assert_eq!(parse("🚀").unwrap_err().pos, 0);
+        assert_eq!(parse("tid < 1线").unwrap_err().pos, 7);
+        assert_eq!(parse("tid <").unwrap_err().pos, 5);
+        assert_eq!(parse(&"线".repeat(MAX_LEN + 1)).unwrap_err().msg, "expression too long");
+    }
+
+    #[test]
+    fn caret_lines_up_under_wide_characters() {
+        assert_eq!(caret_line("tid <", 5), "     ^");
+        assert_eq!(caret_line("线程", 1), "  ^");
+        assert_eq!(caret_line("ab", 99), "  ^");
+    }
+
     proptest! {
+        /// Arbitrary Unicode: parse never panics, and an error's position is
+        /// a character index inside the input (or just past its end).
+        #[test]
+        fn never_panics_on_unicode(s in "\\PC{0,80}", tid in 0i64..4096) {
+            match parse(&s) {
+                Ok(e) => { let _ = eval(&e, tid, tid / 32, tid % 32); }
+                Err(e) => prop_assert!(e.pos <= s.chars().count().max(MAX_LEN)),
+            }
+        }
+
+        /// Mixed ASCII operators and multi-byte characters.
+        #[test]
+        fn never_panics_on_mixed(s in "[-+*/%<>=!&|() 0-9a-z_（）＜＝线程🚀é]{0,60}") {
+            let _ = parse(&s);
+        }
+
         /// Any input: parse returns (never panics), and anything that parses
         /// evaluates without panicking.
         #[test]

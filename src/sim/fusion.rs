@@ -153,12 +153,13 @@ impl P<'_> {
 }
 
 pub fn parse(src: &str) -> Result<Node, FusionError> {
-    if src.len() > MAX_LEN {
+    if src.chars().take(MAX_LEN + 1).count() > MAX_LEN {
         return Err(FusionError { pos: MAX_LEN, msg: "expression too long" });
     }
-    if !src.is_ascii() {
-        let pos = src.char_indices().find(|(_, c)| !c.is_ascii()).map(|(i, _)| i).unwrap_or(0);
-        return Err(FusionError { pos, msg: "unexpected character" });
+    // Positions are in characters; everything before the first non-ASCII
+    // character is ASCII, so its byte and character positions agree.
+    if let Some((pos, c)) = src.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
+        return Err(FusionError { pos, msg: super::expr::unexpected_char_msg(c) });
     }
     let mut p = P { s: src.as_bytes(), src, i: 0 };
     if p.peek().is_none() {
@@ -355,7 +356,24 @@ mod tests {
         assert!(parse("x × 2").is_err());
     }
 
+    #[test]
+    fn wide_characters_are_errors_at_their_character() {
+        assert_eq!(parse("sin（x）").unwrap_err().pos, 3);
+        assert!(parse("sin（x）").unwrap_err().msg.starts_with("full-width"));
+        assert_eq!(parse("x + 线").unwrap_err(), FusionError { pos: 4, msg: "unexpected character" });
+        assert_eq!(parse("🚀").unwrap_err().pos, 0);
+        assert_eq!(parse(&"é".repeat(MAX_LEN + 1)).unwrap_err().msg, "expression too long");
+    }
+
     proptest! {
+        /// Arbitrary Unicode never panics; an error points inside the input.
+        #[test]
+        fn never_panics_on_unicode(s in "\\PC{0,80}") {
+            if let Err(e) = parse(&s) {
+                prop_assert!(e.pos <= s.chars().count().max(MAX_LEN));
+            }
+        }
+
         #[test]
         fn fused_never_moves_more(s in "[-+*/^() 0-9xyw.]{1,40}|sin\\(x\\)|max\\(x, y\\)") {
             if let Ok(e) = parse(&s) {

@@ -19,10 +19,14 @@ pub const MAX_VALUES: usize = 4096;
 pub fn parse_vector(s: &str) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    for (i, part) in s.split(',').enumerate() {
+    // A Chinese input method types the full-width comma; accept it too.
+    for (i, part) in s.split([',', '，']).enumerate() {
         match part.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => out.push(v),
-            _ => bad.push(format!("#{} “{}”", i + 1, part.trim())),
+            _ => bad.push(format!("#{} “{}”", i + 1, shorten(part.trim(), 16))),
+        }
+        if out.len() > MAX_VALUES {
+            return Err(format!("more than {MAX_VALUES} values"));
         }
     }
     if !bad.is_empty() {
@@ -30,10 +34,17 @@ pub fn parse_vector(s: &str) -> Result<Vec<f64>, String> {
         let more = if bad.len() > 5 { format!(" and {} more", bad.len() - 5) } else { String::new() };
         return Err(format!("not a number: {}{more}", shown.join(", ")));
     }
-    if out.len() > MAX_VALUES {
-        return Err(format!("{} values; at most {MAX_VALUES}", out.len()));
-    }
     Ok(out)
+}
+
+/// At most `n` characters of `s`, with an ellipsis if cut (never splits a
+/// character).
+fn shorten(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
 }
 
 /// The running state after some blocks.
@@ -141,7 +152,21 @@ mod tests {
         assert!(e.contains("#2 “abc”") && e.contains("#4 “”") && e.contains("#5 “nan”"), "{e}");
     }
 
+    #[test]
+    fn vectors_from_a_chinese_keyboard() {
+        assert_eq!(parse_vector("1，3, 2").unwrap(), vec![1.0, 3.0, 2.0]);
+        let e = parse_vector("1,线程,🚀").unwrap_err();
+        assert!(e.contains("#2 “线程”") && e.contains("#3 “🚀”"), "{e}");
+        let long = format!("1,{}", "线".repeat(100));
+        assert!(parse_vector(&long).unwrap_err().contains('…'));
+    }
+
     proptest! {
+        #[test]
+        fn parse_vector_never_panics_on_unicode(s in "\\PC{0,80}") {
+            let _ = parse_vector(&s);
+        }
+
         #[test]
         fn online_equals_softmax(x in prop::collection::vec(-50.0f64..50.0, 1..300), block in 1usize..64) {
             let s = OnlineSoftmax::new(x.clone(), block);

@@ -89,6 +89,9 @@ fn Shell() -> Html {
 
     // Global parameters: lang (URL, else remembered, else English), present.
     let mut global_notices: Vec<Notice> = Vec::new();
+    for name in crate::params::GLOBAL_PARAMS {
+        global_notices.extend(pairs.as_deref().and_then(|q| crate::params::repeated(q, name)));
+    }
     let url_lang = pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "lang").map(|(_, v)| v.clone()));
     let stored: Option<Lang> = LocalStorage::get::<String>(LANG_KEY).ok().and_then(|s| Lang::from_code(&s));
     let lang = match &url_lang {

@@ -12,13 +12,17 @@ pub mod registry;
 pub mod slider;
 pub mod url_state;
 
-/// A hash the router can't use (`#%%%`, `#//`, `#x`) is replaced, before the
+/// A hash the router can't use (`#%%%`, `#//`, `#x`, `#/\\`, a bare `#`) is replaced, before the
 /// router sees it, by the start page with the original in `?broken=`, where the
 /// shell shows a notice about it.
 fn sanitize_hash() {
     let w = window();
     let hash = w.location().hash().unwrap_or_default();
-    if hash.is_empty() || hash == "#" || (hash.starts_with("#/") && !hash.starts_with("#//")) {
+    // `location.hash` is "" both without a fragment and for a bare `#` (a
+    // click on `<a href="#">`), which the router can't read: tell them apart
+    // by the address.
+    let bare = hash.is_empty() && w.location().href().unwrap_or_default().ends_with('#');
+    if crate::params::routable_hash(&hash) && !bare {
         return;
     }
     let shown: String = hash.chars().skip(1).take(200).collect();

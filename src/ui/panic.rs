@@ -7,8 +7,11 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// Installs the card through Yew's `set_custom_panic_hook`: a hook set with
+/// `std::panic::set_hook` is replaced by Yew's default one when the renderer
+/// starts, and the card then never appears.
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
+    yew::set_custom_panic_hook(Box::new(|info| {
         let msg = info.to_string();
         web_sys::console::error_1(&msg.clone().into());
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
@@ -45,4 +48,12 @@ pub fn install() {
             reload.forget();
         }
     }));
+}
+
+/// A deliberate panic, for the browser test of the card. Not reachable from
+/// the UI (no link, key or parameter leads here): only a test calling
+/// `window.wasmBindings.warpscope_test_panic()` from script can reach it.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn warpscope_test_panic() {
+    panic!("test panic (warpscope_test_panic)");
 }

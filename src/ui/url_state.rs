@@ -59,26 +59,30 @@ impl Reducible for PanelValues {
 struct Writer {
     timer: Option<Timeout>,
     pending: Option<Vec<(String, String)>>,
-    /// The queries most recently put in the URL, so that their echo (the
-    /// router's location update) is not taken for an outside change.
-    recent: std::collections::VecDeque<Vec<(String, String)>>,
+    /// The number of the last write, kept in the history entry's state, so
+    /// that its echo (the router's location update) is not taken for an
+    /// outside change. Anything else that arrives — even a query equal to
+    /// one written before (back, an edited link, a deck moving on) — is a
+    /// real navigation, and the URL wins.
+    seq: u64,
 }
 
-type WriteFn = Rc<dyn Fn(&[(String, String)])>;
+type WriteFn = Rc<dyn Fn(&[(String, String)], u64)>;
 
 fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: WriteFn) {
     if this.borrow().timer.is_some() {
         this.borrow_mut().pending = Some(q);
         return;
     }
-    {
-        let mut w = this.borrow_mut();
-        if w.recent.len() == 4 {
-            w.recent.pop_front();
-        }
-        w.recent.push_back(q.clone());
-    }
-    write(&q);
+    // Unique across panel instances: a history entry written by a panel
+    // that has since unmounted can never pass for this one's echo.
+    thread_local!(static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+    let seq = NEXT.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    this.borrow_mut().seq = seq;
+    write(&q, seq);
     let again = this.clone();
     let timer = Timeout::new(WRITE_EVERY_MS, move || {
         let pending = {
@@ -127,8 +131,8 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
 
     let write: WriteFn = {
         let navigator = navigator.clone();
-        Rc::new(move |q: &[(String, String)]| {
-            let _ = navigator.replace_with_query(&Route::Topic { id: meta.id.to_string() }, q);
+        Rc::new(move |q: &[(String, String)], seq: u64| {
+            let _ = navigator.replace_with_query_and_state(&Route::Topic { id: meta.id.to_string() }, q, seq);
         })
     };
     let canonical = {
@@ -148,6 +152,7 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
         let write = write.clone();
         let canonical = canonical.clone();
         let current = query_pairs(&location);
+        let written = location.state::<u64>();
         let key = format!("{}{}", location.path(), location.query_str());
         let first = use_mut_ref(|| true);
         use_effect_with(key, move |_| {
@@ -158,7 +163,7 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
                 return;
             }
             let (values, found) = read();
-            let echo = current.as_ref().is_some_and(|c| writer.borrow().recent.contains(c));
+            let echo = written.is_some_and(|s| *s == writer.borrow().seq);
             if !echo {
                 if values != state.values {
                     state.dispatch(Action::Replace(values.clone()));

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const DIST = join(ROOT, 'dist');
+export const DIST = process.env.WARPSCOPE_DIST ?? join(ROOT, 'dist');
 /** The app is served from a subpath, as on a static host. */
 export const BASE_PATH = '/sub/warpscope/';
 

@@ -21,7 +21,7 @@ fn cond_error(ctx: &AppCtx, cond: &str, e: &CondError) -> String {
     match e {
         CondError::Parse(p) => {
             // The expression with a caret under the problem.
-            let caret = format!("{}^", " ".repeat(cond[..p.pos.min(cond.len())].chars().count()));
+            let caret = crate::sim::expr::caret_line(cond, p.pos);
             format!("{}\n{cond}\n{caret}", ctx.tf("divergence.error", &[("msg", &p.to_string())]))
         }
         CondError::DivByZero { tid } => ctx.tf("divergence.div-zero", &[("tid", &tid.to_string())]),

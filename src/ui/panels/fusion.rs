@@ -61,7 +61,7 @@ pub fn FusionPanel() -> Html {
                     spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_expr} />
                 if let Some(err) = draft_error.clone() {
                     <pre class="cond-error" data-testid="expr-error">{
-                        format!("{}\n{}\n{}^", ctx.tf("fusion.error", &[("msg", &err.to_string())]), *draft, " ".repeat(err.pos.min(draft.len())))
+                        format!("{}\n{}\n{}", ctx.tf("fusion.error", &[("msg", &err.to_string())]), *draft, crate::sim::expr::caret_line(&draft, err.pos))
                     }</pre>
                 }
             </div>

@@ -1,0 +1,286 @@
+// Crashes, freezes and state that disagrees with the URL: what a hostile-input
+// run found, each as a test, plus a seeded run of generated hostile URLs over
+// the whole registry (arbitrary Unicode, repeated and broken parameters).
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, newPage, open, metric, waitForQuery, painted } from './harness.mjs';
+
+let srv;
+let browser;
+
+before(async () => {
+  srv = await serveDist();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  srv?.server.close();
+});
+
+/** Set the hash in place (a navigation without reload, as a link or back does). */
+async function goHash(page, hash) {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+}
+
+async function noPanic(page, what) {
+  assert.equal(await page.locator('#panic-card').count(), 0, `${what}: panic card`);
+  assert.deepEqual(page.errors, [], `${what}: page errors`);
+}
+
+describe('input from a Chinese keyboard', () => {
+  test('divergence: 3- and 4-byte characters in the condition give a notice, not a crash', async () => {
+    const page = await newPage(browser);
+    for (const cond of ['%EF%BC%95', 'tid%EF%BC%882', encodeURIComponent('🚀'), encodeURIComponent('线程')]) {
+      await open(page, srv.base, `#/divergence?cond=${cond}`);
+      await painted(page);
+      assert.equal(await page.locator('[data-notice-param="cond"]').count(), 1, cond);
+      assert.equal(await metric(page, 'total-steps'), 80, `${cond}: the default condition runs`);
+      await noPanic(page, cond);
+    }
+    // The full-width parenthesis names the fix.
+    await open(page, srv.base, '#/divergence?cond=tid%EF%BC%882');
+    await painted(page);
+    assert.match(await page.locator('[data-notice-param="cond"]').innerText(), /full-width/);
+    // Typed into the box: an error with a caret under the character.
+    for (const typed of ['tid（2', '线程', 'tid < 1🚀']) {
+      const input = page.locator('#param-cond');
+      await input.fill(typed);
+      const err = page.getByTestId('cond-error');
+      await err.waitFor();
+      const lines = (await err.innerText()).split('\n');
+      assert.equal(lines[1], typed);
+      assert.match(lines[2], /^ *\^$/);
+      await noPanic(page, typed);
+    }
+    await page.context().close();
+  });
+
+  test('fusion and online softmax: the same characters are errors at their place', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, `#/fusion?expr=${encodeURIComponent('sin（x）')}`);
+    await painted(page);
+    assert.equal(await page.locator('[data-notice-param="expr"]').count(), 1);
+    await noPanic(page, 'fusion');
+    await open(page, srv.base, `#/online-softmax?x=${encodeURIComponent('1，3，2，5')}`);
+    await painted(page);
+    assert.equal(await page.locator('[data-notice-param="x"]').count(), 0, 'a full-width comma separates values');
+    await open(page, srv.base, `#/online-softmax?x=${encodeURIComponent('1,线,🚀')}`);
+    await painted(page);
+    assert.match(await page.locator('[data-notice-param="x"]').innerText(), /线/);
+    await noPanic(page, 'softmax');
+    await page.context().close();
+  });
+});
+
+describe('crashes', () => {
+  test('a panic shows the card (hook kept by Yew), in both languages', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/threads');
+    await painted(page);
+    await page.evaluate(() => {
+      try { window.wasmBindings.warpscope_test_panic(); } catch (e) { /* the trap after the hook */ }
+    });
+    const card = page.locator('#panic-card');
+    await card.waitFor();
+    const text = await card.innerText();
+    assert.match(text, /test panic/);
+    assert.match(text, /[\u4e00-\u9fff]/, 'Chinese too');
+    page.errors = []; // the panic is logged on purpose
+    await page.context().close();
+  });
+
+  test('flash with millions of tiles loads and steps', async () => {
+    const page = await newPage(browser);
+    for (const hash of ['#/flash?n=32768&bq=1&bk=1', '#/flash?n=65536&d=64&bq=1&bk=1&causal=0']) {
+      await open(page, srv.base, hash);
+      await painted(page);
+      const steps = await page.locator('[data-testid="player-scrub"]').getAttribute('max');
+      assert.ok(Number(steps) > 1000, hash);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.querySelector('[data-metric="step"]')?.dataset.value === '1');
+      await noPanic(page, hash);
+    }
+    await page.context().close();
+  });
+
+  test('broken hashes: a notice and the start page, whether loaded or navigated to', async () => {
+    const page = await newPage(browser);
+    for (const hash of ['#/\\', '#/\\\\evil.example', '#/\\evil.example']) {
+      await open(page, srv.base, hash);
+      await page.waitForSelector('[data-notice-param="#"]');
+      assert.ok((await page.locator('.card[data-topic]').count()) >= 16, hash);
+      await noPanic(page, hash);
+      // The same by a hash change from a panel.
+      await open(page, srv.base, '#/threads');
+      await painted(page);
+      await goHash(page, hash.slice(1));
+      await page.waitForSelector('[data-notice-param="#"]');
+      assert.equal(await page.locator('.panel-header').count(), 0, `${hash}: the old panel is gone`);
+      await noPanic(page, `${hash} by hashchange`);
+    }
+    // A bare '#' (a click on <a href="#">).
+    await open(page, srv.base, '#/threads');
+    await painted(page);
+    await page.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = '#';
+      a.textContent = 'top';
+      document.body.append(a);
+      a.click();
+    });
+    await page.waitForSelector('.landing');
+    await noPanic(page, 'bare #');
+    await page.context().close();
+  });
+});
+
+describe('the URL always wins', () => {
+  test('a navigation back to a query written earlier is adopted (hash change and Back)', async () => {
+    const page = await newPage(browser);
+    const base = '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3';
+    await open(page, srv.base, base);
+    await painted(page);
+    assert.equal(await metric(page, 'cycle'), 3);
+    await page.keyboard.press('ArrowRight');
+    await waitForQuery(page, 'cycle', '4');
+    await goHash(page, `${base.slice(1)}&lang=en`);
+    await page.waitForFunction(() => document.querySelector('[data-metric="cycle"]').dataset.value === '3');
+    await waitForQuery(page, 'cycle', '3');
+    // Right away, before the throttled write of the step has landed.
+    await page.keyboard.press('ArrowRight');
+    await goHash(page, `${base.slice(1)}&lang=en`);
+    await page.waitForTimeout(400);
+    assert.equal(await metric(page, 'cycle'), 3);
+    await waitForQuery(page, 'cycle', '3');
+    // Back.
+    await open(page, srv.base, '#/threads?thread=5');
+    await painted(page);
+    await goHash(page, '/threads?thread=7');
+    await page.waitForFunction(() => document.querySelector('[data-testid="notices"]') === null
+      && document.querySelector('.panel-header') !== null);
+    await page.goBack();
+    await waitForQuery(page, 'thread', '5');
+    await page.waitForFunction(() => document.querySelector('.thread-readout, [data-metric]') !== null);
+    assert.match(await page.evaluate(() => location.hash), /thread=5/);
+    await noPanic(page, 'back');
+    await page.context().close();
+  });
+
+  test('repeated parameters: the bad earlier copies are named', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/threads?thread=-1&thread=30');
+    await painted(page);
+    assert.match(await page.locator('[data-notice-param="thread"]').innerText(), /-1/);
+    await open(page, srv.base, '#/threads?lang=1&lang=zh');
+    await painted(page);
+    assert.equal(await page.locator('[data-notice-param="lang"]').count(), 1);
+    await open(page, srv.base, '#/quantization?zap=4294967295&present=maybe&section=128&tile=5120&present=1');
+    await painted(page);
+    for (const p of ['zap', 'present', 'tile']) {
+      assert.equal(await page.locator(`[data-notice-param="${p}"]`).count(), 1, p);
+    }
+    await noPanic(page, 'repeated');
+    await page.context().close();
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Generated hostile URLs (seeded, so a failure names a reproducible URL).
+
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hostileUrls(topics, count, seed) {
+  const r = rng(seed);
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  const int = (n) => Math.floor(r() * n);
+  const unicodeChar = () => {
+    const ranges = [[0x20, 0x7e], [0xa0, 0x2ff], [0x300, 0x36f], [0x4e00, 0x9fff], [0xff01, 0xff5e],
+      [0x3000, 0x303f], [0x590, 0x6ff], [0x200b, 0x200f], [0x1f300, 0x1faff], [0x20000, 0x2a6df]];
+    const [lo, hi] = pick(ranges);
+    return String.fromCodePoint(lo + int(hi - lo + 1));
+  };
+  const unicode = (n) => Array.from({ length: n }, unicodeChar).join('');
+  const value = (spec) => {
+    const k = int(16);
+    switch (k) {
+      case 0: return String(-1 - int(1e6));
+      case 1: return '9'.repeat(1 + int(40));
+      case 2: return pick(['NaN', 'Infinity', '-0', '1e309', '0x10', '1.5', ' 7 ']);
+      case 3: return '';
+      case 4: return unicode(1 + int(12));
+      case 5: return 'x'.repeat(int(3) === 0 ? 10000 : 300);
+      case 6: return unicode(3000);
+      case 7: return spec?.options ? pick(spec.options) : String(spec?.min ?? 0);
+      case 8: return spec?.max !== undefined ? String(spec.max) : '1';
+      case 9: return spec?.min !== undefined ? String(spec.min) : '0';
+      default: return spec?.kind === 'int' ? String(int(1 << 20)) : unicode(int(4)) + String(int(100));
+    }
+  };
+  const enc = (s) => {
+    // Mostly well encoded; sometimes raw or with broken escapes.
+    const k = int(10);
+    if (k === 0) return s.replace(/[#&]/g, '');
+    if (k === 1) return encodeURIComponent(s) + pick(['%', '%Z', '%E0%A4%A', '%FF', '%C0%AF']);
+    return encodeURIComponent(s);
+  };
+  const urls = [];
+  for (let i = 0; i < count; i++) {
+    const t = pick(topics);
+    const pairs = [];
+    const n = 1 + int(5);
+    for (let j = 0; j < n; j++) {
+      const c = int(10);
+      if (c < 6) {
+        const spec = pick(t.params);
+        pairs.push([spec.name, value(spec)]);
+        if (int(4) === 0) pairs.push([spec.name, value(spec)]); // repeated
+      } else if (c === 6) {
+        pairs.push([pick(['lang', 'present']), pick(['zh', 'en', '1', '0', 'maybe', unicode(3)])]);
+      } else if (c === 7) {
+        pairs.push([unicode(1 + int(6)), value(null)]);
+      } else if (c === 8) {
+        pairs.push([pick(['zap', 'embed', 'practice', '__proto__', 'constructor']), value(null)]);
+      } else {
+        pairs.push([pick(t.params).name, '']);
+      }
+    }
+    const q = pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(pick(['&', '&', '&', '&&', ';']));
+    const route = int(20) === 0 ? pick(['', 'nope', unicode(4), '%E0%A4%A', t.id + '/x']) : t.id;
+    urls.push(`#/${route}?${q}`);
+  }
+  return urls;
+}
+
+describe('generated hostile URLs over the whole registry', () => {
+  test('600 seeded URLs: every one gives a working page, no panic, no uncaught error', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/');
+    const topics = await page.$$eval('.card[data-topic]', (cards) =>
+      cards.map((c) => ({ id: c.dataset.topic, params: JSON.parse(c.dataset.paramSpec) })));
+    assert.equal(topics.length, 16);
+    const urls = hostileUrls(topics, 600, 20261129);
+    for (const [i, hash] of urls.entries()) {
+      if (i % 25 === 0) {
+        await open(page, srv.base, hash); // a fresh load now and then
+      } else {
+        await goHash(page, hash.slice(1));
+      }
+      await page.waitForSelector('[data-metric], .landing', { timeout: 20000 })
+        .catch(() => assert.fail(`#${i} ${hash.slice(0, 300)}: nothing rendered`));
+      assert.equal(await page.locator('#panic-card').count(), 0, `#${i} ${hash.slice(0, 300)}`);
+      assert.deepEqual(page.errors, [], `#${i} ${hash.slice(0, 300)}`);
+      assert.ok((await page.evaluate(() => document.body.innerText.length)) > 50, `#${i}: blank page`);
+    }
+    await page.context().close();
+  });
+});
