@@ -2,7 +2,7 @@
 //! header, the landing page and the not-found page.
 
 use super::readouts::Notices;
-use super::registry::{self, TOPICS};
+use crate::topics::{self, ALL as TOPICS};
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{Notice, Problem};
 use gloo::events::EventListener;
@@ -216,7 +216,7 @@ fn Shell() -> Html {
 
     let body = match &route {
         Route::Home => html! { <Landing /> },
-        Route::Topic { id } => match registry::find(id) {
+        Route::Topic { id } => match topics::find(id) {
             Some(topic) => (topic.view)(),
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
         },

@@ -1,4 +1,4 @@
-//! The Yew app (wasm32 only). One registry of topics (`registry`), one player,
+//! The Yew app (wasm32 only): the shell over `topics::ALL`, one player,
 //! one slider, one canvas adapter, one chart helper; panels in `panels/`.
 
 pub mod app;
@@ -8,7 +8,6 @@ pub mod panels;
 pub mod panic;
 pub mod player;
 pub mod readouts;
-pub mod registry;
 pub mod slider;
 pub mod url_state;
 

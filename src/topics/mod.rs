@@ -1,0 +1,354 @@
+//! The one registry of lecture topics (pure part: what the landing page, the
+//! URL validation, the README and the tests need). The UI adds one view
+//! function per entry in `ui::registry`; adding a panel is one entry here, one
+//! there, plus its files.
+
+use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
+
+pub struct TopicMeta {
+    /// The route (`#/<id>`) and the stem of its translation keys
+    /// (`topic.<id>.title`, `topic.<id>.summary`).
+    pub id: &'static str,
+    /// Lecture notes sections it covers (`../shared/lecture/notes.txt`).
+    pub sections: &'static [&'static str],
+    /// Companion demo in the notes (script number, and demo within it).
+    pub demo: &'static str,
+    /// Translation key of the lecture part the landing page files it under.
+    pub part: &'static str,
+    /// URL parameters, in the order they are written.
+    pub params: &'static [ParamSpec],
+    /// `data-metric` names the panel always shows.
+    pub metrics: &'static [&'static str],
+    /// The largest value of the position parameter (`cycle`, `step`) for
+    /// these values, if the panel steps.
+    pub position_max: Option<fn(&Values) -> u64>,
+    /// Upper bounds of integer parameters that depend on the others (e.g. a
+    /// tile index below the tile count): clamped with a notice when read from
+    /// a URL, silently when another parameter changes.
+    pub bounds: Option<Bounds>,
+}
+
+/// Dependent upper bounds: `(parameter, largest value)` for given values.
+pub type Bounds = fn(&Values) -> Vec<(&'static str, i64)>;
+
+impl TopicMeta {
+    /// The position parameter's name, if the panel steps.
+    pub fn position_param(&self) -> Option<&'static str> {
+        self.params.iter().find(|p| p.kind == Kind::Position).map(|p| p.name)
+    }
+
+    /// Parse a URL query for this topic: validated values, with the position
+    /// clamped to the run, and a notice for everything that was changed.
+    pub fn parse(&'static self, query: &[(String, String)]) -> (Values, Vec<Notice>) {
+        let (values, mut notices) = parse(self.params, query);
+        let values = match (self.position_param(), self.position_max) {
+            (Some(name), Some(max)) => {
+                let (pos, notice) = clamp_position(name, values.int(name), max(&values));
+                notices.extend(notice);
+                values.with(name, Value::Int(pos as i64))
+            }
+            _ => values,
+        };
+        let mut values = values;
+        if let Some(bounds) = self.bounds {
+            for (name, max) in bounds(&values) {
+                let given = values.int(name);
+                if given > max {
+                    let problem = crate::params::Problem::OutOfRange { min: 0, max, used: max };
+                    // One notice per parameter: refine the static range's notice if there is one.
+                    let same = |n: &&mut Notice| n.param == name && matches!(n.problem, crate::params::Problem::OutOfRange { .. });
+                    match notices.iter_mut().find(same) {
+                        Some(n) => n.problem = problem,
+                        None => notices.push(Notice { param: name.to_string(), given: given.to_string(), problem }),
+                    }
+                    values = values.with(name, Value::Int(max));
+                }
+            }
+        }
+        (values, notices)
+    }
+
+    /// The parameters as JSON (`[{"name":…,"kind":"int","min":…,"max":…}, …]`),
+    /// published on the landing page's cards for the browser tests.
+    pub fn params_json(&self) -> String {
+        let items: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                Kind::Int { min, max, .. } => format!(
+                    r#"{{"name":"{}","kind":"int","min":{min},"max":{max}{}}}"#,
+                    p.name,
+                    if p.always { "" } else { r#","optional":true"# }
+                ),
+                Kind::Choice { options, .. } => format!(
+                    r#"{{"name":"{}","kind":"choice","options":[{}]}}"#,
+                    p.name,
+                    options.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(",")
+                ),
+                Kind::Position => format!(r#"{{"name":"{}","kind":"position"}}"#, p.name),
+                Kind::Text { max_len, .. } => format!(r#"{{"name":"{}","kind":"text","maxLen":{max_len}}}"#, p.name),
+            })
+            .collect();
+        format!("[{}]", items.join(","))
+    }
+
+    /// Keep the position inside the run after another parameter changed.
+    pub fn normalize(&self, values: Values) -> Values {
+        let mut values = values;
+        if let Some(bounds) = self.bounds {
+            for (name, max) in bounds(&values) {
+                let v = values.int(name).min(max);
+                values = values.with(name, Value::Int(v));
+            }
+        }
+        match (self.position_param(), self.position_max) {
+            (Some(name), Some(max)) => {
+                let m = max(&values);
+                let pos = values.int(name).clamp(0, m as i64);
+                values.with(name, Value::Int(pos))
+            }
+            _ => values,
+        }
+    }
+}
+
+/// `m` or `k` given as 0 means "the same as n" (square by default).
+pub fn or_n(v: &Values, name: &str) -> u64 {
+    match v.int(name) {
+        0 => v.int("n") as u64,
+        x => x as u64,
+    }
+}
+
+/// The GPU a panel's roofline inset is drawn for.
+pub const INSET_GPU: ParamSpec = ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100").optional();
+
+/// Declares each topic's module (its folder, named by its route id) and
+/// `ALL`, the one list of topics in lecture order that the landing page,
+/// router, README generator and tests read. Adding a panel: one folder and
+/// one line here.
+macro_rules! registry {
+    ($($module:ident = $path:literal),* $(,)?) => {
+        $( #[path = $path] pub mod $module; )*
+        /// Every topic, in lecture order.
+        pub static ALL: &[&Topic] = &[$(&$module::TOPIC),*];
+    };
+}
+
+registry! {
+    hardware = "hardware/mod.rs",
+    threads = "threads/mod.rs",
+    roofline = "roofline/mod.rs",
+    divergence = "divergence/mod.rs",
+    fusion = "fusion/mod.rs",
+    recompute = "recompute/mod.rs",
+    coalescing = "coalescing/mod.rs",
+    tiling = "tiling/mod.rs",
+    quantization = "quantization/mod.rs",
+    occupancy = "occupancy/mod.rs",
+    waves = "waves/mod.rs",
+    online_softmax = "online-softmax/mod.rs",
+    flash = "flash/mod.rs",
+    attention_memory = "attention-memory/mod.rs",
+    gpu_vs_tpu = "gpu-vs-tpu/mod.rs",
+    systolic = "systolic/mod.rs",
+}
+
+// Legacy paths (crate::topics::THREADS, ...) while the panels move into their folders.
+pub use hardware::{HARDWARE_PARAMS, HARDWARE, machine};
+pub use threads::{THREADS_PARAMS, THREADS, threads_grid};
+pub use roofline::{ROOFLINE_PARAMS, ROOFLINE, roofline_work};
+pub use divergence::{DIVERGENCE_PARAMS, DIVERGENCE, divergence_params, divergence_run};
+pub use fusion::{FUSION_PARAMS, FUSION};
+pub use recompute::{RECOMPUTE_PARAMS, RECOMPUTE, recompute};
+pub use coalescing::{COALESCING_PARAMS, COALESCING, coalescing_params};
+pub use tiling::{TILING_PARAMS, TILING, tiling, tiling_steps};
+pub use quantization::{QUANTIZATION_PARAMS, QUANTIZATION, quantization};
+pub use occupancy::{OCCUPANCY_PARAMS, OCCUPANCY, occupancy_kernel};
+pub use waves::{WAVES_PARAMS, WAVES, waves_at};
+pub use online_softmax::{SOFTMAX_PARAMS, ONLINE_SOFTMAX, softmax_run};
+pub use flash::{FLASH_PARAMS, FLASH, flash_params, flash_pass};
+pub use attention_memory::{MEMORY_PARAMS, ATTENTION_MEMORY};
+pub use gpu_vs_tpu::{GPU_TPU_PARAMS, GPU_TPU, gpu_tpu};
+pub use systolic::{systolic_params, SYSTOLIC_PARAMS, SYSTOLIC};
+
+/// One registry entry: the pure meta, this topic's texts and (in the
+/// browser) its panel.
+pub struct Topic {
+    pub meta: &'static TopicMeta,
+    /// (key, English, 中文), looked up by [`crate::i18n`].
+    pub strings: &'static [(&'static str, &'static str, &'static str)],
+    #[cfg(target_arch = "wasm32")]
+    pub view: fn() -> yew::Html,
+}
+
+pub fn find(id: &str) -> Option<&'static Topic> {
+    ALL.iter().copied().find(|t| t.meta.id == id)
+}
+
+/// A markdown table of every panel's URL parameters and metrics (the README's
+/// panel table is checked against it by a test).
+pub fn readme_table() -> String {
+    let mut out =
+        String::from("| route | notes § | demo | URL parameters | metrics (`data-metric`) |\n|---|---|---|---|---|\n");
+    for t in ALL.iter().map(|t| t.meta) {
+        let params: Vec<String> = t.params.iter().map(|p| format!("`{}`", p.name)).collect();
+        let metrics: Vec<String> = t.metrics.iter().map(|m| format!("`{m}`")).collect();
+        out += &format!(
+            "| `#/{}` | {} | {} | {} | {} |\n",
+            t.id,
+            t.sections.join(", "),
+            t.demo,
+            params.join(" "),
+            metrics.join(" ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{parse, Kind};
+    use crate::sim::{coalescing, occupancy};
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn ids_and_names_are_unique() {
+        for (i, t) in ALL.iter().map(|t| t.meta).enumerate() {
+            assert!(ALL[..i].iter().all(|u| u.meta.id != t.id));
+            for (j, p) in t.params.iter().enumerate() {
+                assert!(t.params[..j].iter().all(|o| o.name != p.name), "{} repeats {}", t.id, p.name);
+                assert!(!crate::params::GLOBAL_PARAMS.contains(&p.name));
+            }
+        }
+    }
+
+    /// The hostile-URL test of the pure layer, over the whole registry: every
+    /// parameter of every topic, given garbage, gives a notice naming it and a
+    /// value inside its range.
+    #[test]
+    fn hostile_values_for_every_parameter_of_every_topic() {
+        for t in ALL.iter().map(|t| t.meta) {
+            for p in t.params {
+                for bad in ["-3", "abc", "100000", "", "1e9", "99999999999999999999999", "%"] {
+                    let (v, notices) = parse(t.params, &q(&[(p.name, bad)]));
+                    match p.kind {
+                        Kind::Int { min, max, .. } => {
+                            let x = v.int(p.name);
+                            assert!((min..=max).contains(&x), "{}.{}={bad} → {x}", t.id, p.name);
+                            if !(min..=max).contains(&bad.parse::<i64>().unwrap_or(i64::MIN)) {
+                                assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                            }
+                        }
+                        Kind::Choice { options, .. } => {
+                            assert!(options.contains(&v.choice(p.name)));
+                            assert!(notices.iter().any(|n| n.param == p.name));
+                        }
+                        Kind::Position => {
+                            if bad.parse::<i64>().is_err() && !bad.chars().all(|c| c.is_ascii_digit()) {
+                                assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                            }
+                        }
+                        Kind::Text { check, .. } => {
+                            // Either accepted as given, or replaced (valid) with a notice.
+                            let used = v.text(p.name);
+                            assert!((check.0)(used).is_ok());
+                            assert!(
+                                used == bad || notices.iter().any(|n| n.param == p.name),
+                                "{}.{}={bad}",
+                                t.id,
+                                p.name
+                            );
+                        }
+                    }
+                }
+            }
+            let (_, notices) = parse(t.params, &q(&[("no-such-param", "1")]));
+            assert_eq!(notices.len(), 1);
+            if let Some(pos) = t.position_param() {
+                let (v, notices) = t.parse(&q(&[(pos, "99999999999")]));
+                assert!(notices.iter().any(|n| n.param == pos));
+                assert_eq!(v.int(pos) as u64, (t.position_max.unwrap())(&v));
+            }
+        }
+    }
+
+    #[test]
+    fn the_issue_deep_link_parses_cleanly() {
+        let (v, notices) = SYSTOLIC.parse(&q(&[
+            ("rows", "4"),
+            ("cols", "4"),
+            ("k", "6"),
+            ("dataflow", "os"),
+            ("seed", "1"),
+            ("cycle", "3"),
+        ]));
+        assert!(notices.is_empty());
+        assert_eq!(v.int("cycle"), 3);
+        assert_eq!(
+            v.to_query(),
+            q(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3")])
+        );
+        // Shrinking k pulls the cycle back inside the run.
+        let shrunk = SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
+        assert_eq!(shrunk.int("cycle"), 7);
+    }
+
+    #[test]
+    fn params_json_names_every_parameter() {
+        let j = SYSTOLIC.params_json();
+        assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
+        assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws"]}"#));
+        assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
+        assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":1000,"optional":true}"#));
+    }
+
+    #[test]
+    fn lecture_deep_links() {
+        let (v, n) = THREADS.parse(&q(&[("n", "1000"), ("block", "256")]));
+        assert!(n.is_empty());
+        assert_eq!(threads_grid(&v).idle_threads(), 24);
+        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid<100"), ("step", "999")]));
+        assert_eq!(n.len(), 1, "step clamped to the run");
+        assert_eq!(v.int("step"), 50);
+        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid % 2 = 0")]));
+        assert_eq!(v.text("cond"), "tid%2==0");
+        assert!(matches!(&n[0].problem, crate::params::Problem::Invalid { reason, .. } if reason.contains("==")));
+        let (v, _) = COALESCING.parse(&q(&[("stride", "32")]));
+        assert_eq!(coalescing::Access::new(coalescing_params(&v)).transactions(), 32);
+        let (v, _) = OCCUPANCY.parse(&q(&[("threads", "128"), ("regs", "160")]));
+        let (a, k) = occupancy_kernel(&v);
+        assert_eq!(occupancy::compute(a, k).active_warps, 12);
+    }
+
+    #[test]
+    fn matmul_deep_links() {
+        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("dtype", "fp32")]));
+        assert!(n.is_empty());
+        assert_eq!(tiling(&v).global_reads(), 524_288);
+        assert_eq!(tiling_steps(&tiling(&v)), 4);
+        // The chosen output tile is kept inside the grid, with a notice.
+        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "9"), ("tj", "3")]));
+        assert_eq!((v.int("ti"), v.int("tj")), (3, 3));
+        assert_eq!(n.len(), 1);
+        assert_eq!(TILING.normalize(v.with("tile", Value::Int(128))).int("ti"), 1);
+        let (_, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "100000")]));
+        assert_eq!(n.len(), 1, "one notice per parameter");
+        assert_eq!(n[0].problem, crate::params::Problem::OutOfRange { min: 0, max: 3, used: 3 });
+        let (v, _) = WAVES.parse(&q(&[("gpu", "a100"), ("n", "1793")]));
+        assert_eq!(waves_at(&v, 1793).waves(), 2);
+        let (v, _) = QUANTIZATION.parse(&q(&[("n", "1024")]));
+        assert_eq!(quantization(&v).useful_fraction(), 1.0);
+    }
+
+    #[test]
+    fn readme_lists_every_panel() {
+        let readme = include_str!("../../README.md");
+        assert!(readme.contains(&readme_table()), "README's panel table is stale; expected:\n{}", readme_table());
+    }
+}
+

@@ -1,0 +1,66 @@
+//! `#/quantization`: its URL parameters, its registry entry and the typed conversion
+//! from URL values to simulation parameters.
+
+use super::*;
+#[allow(unused_imports)]
+use crate::params::{Kind, ParamSpec, Value, Values};
+#[allow(unused_imports)]
+use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
+#[allow(unused_imports)]
+use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+
+pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
+    ParamSpec::int("n", 1, 8192, 1025),
+    ParamSpec::int("m", 0, 8192, 0).optional(),
+    ParamSpec::int("tile", 1, 512, 128),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("section", &["32", "64", "128"], "128"),
+];
+
+pub static QUANTIZATION: TopicMeta = TopicMeta {
+    id: "quantization",
+    sections: &["6.6", "7"],
+    demo: "04",
+    part: "landing.part.fast",
+    params: &QUANTIZATION_PARAMS,
+    metrics: &["useful-fraction", "tiles", "aligned", "extra-transactions"],
+    position_max: None,
+    bounds: None,
+};
+
+pub fn quantization(v: &Values) -> matmul::Quantization {
+    matmul::Quantization {
+        m: or_n(v, "m"),
+        n: v.int("n") as u64,
+        t: v.int("tile") as u64,
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        section: v.choice("section").parse().unwrap_or(128),
+    }
+}
+
+/// The registry entry.
+pub static TOPIC: Topic = Topic {
+    meta: &QUANTIZATION,
+    strings: STRINGS,
+    #[cfg(target_arch = "wasm32")]
+    view: || yew::html! { <crate::ui::panels::matmul::QuantizationPanel /> },
+};
+
+/// This topic's texts: (key, English, 中文).
+#[rustfmt::skip]
+pub static STRINGS: &[(&str, &str, &str)] = &[
+    ("topic.quantization.title", "Tile quantization and alignment", "块量化与对齐"),
+    ("topic.quantization.summary", "A size one past a multiple of the tile adds a whole row and column of mostly empty tiles; a row that is not a multiple of the memory section misaligns every tile load.", "尺寸比块大小的整数倍多 1，就要多出一整行一整列几乎空的块；行字节数不是内存段的整数倍，每次搬块都对不齐。"),
+    ("param.quantization.n", "Columns n", "列数 n"),
+    ("quantization.grid", "Output tiles: useful area, and padding computed for nothing", "输出分块：有效区域与白算的填充"),
+    ("quantization.align.yes", "Each row is {row} bytes, a multiple of the {section}-byte section: tile rows start on section boundaries.", "每行 {row} 字节，是 {section} 字节段的整数倍：块的每一行都从段边界开始。"),
+    ("quantization.align.no", "Each row is {row} bytes, not a multiple of the {section}-byte section: tile rows start mid-section, costing {extra} extra transactions per {t}-row tile load (pad the row to {padded} elements to fix it).", "每行 {row} 字节，不是 {section} 字节段的整数倍：块的行从段中间开始，每搬一个 {t} 行的块要多 {extra} 次事务（把行填充到 {padded} 个元素即可解决）。"),
+    ("quantization.explain", "The GPU computes whole tiles: when n is not a multiple of T, the last row and column of tiles are mostly padding, but cost as much as full ones. And when a row's bytes are not a multiple of the memory transaction size, the rows of a tile start at different offsets within sections, so a tile load touches extra sections. Choosing sizes that are multiples of 64 or 128 is the cheapest optimisation there is.", "GPU 按整块计算：n 不是 T 的整数倍时，最后一行和一列的块大部分是填充，却和满块一样费时。行的字节数不是内存事务大小的整数倍时，块的各行在段内的起点不同，搬一个块要多碰几个段。维度取 64 或 128 的倍数是最便宜的优化。"),
+    ("quantization.lecture", "Lecture check (notes §6.6): tile 128: n = 1024 → 100 % useful; n = 1025 → 79 %.", "讲义对照（§6.6）：块大小 128：n = 1024 → 有效 100%；n = 1025 → 79%。"),
+    ("quantization.presets", "Lecture cases (tile 128)", "讲义示例（块 128）"),
+    ("quantization.preset.1024", "n = 1024", "n = 1024"),
+    ("quantization.preset.1025", "n = 1025", "n = 1025"),
+    ("metric.aligned", "Rows aligned", "行已对齐"),
+    ("metric.extra-transactions", "Extra transactions per tile load", "每次搬块多出的事务"),
+    ("metric.quantization.useful-fraction", "Useful tile area", "块的有效面积"),
+];

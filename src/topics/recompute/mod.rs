@@ -1,0 +1,71 @@
+//! `#/recompute`: its URL parameters, its registry entry and the typed conversion
+//! from URL values to simulation parameters.
+
+use super::*;
+#[allow(unused_imports)]
+use crate::params::{Kind, ParamSpec, Value, Values};
+#[allow(unused_imports)]
+use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
+#[allow(unused_imports)]
+use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+
+pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
+    ParamSpec::int("depth", 1, 16, 3),
+    ParamSpec::int("n", 1, 1 << 28, 1 << 20),
+    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("upstream", &["1", "0"], "1"),
+];
+
+pub static RECOMPUTE: TopicMeta = TopicMeta {
+    id: "recompute",
+    sections: &["6.4"],
+    demo: "03",
+    part: "landing.part.fast",
+    params: &RECOMPUTE_PARAMS,
+    metrics: &["accesses-store", "accesses-recompute", "saved-bytes-store", "saved-bytes-recompute"],
+    position_max: None,
+    bounds: None,
+};
+
+pub fn recompute(v: &Values) -> fusion::Recompute {
+    fusion::Recompute {
+        depth: v.int("depth") as u64,
+        n: v.int("n") as u64,
+        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        upstream: v.choice("upstream") == "1",
+    }
+}
+
+/// The registry entry.
+pub static TOPIC: Topic = Topic {
+    meta: &RECOMPUTE,
+    strings: STRINGS,
+    #[cfg(target_arch = "wasm32")]
+    view: || yew::html! { <crate::ui::panels::fusion::RecomputePanel /> },
+};
+
+/// This topic's texts: (key, English, 中文).
+#[rustfmt::skip]
+pub static STRINGS: &[(&str, &str, &str)] = &[
+    ("topic.recompute.title", "Recomputation", "重计算"),
+    ("topic.recompute.summary", "Throw activations away and recompute them in backward: more FLOPs, fewer bytes, and bytes are what cost.", "把激活扔掉、反向时重算：多算一些，少搬一些，而搬数据才是贵的。"),
+    ("param.depth", "Stacked sigmoids", "叠加的 sigmoid 个数"),
+    ("param.recompute.n", "Elements n", "元素个数 n"),
+    ("param.upstream", "Count the upstream-gradient read", "是否计入读取上游梯度"),
+    ("choice.upstream.1", "Yes (notes: 9 vs 5)", "计入（讲义：9 对 5）"),
+    ("choice.upstream.0", "No (slides: 8 vs 4)", "不计入（课件：8 对 4）"),
+    ("recompute.ledger", "Memory accesses (arrays of n elements)", "显存访问（以 n 个元素的数组计）"),
+    ("recompute.store", "Store activations", "保存中间结果"),
+    ("recompute.recompute", "Recompute", "重计算"),
+    ("recompute.forward", "Forward", "前向"),
+    ("recompute.backward", "Backward", "反向"),
+    ("recompute.total", "Total", "合计"),
+    ("recompute.why-differ", "Why two counts: the notes count reading the upstream gradient in backward (9 against 5); the slides leave it out because both versions must read it (8 against 4). The difference between the versions is the same: {d} accesses.", "为什么有两种计数：讲义把反向时读取上游梯度算进去（9 对 5）；课件不算，因为两个版本都要读它（8 对 4）。两个版本之差不变：{d} 次访问。"),
+    ("recompute.extra", "Recomputing costs {k} extra sigmoid evaluations per element in backward, done in registers.", "重计算在反向时每个元素多算 {k} 次 sigmoid，都在寄存器里完成。"),
+    ("recompute.explain", "Backward needs the forward's intermediate values. Storing them costs writes in forward and reads in backward; recomputing them from x inside the fused backward kernel costs only arithmetic, which is cheap when the operation is memory-bound. Activation checkpointing (lecture 2) is the same idea at the granularity of whole layers.", "反向需要前向的中间值。把它们存下来，前向要写、反向要读；在融合的反向核函数里从 x 重算，只花计算——当运算内存受限时这很便宜。激活检查点（第 2 讲）是同样的思想，粒度是整层。"),
+    ("recompute.lecture", "Lecture check (notes §6.4): three sigmoids: 9 against 5 accesses (slides: 8 against 4); saved for backward 12.6 MB against 4.2 MB.", "讲义对照（§6.4）：三个 sigmoid：9 对 5 次访问（课件：8 对 4）；为反向保存 12.6 MB 对 4.2 MB。"),
+    ("metric.accesses-store", "Accesses, storing", "访问次数（保存）"),
+    ("metric.accesses-recompute", "Accesses, recomputing", "访问次数（重计算）"),
+    ("metric.saved-bytes-store", "Saved for backward, storing", "为反向保存（保存）"),
+    ("metric.saved-bytes-recompute", "Saved for backward, recomputing", "为反向保存（重计算）"),
+];
