@@ -51,17 +51,19 @@ pub struct ParamSpec {
     /// Written to the URL even when it equals the default (false for things
     /// like playback speed that would only clutter a shared link).
     pub always: bool,
+    /// Its slider has a logarithmic track (ranges like 1–16,777,216).
+    pub log: bool,
 }
 
 impl ParamSpec {
     pub const fn int(name: &'static str, min: i64, max: i64, default: i64) -> Self {
-        ParamSpec { name, kind: Kind::Int { min, max, default }, always: true }
+        ParamSpec { name, kind: Kind::Int { min, max, default }, always: true, log: false }
     }
     pub const fn choice(name: &'static str, options: &'static [&'static str], default: &'static str) -> Self {
-        ParamSpec { name, kind: Kind::Choice { options, default }, always: true }
+        ParamSpec { name, kind: Kind::Choice { options, default }, always: true, log: false }
     }
     pub const fn position(name: &'static str) -> Self {
-        ParamSpec { name, kind: Kind::Position, always: true }
+        ParamSpec { name, kind: Kind::Position, always: true, log: false }
     }
     pub const fn text(
         name: &'static str,
@@ -69,10 +71,14 @@ impl ParamSpec {
         default: &'static str,
         check: fn(&str) -> Result<(), String>,
     ) -> Self {
-        ParamSpec { name, kind: Kind::Text { max_len, default, check: Check(check) }, always: true }
+        ParamSpec { name, kind: Kind::Text { max_len, default, check: Check(check) }, always: true, log: false }
     }
     pub const fn optional(self) -> Self {
         ParamSpec { always: false, ..self }
+    }
+    /// A logarithmic slider track.
+    pub const fn log(self) -> Self {
+        ParamSpec { log: true, ..self }
     }
     pub fn default_value(&self) -> Value {
         match self.kind {

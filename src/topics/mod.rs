@@ -13,8 +13,8 @@ pub struct TopicMeta {
     pub sections: &'static [&'static str],
     /// Companion demo in the notes (script number, and demo within it).
     pub demo: &'static str,
-    /// Translation key of the lecture part the landing page files it under.
-    pub part: &'static str,
+    /// The lecture part the landing page files it under.
+    pub part: Part,
     /// URL parameters, in the order they are written.
     pub params: &'static [ParamSpec],
     /// `data-metric` names the panel always shows.
@@ -26,6 +26,32 @@ pub struct TopicMeta {
     /// tile index below the tile count): clamped with a notice when read from
     /// a URL, silently when another parameter changes.
     pub bounds: Option<Bounds>,
+}
+
+/// The parts of the lecture, in order (landing page sections).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// §1–4: how a GPU works.
+    Gpu,
+    /// §5–7: making ML workloads fast.
+    Fast,
+    /// §8: FlashAttention.
+    Flash,
+    /// §9: TPUs.
+    Tpu,
+}
+
+impl Part {
+    pub const ALL: [Part; 4] = [Part::Gpu, Part::Fast, Part::Flash, Part::Tpu];
+    /// Translation key of its heading.
+    pub fn key(self) -> &'static str {
+        match self {
+            Part::Gpu => "landing.part.gpu",
+            Part::Fast => "landing.part.fast",
+            Part::Flash => "landing.part.flash",
+            Part::Tpu => "landing.part.tpu",
+        }
+    }
 }
 
 /// Dependent upper bounds: `(parameter, largest value)` for given values.
@@ -90,6 +116,12 @@ impl TopicMeta {
             })
             .collect();
         format!("[{}]", items.join(","))
+    }
+
+    /// The largest value of `name` that the other values allow (from
+    /// `bounds`), if it depends on them.
+    pub fn dependent_max(&self, values: &Values, name: &str) -> Option<i64> {
+        self.bounds.and_then(|b| b(values).into_iter().find(|(n, _)| *n == name).map(|(_, m)| m))
     }
 
     /// Keep the position inside the run after another parameter changed.

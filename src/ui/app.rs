@@ -257,19 +257,15 @@ fn Shell() -> Html {
 #[component]
 fn Landing() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let mut parts: Vec<&'static str> = Vec::new();
-    for t in TOPICS.iter() {
-        if !parts.contains(&t.meta.part) {
-            parts.push(t.meta.part);
-        }
-    }
+    let parts: Vec<topics::Part> =
+        topics::Part::ALL.into_iter().filter(|p| TOPICS.iter().any(|t| t.meta.part == *p)).collect();
     html! {
         <div class="landing">
             <h1>{ ctx.t("landing.title") }</h1>
             <p class="lead">{ ctx.t("landing.intro") }</p>
             { for parts.iter().map(|part| html! {
                 <section class="landing-part">
-                    <h2>{ ctx.t(part) }</h2>
+                    <h2>{ ctx.t(part.key()) }</h2>
                     <div class="cards">
                         { for TOPICS.iter().filter(|t| t.meta.part == *part).map(|t| {
                             let meta = t.meta;

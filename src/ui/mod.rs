@@ -4,6 +4,7 @@
 pub mod app;
 pub mod canvas;
 pub mod chart;
+pub mod panel;
 pub mod panels;
 pub mod panic;
 pub mod player;

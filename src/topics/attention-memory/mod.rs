@@ -20,7 +20,7 @@ pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
     id: "attention-memory",
     sections: &["8.5"],
     demo: "05 · 4",
-    part: "landing.part.flash",
+    part: Part::Flash,
     params: &MEMORY_PARAMS,
     metrics: &["standard-bytes", "flash-extra-bytes", "ratio"],
     position_max: None,

@@ -23,7 +23,7 @@ pub static COALESCING: TopicMeta = TopicMeta {
     id: "coalescing",
     sections: &["6.5"],
     demo: "02 · 3",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &COALESCING_PARAMS,
     metrics: &["transactions", "useful-fraction", "bytes-moved"],
     position_max: None,

@@ -27,7 +27,7 @@ pub static DIVERGENCE: TopicMeta = TopicMeta {
     id: "divergence",
     sections: &["6.1"],
     demo: "02 · 2",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &DIVERGENCE_PARAMS,
     metrics: &["step", "total-steps", "warp-utilization", "simt-efficiency"],
     position_max: Some(|v| divergence_run(v).schedule().len() as u64),

@@ -28,7 +28,7 @@ pub static FLASH: TopicMeta = TopicMeta {
     id: "flash",
     sections: &["8.3", "8.4"],
     demo: "05 · 2–3",
-    part: "landing.part.flash",
+    part: Part::Flash,
     params: &FLASH_PARAMS,
     metrics: &[
         "step",

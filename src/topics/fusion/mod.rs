@@ -24,7 +24,7 @@ pub static FUSION: TopicMeta = TopicMeta {
     id: "fusion",
     sections: &["6.3"],
     demo: "03",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &FUSION_PARAMS,
     metrics: &["kernels-unfused", "bytes-unfused", "bytes-fused", "speedup-bound"],
     position_max: None,

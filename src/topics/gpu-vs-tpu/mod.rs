@@ -23,7 +23,7 @@ pub static GPU_TPU: TopicMeta = TopicMeta {
     id: "gpu-vs-tpu",
     sections: &["9.1"],
     demo: "06",
-    part: "landing.part.tpu",
+    part: Part::Tpu,
     params: &GPU_TPU_PARAMS,
     metrics: &["mxu-passes", "mxu-utilization", "gpu-waves", "gpu-utilization"],
     position_max: None,

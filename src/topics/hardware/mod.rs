@@ -20,7 +20,7 @@ pub static HARDWARE: TopicMeta = TopicMeta {
     id: "hardware",
     sections: &["1", "2", "4"],
     demo: "01 · 1",
-    part: "landing.part.gpu",
+    part: Part::Gpu,
     params: &HARDWARE_PARAMS,
     metrics: &["ridge", "peak-tflops", "bandwidth-tbps"],
     position_max: None,

@@ -20,7 +20,7 @@ pub static OCCUPANCY: TopicMeta = TopicMeta {
     id: "occupancy",
     sections: &["6.7"],
     demo: "02 · 4",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &OCCUPANCY_PARAMS,
     metrics: &["occupancy", "blocks-per-sm", "active-warps", "limiter"],
     position_max: None,

@@ -24,7 +24,7 @@ pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta {
     id: "online-softmax",
     sections: &["8.2"],
     demo: "05 · 1",
-    part: "landing.part.flash",
+    part: Part::Flash,
     params: &SOFTMAX_PARAMS,
     metrics: &["step", "m", "l", "max-abs-error"],
     position_max: Some(|v| softmax_run(v).blocks() as u64),

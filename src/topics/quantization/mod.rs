@@ -21,7 +21,7 @@ pub static QUANTIZATION: TopicMeta = TopicMeta {
     id: "quantization",
     sections: &["6.6", "7"],
     demo: "04",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &QUANTIZATION_PARAMS,
     metrics: &["useful-fraction", "tiles", "aligned", "extra-transactions"],
     position_max: None,

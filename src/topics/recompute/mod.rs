@@ -20,7 +20,7 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
     id: "recompute",
     sections: &["6.4"],
     demo: "03",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &RECOMPUTE_PARAMS,
     metrics: &["accesses-store", "accesses-recompute", "saved-bytes-store", "saved-bytes-recompute"],
     position_max: None,

@@ -24,7 +24,7 @@ pub static ROOFLINE: TopicMeta = TopicMeta {
     id: "roofline",
     sections: &["5", "6.2"],
     demo: "01 · 2–3",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &ROOFLINE_PARAMS,
     metrics: &["intensity", "attainable-tflops", "percent-of-peak", "bound"],
     position_max: None,

@@ -35,7 +35,7 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
     id: "systolic",
     sections: &["9.2"],
     demo: "06",
-    part: "landing.part.tpu",
+    part: Part::Tpu,
     params: &SYSTOLIC_PARAMS,
     metrics: &[
         "cycle",

@@ -9,17 +9,20 @@ use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
 #[allow(unused_imports)]
 use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
 
+#[cfg(target_arch = "wasm32")]
+mod view;
+
 pub static THREADS_PARAMS: [ParamSpec; 3] = [
-    ParamSpec::int("n", 1, threads::MAX_N as i64, 1000),
-    ParamSpec::int("block", 1, threads::MAX_BLOCK as i64, 256),
+    ParamSpec::int("n", 1, threads::MAX_N as i64, 1000).log(),
+    ParamSpec::int("block", 1, threads::MAX_BLOCK as i64, 256).log(),
     ParamSpec::position("thread"),
 ];
 
 pub static THREADS: TopicMeta = TopicMeta {
     id: "threads",
-    sections: &["3"],
+    sections: &["3.1"],
     demo: "02 · 1",
-    part: "landing.part.gpu",
+    part: Part::Gpu,
     params: &THREADS_PARAMS,
     metrics: &["blocks", "threads", "idle-threads", "warps"],
     position_max: Some(|v| threads_grid(v).threads() - 1),
@@ -35,7 +38,7 @@ pub static TOPIC: Topic = Topic {
     meta: &THREADS,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::threads::ThreadsPanel /> },
+    view: || yew::html! { <view::ThreadsPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -28,7 +28,7 @@ pub static TILING: TopicMeta = TopicMeta {
     id: "tiling",
     sections: &["6.6"],
     demo: "04",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &TILING_PARAMS,
     metrics: &["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"],
     position_max: Some(|v| tiling_steps(&tiling(v))),

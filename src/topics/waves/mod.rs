@@ -24,7 +24,7 @@ pub static WAVES: TopicMeta = TopicMeta {
     id: "waves",
     sections: &["7"],
     demo: "02 · 5",
-    part: "landing.part.fast",
+    part: Part::Fast,
     params: &WAVES_PARAMS,
     metrics: &["tiles", "waves", "sm-utilization", "relative-flops", "relative-time"],
     position_max: None,

@@ -12,4 +12,3 @@ pub mod occupancy;
 pub mod roofline;
 pub mod softmax;
 pub mod systolic;
-pub mod threads;
