@@ -28,16 +28,25 @@ async function settled() {
 await open(page, srv.base, '#/');
 const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
 
+// The whole tour runs inside the page: no CDP element handles (which
+// playwright keeps alive until disposed, and which would retain the old
+// panels' detached DOM and pass for a leak of the app's).
 async function tour(n) {
-  for (let i = 0; i < n; i++) {
-    const id = ids[i % ids.length];
-    await page.evaluate((h) => { location.hash = h; }, `/${id}`);
-    await page.waitForFunction((id) => location.hash.startsWith(`#/${id}?`)
-      && document.querySelector('[data-metric]') !== null, id);
-    await painted(page);
-  }
-  await page.evaluate((h) => { location.hash = h; }, '/');
-  await page.waitForSelector('.landing');
+  await page.evaluate(async ([ids, n]) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    for (let i = 0; i < n; i++) {
+      const id = ids[i % ids.length];
+      location.hash = `/${id}`;
+      for (let tries = 0; tries < 600; tries++) {
+        await frame();
+        const canvas = document.querySelector('canvas[data-testid="scene-canvas"]');
+        if (location.hash.startsWith(`#/${id}?`) && document.querySelector(`[data-topic="${id}"] [data-metric]`)
+          && (!canvas || canvas.dataset.painted === '1')) break;
+      }
+    }
+    location.hash = '/';
+    for (let tries = 0; tries < 600 && !document.querySelector('.landing'); tries++) await frame();
+  }, [ids, n]);
 }
 
 // Warm up: every panel once (first visits create caches, fonts, ...).

@@ -147,12 +147,14 @@ describe('the URL always wins', () => {
     await goHash(page, `${base.slice(1)}&lang=en`);
     await page.waitForFunction(() => document.querySelector('[data-metric="cycle"]').dataset.value === '3');
     await waitForQuery(page, 'cycle', '3');
-    // Right away, before the throttled write of the step has landed.
+    // Right away, before the throttled write of the step has landed: the
+    // pending write must not drag the URL (or the panel) back.
     await page.keyboard.press('ArrowRight');
-    await goHash(page, `${base.slice(1)}&lang=en`);
+    await goHash(page, `${base.slice(1).replace('cycle=3', 'cycle=7')}&lang=en`);
+    await page.waitForFunction(() => document.querySelector('[data-metric="cycle"]').dataset.value === '7');
     await page.waitForTimeout(400);
-    assert.equal(await metric(page, 'cycle'), 3);
-    await waitForQuery(page, 'cycle', '3');
+    assert.equal(await metric(page, 'cycle'), 7);
+    await waitForQuery(page, 'cycle', '7');
     // Back.
     await open(page, srv.base, '#/threads?thread=5');
     await painted(page);
@@ -181,6 +183,28 @@ describe('the URL always wins', () => {
       assert.equal(await page.locator(`[data-notice-param="${p}"]`).count(), 1, p);
     }
     await noPanic(page, 'repeated');
+    await page.context().close();
+  });
+});
+
+describe('strings cannot go missing', () => {
+  test('every topic in both languages: no raw key, no unfilled {placeholder}, canvas text included', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/');
+    const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
+    // Mid-run positions too, where captions name the current step.
+    for (const lang of ['en', 'zh']) {
+      for (const id of ids) {
+        for (const extra of ['', '&step=4&cycle=4']) {
+          await open(page, srv.base, `#/${id}?lang=${lang}${extra}`);
+          await painted(page);
+          const text = await page.evaluate(() => document.body.innerText);
+          assert.doesNotMatch(text, /\{[a-z][a-z0-9_-]*\}/i, `${id} ${lang}: unfilled placeholder`);
+          // A missing key or a missing argument is reported on the console by i18n.
+          assert.deepEqual(page.errors, [], `${id} ${lang}${extra}`);
+        }
+      }
+    }
     await page.context().close();
   });
 });
