@@ -27,7 +27,9 @@ fn hsv(h: f32, s: f32, v: f32) -> (u8, u8, u8) {
     ((r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8)
 }
 
-pub fn draw(a: &Access, th: &Theme, width: f64, skipped: &dyn Fn(u64) -> String) -> Scene {
+/// `lanes` labels the row of lanes; `skipped(n)` the gap of `n` sections not
+/// touched (both translated by the caller).
+pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u64) -> String) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 12.0 * th.text_scale;
@@ -37,7 +39,7 @@ pub fn draw(a: &Access, th: &Theme, width: f64, skipped: &dyn Fn(u64) -> String)
     let mut scene = Scene::new(width, 0.0, th.bg);
     let lane_y = pad;
     let lane_x0 = pad + label_w + (avail - lane_w * LANES as f64) / 2.0;
-    scene.text(pad, lane_y + lane_w / 2.0, "lanes", font, th.muted, Align::Left, false);
+    scene.text(pad, lane_y + lane_w / 2.0, lanes, font, th.muted, Align::Left, false);
     for l in 0..LANES {
         let x = lane_x0 + l as f64 * lane_w;
         scene.rect(x + 1.0, lane_y, lane_w - 2.0, lane_w, Some(lane_color(l)), None);
@@ -119,10 +121,11 @@ mod tests {
                 section: 128,
                 seed: 1,
             });
-            let s = draw(&a, &Theme::normal(), 900.0, &|n| format!("{n}"));
+            let s = draw(&a, &Theme::normal(), 900.0, "Lanes-label", &|n| format!("{n}"));
             let labels = s.texts().iter().filter(|t| t.starts_with("0x")).count();
             assert_eq!(labels as u64, a.transactions());
             assert_eq!(labels, rows);
+            assert!(s.texts().contains(&"Lanes-label"), "the label given is drawn");
         }
     }
 }

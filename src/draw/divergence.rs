@@ -3,7 +3,7 @@
 //! the fraction of active lanes, coloured by branch; below it, the 32 lanes of
 //! the instruction issued in the current step.
 
-use crate::scene::{Align, Rgba, Scene, Theme};
+use crate::scene::{Align, Rgba, Scene, Shape, Theme};
 use crate::sim::divergence::{Divergence, Part, LANES};
 
 pub const MAX_COLUMNS: usize = 400;
@@ -16,7 +16,64 @@ pub fn part_color(p: Part) -> Rgba {
     }
 }
 
-pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
+/// The timeline as pixels: `cols` columns (each a bin of issue steps) by
+/// `row_px` rows per warp. In a warp's rows: a transparent row above and below,
+/// the waiting colour behind, and for the (last) instruction it issued in a
+/// column, the slot tinted and the active lanes' share solid from the bottom,
+/// paler for steps still to come. The size is bounded by [`MAX_COLUMNS`] and
+/// the warps whatever the run's length, and one pass over the schedule fills it.
+pub fn timeline_pixels(d: &Divergence, step: u64, th: &Theme, cols: usize, row_px: usize) -> Vec<u8> {
+    let warps = d.params().warps;
+    let schedule = d.schedule();
+    let total = schedule.len().max(1);
+    let stride = cols * 4;
+    let mut px = vec![0u8; stride * warps * row_px];
+    let mut fill = |w: usize, c0: usize, c1: usize, y0: usize, y1: usize, col: Rgba| {
+        for y in y0..y1 {
+            let row = (w * row_px + y) * stride;
+            for c in c0..c1 {
+                px[row + c * 4..row + c * 4 + 4].copy_from_slice(&[col.0, col.1, col.2, col.3]);
+            }
+        }
+    };
+    for w in 0..warps {
+        fill(w, 0, cols, 1, row_px - 1, th.waiting);
+    }
+    // The last issue of each warp in each column.
+    let mut last: Vec<Option<usize>> = vec![None; warps * cols];
+    for (k, issue) in schedule.iter().enumerate() {
+        last[issue.warp * cols + k * cols / total] = Some(k);
+    }
+    let full = row_px - 4;
+    for (cell, k) in last.iter().enumerate() {
+        let Some(k) = *k else { continue };
+        let (w, c) = (cell / cols, cell % cols);
+        let issue = schedule[k];
+        let active = issue.mask.count_ones() as usize;
+        let color = part_color(issue.part);
+        let (slot, bar) = if (k as u64) >= step {
+            (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
+        } else {
+            (color.mix(th.bg, 0.72), color)
+        };
+        let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
+        fill(w, c, c + 1, 2, 2 + full - h, slot);
+        fill(w, c, c + 1, 2 + full - h, 2 + full, bar);
+    }
+    px
+}
+
+/// `warp_label(w)` names warp `w`'s row and `lanes` the row of lanes (both
+/// translated by the caller).
+pub fn draw(
+    d: &Divergence,
+    step: u64,
+    th: &Theme,
+    width: f64,
+    caption: &str,
+    warp_label: &dyn Fn(usize) -> String,
+    lanes: &str,
+) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 13.0 * th.text_scale;
@@ -30,6 +87,9 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
     } else {
         13.0
     } * th.text_scale.sqrt();
+    // Whole pixel rows per warp: the timeline is a bitmap of them.
+    let row_px = row_h.round().max(6.0) as usize;
+    let row_h = row_px as f64;
     let avail = width - 2.0 * pad - label_w;
     let cols = total.clamp(1, MAX_COLUMNS);
     let col_w = avail / cols as f64;
@@ -40,7 +100,7 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
     let top = pad + font * 1.8;
     for w in 0..warps {
         let y = top + w as f64 * row_h;
-        scene.text(pad, y + row_h / 2.0, format!("warp {w}"), font * 0.9, th.fg, Align::Left, d.divergent(w));
+        scene.text(pad, y + row_h / 2.0, warp_label(w), font * 0.9, th.fg, Align::Left, d.divergent(w));
         if d.divergent(w) {
             // A divergent warp: a two-colour mark (if / else) after its name.
             let m = 7.0 * th.text_scale;
@@ -48,24 +108,16 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
             scene.rect(mx, y + row_h / 2.0 - m / 2.0, m, m, Some(part_color(Part::Then)), None);
             scene.rect(mx + m, y + row_h / 2.0 - m / 2.0, m, m, Some(part_color(Part::Else)), None);
         }
-        scene.rect(pad + label_w, y + 1.0, avail, row_h - 2.0, Some(th.waiting), None);
     }
-    // Each issue into its column (several steps share a column when binned).
-    for (k, issue) in d.schedule().iter().enumerate() {
-        let c = k * cols / total.max(1);
-        let x = pad + label_w + c as f64 * col_w;
-        let y = top + issue.warp as f64 * row_h;
-        let frac = issue.mask.count_ones() as f64 / LANES as f64;
-        let future = (k as u64) >= step;
-        let color = part_color(issue.part);
-        let (slot, bar) =
-            if future { (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7)) } else { (color.mix(th.bg, 0.72), color) };
-        // The whole slot tinted (the warp was busy), the active lanes' share solid.
-        let full = row_h - 4.0;
-        scene.rect(x, y + 2.0, col_w.max(1.0), full, Some(slot), None);
-        let h = full * frac;
-        scene.rect(x, y + 2.0 + full - h, col_w.max(1.0), h, Some(bar), None);
-    }
+    scene.shapes.push(Shape::Bitmap {
+        x: pad + label_w,
+        y: top,
+        w: avail,
+        h: warps as f64 * row_h,
+        px_w: cols as u32,
+        px_h: (warps * row_px) as u32,
+        rgba: timeline_pixels(d, step, th, cols, row_px),
+    });
     // Current step marker.
     if step >= 1 && total > 0 {
         let c = (step as usize - 1) * cols / total;
@@ -82,7 +134,7 @@ pub fn draw(d: &Divergence, step: u64, th: &Theme, width: f64, caption: &str) ->
     // The lanes of the current instruction.
     let ly = top + warps as f64 * row_h + 16.0 * th.text_scale;
     let lane_w = ((width - 2.0 * pad - label_w) / LANES as f64).min(34.0 * th.text_scale);
-    scene.text(pad, ly + lane_w / 2.0, "lanes", font * 0.9, th.muted, Align::Left, false);
+    scene.text(pad, ly + lane_w / 2.0, lanes, font * 0.9, th.muted, Align::Left, false);
     let issue = d.issue_at(step);
     for l in 0..LANES {
         let x = pad + label_w + l as f64 * lane_w;
@@ -123,7 +175,7 @@ mod tests {
             after_steps: 0,
         });
         // The last step is warp 3's last else instruction: lanes 4..31 active.
-        let s = draw(&d, 50, &Theme::normal(), 900.0, "x");
+        let s = draw(&d, 50, &Theme::normal(), 900.0, "x", &|w| format!("warp {w}"), "lanes");
         let lane_rects: Vec<_> = s
             .shapes
             .iter()
@@ -135,5 +187,55 @@ mod tests {
         let lanes = &lane_rects[lane_rects.len() - LANES..];
         assert!(lanes[..4].iter().all(|c| *c == Theme::normal().waiting));
         assert!(lanes[4..].iter().all(|c| *c == part_color(Part::Else)));
+    }
+
+    #[test]
+    fn the_largest_run_is_one_bounded_bitmap() {
+        let d = Divergence::new(Params {
+            warps: 32,
+            cond: "tid%2==0".into(),
+            then_steps: 100,
+            else_steps: 100,
+            after_steps: 100,
+        });
+        assert_eq!(d.schedule().len(), 32 * 300);
+        for step in [0, 1, 4800, 9600] {
+            let s = draw(&d, step, &Theme::present(), 1100.0, "x", &|w| format!("warp {w}"), "lanes");
+            assert!(s.shapes.len() <= 32 * 3 + 2 * LANES + 10, "{} shapes", s.shapes.len());
+            let px: usize = s
+                .shapes
+                .iter()
+                .map(|x| match x {
+                    crate::scene::Shape::Bitmap { px_w, px_h, rgba, .. } => {
+                        assert_eq!(rgba.len(), 4 * *px_w as usize * *px_h as usize);
+                        *px_w as usize * *px_h as usize
+                    }
+                    _ => 0,
+                })
+                .sum();
+            assert!(px <= MAX_COLUMNS * 32 * 16, "{px} pixels");
+        }
+    }
+
+    #[test]
+    fn timeline_pixels_show_the_active_share() {
+        // One warp, tid%2==0, 1 + 1 steps: then (16 lanes), else (16 lanes).
+        let d = Divergence::new(Params { warps: 1, cond: "tid%2==0".into(), then_steps: 1, else_steps: 1, after_steps: 0 });
+        let th = Theme::normal();
+        let (cols, row_px) = (2, 14);
+        let px = timeline_pixels(&d, 1, &th, cols, row_px);
+        let at = |c: usize, y: usize| {
+            let o = (y * cols + c) * 4;
+            Rgba(px[o], px[o + 1], px[o + 2], px[o + 3])
+        };
+        // Rows 0 and 13 transparent; 2..12 the slot (10 rows), its lower half the bar.
+        assert_eq!(at(0, 0).3, 0);
+        assert_eq!(at(0, 13).3, 0);
+        assert_eq!(at(0, 1), th.waiting);
+        assert_eq!(at(0, 2), part_color(Part::Then).mix(th.bg, 0.72));
+        assert_eq!(at(0, 11), part_color(Part::Then), "step 1 issued: solid");
+        assert_eq!(at(0, 6), part_color(Part::Then).mix(th.bg, 0.72));
+        assert_eq!(at(0, 7), part_color(Part::Then));
+        assert_eq!(at(1, 11), part_color(Part::Else).mix(th.bg, 0.7), "step 2 still to come: pale");
     }
 }

@@ -20,7 +20,17 @@ pub fn block_color(b: u32) -> Rgba {
     BLOCK_COLORS[b as usize % BLOCK_COLORS.len()]
 }
 
-pub fn draw(a: &Arch, o: &Occupancy, th: &Theme, width: f64, limit_labels: &[String; 4]) -> Scene {
+/// `limit_labels` name each resource's bar (in [`Resource::ALL`] order);
+/// `block_label(b)` marks the slots of resident block `b` (both translated by
+/// the caller).
+pub fn draw(
+    a: &Arch,
+    o: &Occupancy,
+    th: &Theme,
+    width: f64,
+    limit_labels: &[String; 4],
+    block_label: &dyn Fn(u32) -> String,
+) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 13.0 * th.text_scale;
@@ -41,7 +51,7 @@ pub fn draw(a: &Arch, o: &Occupancy, th: &Theme, width: f64, limit_labels: &[Str
             scene.text(
                 x + slot_w / 2.0,
                 y + slot_h / 2.0,
-                format!("b{block}"),
+                block_label(block),
                 (slot_h * 0.45).min(13.0 * th.text_scale),
                 th.bg,
                 Align::Center,
@@ -88,12 +98,14 @@ mod tests {
         let a = arch("sm90");
         let o = compute(a, Kernel { threads: 128, regs: 160, smem: 0 });
         let labels = ["w".to_string(), "b".to_string(), "r".to_string(), "s".to_string()];
-        let s = draw(a, &o, &Theme::normal(), 900.0, &labels);
+        let s = draw(a, &o, &Theme::normal(), 900.0, &labels, &|b| format!("B{b}"));
         let coloured = s
             .shapes
             .iter()
             .filter(|x| matches!(x, crate::scene::Shape::Rect { fill: Some(f), .. } if (0..3).any(|b| *f == block_color(b))))
             .count();
         assert_eq!(coloured, 12, "3 blocks × 4 warps");
+        assert_eq!(s.texts().iter().filter(|t| t.starts_with('B')).count(), 12, "each resident warp names its block");
+        assert!(s.texts().contains(&"B2"));
     }
 }

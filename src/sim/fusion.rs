@@ -184,6 +184,13 @@ pub struct Kernel {
     pub out: String,
 }
 
+impl Kernel {
+    /// Its call as written in the timeline: `op(a, b)`.
+    pub fn call(&self) -> String {
+        format!("{}({})", self.op, self.operands.join(", "))
+    }
+}
+
 /// The unfused kernel sequence (post-order: operands first).
 pub fn kernels(e: &Node) -> Vec<Kernel> {
     fn go(e: &Node, out: &mut Vec<Kernel>) -> String {
@@ -249,9 +256,29 @@ pub fn ledger(e: &Node) -> Ledger {
 }
 
 impl Ledger {
+    /// Arrays of n elements moved unfused: every kernel's reads and writes.
+    pub fn arrays_unfused(&self) -> usize {
+        self.reads_unfused + self.writes_unfused
+    }
+    /// Arrays of n elements moved fused: each input once, the result once.
+    pub fn arrays_fused(&self) -> usize {
+        self.reads_fused + self.writes_fused
+    }
+    /// HBM bytes of the unfused chain over `n` elements of `elem_bytes`.
+    pub fn bytes_unfused(&self, n: u64, elem_bytes: u64) -> u64 {
+        self.arrays_unfused() as u64 * n * elem_bytes
+    }
+    /// HBM bytes of the fused kernel.
+    pub fn bytes_fused(&self, n: u64, elem_bytes: u64) -> u64 {
+        self.arrays_fused() as u64 * n * elem_bytes
+    }
+    /// Arithmetic: one operation per kernel per element, the same fused or not.
+    pub fn flops(&self, n: u64) -> u64 {
+        self.kernels as u64 * n
+    }
     pub fn metrics(&self, n: u64, elem_bytes: u64) -> Vec<Metric> {
-        let unfused = (self.reads_unfused + self.writes_unfused) as u64 * n * elem_bytes;
-        let fused = (self.reads_fused + self.writes_fused) as u64 * n * elem_bytes;
+        let unfused = self.bytes_unfused(n, elem_bytes);
+        let fused = self.bytes_fused(n, elem_bytes);
         vec![
             Metric::count("kernels-unfused", self.kernels as u64),
             Metric::count("bytes-unfused", unfused),
@@ -300,6 +327,11 @@ impl Recompute {
     pub fn saved_bytes_recompute(&self) -> u64 {
         self.n * self.elem_bytes
     }
+    /// How many fewer accesses recomputing makes (the same whether or not
+    /// the upstream-gradient read is counted: both versions make it).
+    pub fn accesses_saved(&self) -> u64 {
+        self.accesses_store() - self.accesses_recompute()
+    }
     /// Extra sigmoids evaluated in backward by recomputing.
     pub fn extra_sigmoids(&self) -> u64 {
         self.depth
@@ -328,6 +360,13 @@ mod tests {
         assert_eq!((l.reads_fused, l.writes_fused), (1, 1));
         let m = l.metrics(1000, 4);
         assert_eq!(m[3].value, 5.5);
+        assert_eq!((l.arrays_unfused(), l.arrays_fused()), (11, 2));
+        assert_eq!((l.bytes_unfused(1000, 4), l.bytes_fused(1000, 4), l.flops(1000)), (44_000, 8_000, 5_000));
+        let ks = kernels(&e);
+        assert_eq!(
+            ks.iter().map(Kernel::call).collect::<Vec<_>>(),
+            ["sin(x)", "pow(t1, 2)", "cos(x)", "pow(t3, 2)", "add(t2, t4)"]
+        );
         for (_, p) in PRESETS {
             assert!(parse(p).is_ok(), "{p}");
         }
@@ -340,6 +379,7 @@ mod tests {
         assert_eq!((notes.accesses_store(), notes.accesses_recompute()), (9, 5));
         let slides = Recompute { upstream: false, ..notes };
         assert_eq!((slides.accesses_store(), slides.accesses_recompute()), (8, 4));
+        assert_eq!((notes.accesses_saved(), slides.accesses_saved()), (4, 4));
         // 12.6 MB against 4.2 MB saved for backward.
         assert_eq!(format!("{:.1}", notes.saved_bytes_store() as f64 / 1e6), "12.6");
         assert_eq!(format!("{:.1}", notes.saved_bytes_recompute() as f64 / 1e6), "4.2");

@@ -2,16 +2,16 @@
 //! from URL values to simulation parameters.
 
 use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::params::{ParamSpec, Value, Values};
+use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes};
+use crate::sim::coalescing::dtype_bytes;
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static MEMORY_PARAMS: [ParamSpec; 4] = [
-    ParamSpec::int("n", 1, 1 << 20, 4096),
-    ParamSpec::int("d", 1, 256, 128),
+    ParamSpec::int("n", 1, 1 << 20, 4096).log(),
+    ParamSpec::int("d", 1, 256, 128).log(),
     ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
     ParamSpec::choice("stats", &["l", "ml"], "l"),
 ];
@@ -27,12 +27,88 @@ pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// One head's sizes, from the URL values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// Sequence length.
+    pub n: u64,
+    /// Head dimension.
+    pub d: u64,
+    /// Bytes per element of Q, K, V, O, S and P.
+    pub elem_bytes: u64,
+    /// Flash keeps m and ℓ (FlashAttention-1) rather than L alone.
+    pub both_stats: bool,
+}
+
+pub fn head(v: &Values) -> Head {
+    Head {
+        n: v.int("n") as u64,
+        d: v.int("d") as u64,
+        elem_bytes: dtype_bytes(v.choice("dtype")),
+        both_stats: v.choice("stats") == "ml",
+    }
+}
+
+/// The chart's three curves, points (n, bytes) for n = 64 … 2²⁰ (doubling):
+/// S and P of standard attention, Q K V O (both need them), and flash's
+/// statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curves {
+    pub standard: Vec<(f64, f64)>,
+    pub qkvo: Vec<(f64, f64)>,
+    pub flash: Vec<(f64, f64)>,
+}
+
+pub fn curves(h: Head) -> Curves {
+    let ns: Vec<u64> = (6..=20).map(|p| 1u64 << p).collect();
+    let points = |f: &dyn Fn(u64) -> u64| ns.iter().map(|&n| (n as f64, f(n) as f64)).collect();
+    Curves {
+        standard: points(&|n| standard_bytes(n, h.elem_bytes)),
+        qkvo: points(&|n| qkvo_bytes(n, h.d, h.elem_bytes)),
+        flash: points(&|n| flash_extra_bytes(n, h.both_stats)),
+    }
+}
+
+/// The sequence lengths of the lecture's table (notes §8.5).
+pub const LECTURE_NS: [u64; 3] = [4096, 16384, 65536];
+
+/// One row of the lecture's table (one head, bf16, FlashAttention-2's L),
+/// rounded as the notes round it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LectureRow {
+    pub n: u64,
+    /// S and P, in GB.
+    pub standard: String,
+    /// Flash's statistics, in MB.
+    pub flash: String,
+}
+
+pub fn lecture_row(n: u64) -> LectureRow {
+    let gb = standard_bytes(n, 2) as f64 / 1e9;
+    let mb = flash_extra_bytes(n, false) as f64 / 1e6;
+    LectureRow {
+        n,
+        standard: if gb >= 10.0 { format!("{gb:.1} GB") } else { format!("{gb:.2} GB") },
+        flash: format!("{mb:.2} MB"),
+    }
+}
+
+/// The values a row's button sets: the lecture's head at sequence length `n`.
+pub fn lecture_case(n: u64) -> Vec<(&'static str, Value)> {
+    vec![
+        ("n", Value::Int(n as i64)),
+        ("d", Value::Int(128)),
+        ("dtype", Value::Choice("bf16")),
+        ("stats", Value::Choice("l")),
+    ]
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &ATTENTION_MEMORY,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::memory::MemoryPanel /> },
+    view: || yew::html! { <view::MemoryPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -43,19 +119,86 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("param.stats", "Flash statistics", "Flash 保存的统计量"),
     ("choice.stats.l", "L = m + log ℓ (FlashAttention-2)", "L = m + log ℓ（FlashAttention-2）"),
     ("choice.stats.ml", "m and ℓ (FlashAttention-1)", "m 和 ℓ（FlashAttention-1）"),
-    ("memory.chart", "Bytes for one head against sequence length n (log–log)", "单个头所需字节数随序列长度 n 的变化（双对数）"),
-    ("memory.series.standard", "standard: S and P", "标准：S 和 P"),
-    ("memory.series.flash", "flash: statistics", "flash：统计量"),
-    ("memory.series.qkvo", "Q, K, V, O (both)", "Q、K、V、O（两者都要）"),
-    ("memory.table", "The lecture's table (one head, bf16, d = 128), computed", "讲义中的表（单头，bf16，d = 128），由模拟算出"),
-    ("memory.table.n", "n", "n"),
-    ("memory.table.standard", "Standard: S and P", "标准：S 和 P"),
-    ("memory.table.flash", "Flash: extra", "Flash：额外"),
-    ("memory.show", "Show", "查看"),
-    ("memory.explain", "S and P are n × n for every head: 2 n² values, quadratic in the sequence length. FlashAttention keeps only per-row softmax statistics in fp32 (the logsumexp L, or m and ℓ), linear in n; Q, K, V and O are needed by both. In training this also removes the attention matrices from the activations saved for backward.", "S 和 P 对每个头都是 n × n：2n² 个数，随序列长度平方增长。FlashAttention 只保存每行的 softmax 统计量（fp32 的 logsumexp L，或 m 和 ℓ），随 n 线性增长；Q、K、V、O 两者都需要。训练时，这也把注意力矩阵从为反向保存的激活中去掉了。"),
-    ("memory.lecture", "Lecture check (notes §8.5): 4096 → 0.07 GB against 0.02 MB; 16384 → 1.07 GB against 0.07 MB; 65536 → 17.2 GB against 0.26 MB.", "讲义对照（§8.5）：4096 → 0.07 GB 对 0.02 MB；16384 → 1.07 GB 对 0.07 MB；65536 → 17.2 GB 对 0.26 MB。"),
+    ("attention-memory.chart", "Bytes for one head against sequence length n (log–log)", "单个头所需字节数随序列长度 n 的变化（双对数）"),
+    ("attention-memory.series.standard", "standard: S and P", "标准：S 和 P"),
+    ("attention-memory.series.flash", "flash: statistics", "flash：统计量"),
+    ("attention-memory.series.qkvo", "Q, K, V, O (both)", "Q、K、V、O（两者都要）"),
+    ("attention-memory.table", "The lecture's table (one head, bf16, d = 128), computed", "讲义中的表（单头，bf16，d = 128），由模拟算出"),
+    ("attention-memory.table.n", "n", "n"),
+    ("attention-memory.table.standard", "Standard: S and P", "标准：S 和 P"),
+    ("attention-memory.table.flash", "Flash: extra", "Flash：额外"),
+    ("attention-memory.show", "Show", "查看"),
+    ("attention-memory.qkvo", "Q, K, V, O: {bytes}", "Q、K、V、O：{bytes}"),
+    ("attention-memory.explain", "S and P are n × n for every head: 2 n² values, quadratic in the sequence length. FlashAttention keeps only per-row softmax statistics in fp32 (the logsumexp L, or m and ℓ), linear in n; Q, K, V and O are needed by both. In training this also removes the attention matrices from the activations saved for backward.", "S 和 P 对每个头都是 n × n：2n² 个数，随序列长度平方增长。FlashAttention 只保存每行的 softmax 统计量（fp32 的 logsumexp L，或 m 和 ℓ），随 n 线性增长；Q、K、V、O 两者都需要。训练时，这也把注意力矩阵从为反向保存的激活中去掉了。"),
+    ("attention-memory.lecture", "Lecture check (notes §8.5): 4096 → 0.07 GB against 0.02 MB; 16384 → 1.07 GB against 0.07 MB; 65536 → 17.2 GB against 0.26 MB.", "讲义对照（§8.5）：4096 → 0.07 GB 对 0.02 MB；16384 → 1.07 GB 对 0.07 MB；65536 → 17.2 GB 对 0.26 MB。"),
     ("metric.standard-bytes", "Standard: S and P", "标准：S 和 P"),
     ("metric.flash-extra-bytes", "Flash: extra memory", "Flash：额外显存"),
     ("metric.ratio", "Ratio", "倍数"),
     ("param.attention-memory.n", "Sequence length n", "序列长度 n"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::attention_memory::metrics;
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn the_lecture_table() {
+        let rows = LECTURE_NS.map(lecture_row);
+        let cells: Vec<(&str, &str)> = rows.iter().map(|r| (r.standard.as_str(), r.flash.as_str())).collect();
+        assert_eq!(cells, [("0.07 GB", "0.02 MB"), ("1.07 GB", "0.07 MB"), ("17.2 GB", "0.26 MB")]);
+        // Each row's button gives the same numbers as the table, exactly.
+        let start = Values::defaults(&MEMORY_PARAMS)
+            .with("d", Value::Int(7))
+            .with("dtype", Value::Choice("fp32"))
+            .with("stats", Value::Choice("ml"));
+        for (n, sp, flash) in [(4096, 67_108_864u64, 16_384u64), (16384, 1 << 30, 65_536), (65536, 1 << 34, 262_144)] {
+            let v = lecture_case(n).into_iter().fold(start.clone(), |acc, (k, x)| acc.with(k, x));
+            let h = head(&v);
+            assert_eq!(h, Head { n, d: 128, elem_bytes: 2, both_stats: false });
+            let m = metrics(h.n, h.elem_bytes, h.both_stats);
+            assert_eq!([m[0].value, m[1].value, m[2].value], [sp as f64, flash as f64, sp as f64 / flash as f64]);
+        }
+    }
+
+    #[test]
+    fn deep_links() {
+        let (v, n) = ATTENTION_MEMORY.parse(&q(&[("n", "65536"), ("stats", "ml"), ("dtype", "fp8"), ("d", "64")]));
+        assert!(n.is_empty());
+        assert_eq!(head(&v), Head { n: 65536, d: 64, elem_bytes: 1, both_stats: true });
+        assert_eq!(flash_extra_bytes(65536, true), 2 * 65536 * 4);
+    }
+
+    #[test]
+    fn curves_are_quadratic_and_linear_over_the_chart() {
+        let h = head(&Values::defaults(&MEMORY_PARAMS));
+        let c = curves(h);
+        for s in [&c.standard, &c.qkvo, &c.flash] {
+            assert_eq!(s.len(), 15);
+            assert_eq!((s[0].0, s[14].0), (64.0, (1u64 << 20) as f64));
+        }
+        for w in c.standard.windows(2) {
+            assert_eq!(w[1].1, 4.0 * w[0].1);
+        }
+        for w in c.flash.windows(2).chain(c.qkvo.windows(2)) {
+            assert_eq!(w[1].1, 2.0 * w[0].1);
+        }
+        // The default (n = 4096, bf16) lies on the standard curve.
+        let at = c.standard.iter().find(|p| p.0 == h.n as f64).unwrap();
+        assert_eq!(at.1, standard_bytes(h.n, h.elem_bytes) as f64);
+    }
+
+    #[test]
+    fn texts_are_in_this_topics_namespace() {
+        for (key, ..) in STRINGS {
+            assert!(!key.starts_with("memory."), "{key}");
+        }
+        assert!(crate::i18n::has("attention-memory.qkvo"));
+        let log = |name| MEMORY_PARAMS.iter().find(|p| p.name == name).unwrap().log;
+        assert!(log("n") && log("d"));
+    }
+}

@@ -2,19 +2,18 @@
 //! from URL values to simulation parameters.
 
 use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::params::{ParamSpec, Value, Values};
+use crate::sim::coalescing::{self, Pattern};
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static COALESCING_PARAMS: [ParamSpec; 7] = [
     ParamSpec::choice("dtype", &["fp64", "fp32", "bf16", "fp16", "fp8"], "fp32"),
     ParamSpec::choice("pattern", &["stride", "row", "column", "random"], "stride"),
-    ParamSpec::int("stride", 1, 1024, 1),
+    ParamSpec::int("stride", 1, 1024, 1).log(),
     ParamSpec::int("offset", 0, 4096, 0),
-    ParamSpec::int("rowlen", 1, 65536, 1024),
+    ParamSpec::int("rowlen", 1, 65536, 1024).log(),
     ParamSpec::choice("section", &["32", "64", "128"], "128"),
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
 ];
@@ -42,12 +41,44 @@ pub fn coalescing_params(v: &Values) -> coalescing::Params {
     }
 }
 
+/// Does the control of `param` matter for this access pattern? (The stride
+/// only for strided reads, the row length for row and column reads, the seed
+/// for random ones; the rest always.)
+pub fn shown(pattern: Pattern, param: &str) -> bool {
+    match param {
+        "stride" => pattern == Pattern::Stride,
+        "rowlen" => matches!(pattern, Pattern::Row | Pattern::Column),
+        "seed" => pattern == Pattern::Random,
+        _ => true,
+    }
+}
+
+/// The lecture's cases (notes §6.5; fp32, 128-byte sections, aligned): label
+/// key (also the `data-preset` id), pattern and stride.
+pub const LECTURE_CASES: [(&str, &str, i64); 4] = [
+    ("coalescing.preset.x-t", "stride", 1),
+    ("coalescing.preset.x-2t", "stride", 2),
+    ("coalescing.preset.x-32t", "stride", 32),
+    ("coalescing.preset.random", "random", 1),
+];
+
+/// The values one lecture case sets.
+pub fn lecture_case(pattern: &'static str, stride: i64) -> Vec<(&'static str, Value)> {
+    vec![
+        ("dtype", Value::Choice("fp32")),
+        ("pattern", Value::Choice(pattern)),
+        ("stride", Value::Int(stride)),
+        ("offset", Value::Int(0)),
+        ("section", Value::Choice("128")),
+    ]
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &COALESCING,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::coalescing::CoalescingPanel /> },
+    view: || yew::html! { <view::CoalescingPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -67,6 +98,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("choice.pattern.column", "Down a column", "沿一列"),
     ("choice.pattern.random", "Random", "随机"),
     ("coalescing.lanes", "The 32 lanes of one warp", "一个 warp 的 32 个 lane"),
+    ("coalescing.lanes.short", "lanes", "lane"),
     ("coalescing.sections", "Burst sections touched (one transaction each)", "被访问的突发段（每段一次事务）"),
     ("coalescing.skipped", "⋯ {n} sections not touched ⋯", "⋯ {n} 个未访问的段 ⋯"),
     ("coalescing.explain", "DRAM reads a whole burst section at a time (the row is copied to the sense amplifiers first), so the memory system serves a warp's 32 loads with one transaction per distinct section. Consecutive lanes reading consecutive addresses share sections; strides, columns of a row-major matrix and random addresses spread them out, and a misaligned start costs one section more.", "DRAM 一次读出整个突发段（先把一整行复制到感应放大器），所以内存系统对一个 warp 的 32 次读取，按不同的段各做一次事务。相邻 lane 读相邻地址时共享段；跨步、按行存储矩阵的列、随机地址都会把它们分散开，起点未对齐还要多读一段。"),
@@ -79,3 +111,64 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.transactions", "Transactions", "内存事务数"),
     ("metric.bytes-moved", "Bytes moved", "搬运字节数"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::coalescing::Access;
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    fn access(v: &Values) -> Access {
+        Access::new(coalescing_params(v))
+    }
+
+    #[test]
+    fn lecture_deep_links() {
+        let (v, n) = COALESCING.parse(&q(&[("stride", "32")]));
+        assert!(n.is_empty());
+        assert_eq!(access(&v).transactions(), 32);
+        let (v, _) = COALESCING.parse(&q(&[("pattern", "column"), ("rowlen", "1024")]));
+        assert_eq!(access(&v).transactions(), 32);
+        let (v, _) = COALESCING.parse(&q(&[("stride", "1"), ("offset", "1")]));
+        assert_eq!(access(&v).transactions(), 2, "misaligned by one element");
+    }
+
+    #[test]
+    fn lecture_cases_give_the_lecture_table() {
+        // notes §6.5: x[t] → 1, 100 %; x[2t] → 2, 50 %; x[32t] → 32, 3 %; random → 32, 3 %.
+        let expected = [(1, 1.0), (2, 0.5), (32, 1.0 / 32.0), (32, 1.0 / 32.0)];
+        // From a state far from the lecture's, each case alone sets what it needs.
+        let start = Values::defaults(&COALESCING_PARAMS)
+            .with("dtype", Value::Choice("fp8"))
+            .with("offset", Value::Int(3))
+            .with("section", Value::Choice("32"));
+        for ((_, pattern, stride), (tx, frac)) in LECTURE_CASES.iter().zip(expected) {
+            let v = lecture_case(pattern, *stride).into_iter().fold(start.clone(), |acc, (n, x)| acc.with(n, x));
+            let a = access(&v);
+            assert_eq!((a.transactions(), a.useful_fraction()), (tx, frac), "{pattern} {stride}");
+        }
+        assert!(LECTURE_CASES.iter().all(|(key, ..)| crate::i18n::has(key)));
+    }
+
+    #[test]
+    fn controls_follow_the_pattern() {
+        let shown_for = |p| ["stride", "rowlen", "seed", "offset"].map(|n| shown(p, n));
+        assert_eq!(shown_for(Pattern::Stride), [true, false, false, true]);
+        assert_eq!(shown_for(Pattern::Row), [false, true, false, true]);
+        assert_eq!(shown_for(Pattern::Column), [false, true, false, true]);
+        assert_eq!(shown_for(Pattern::Random), [false, false, true, true]);
+        // Every pattern a URL can name has a pattern of its own.
+        for code in ["stride", "row", "column", "random"] {
+            assert_eq!(Pattern::from_code(code).map(Pattern::code), Some(code));
+        }
+    }
+
+    #[test]
+    fn log_tracks_for_the_wide_ranges() {
+        let log = |name| COALESCING_PARAMS.iter().find(|p| p.name == name).unwrap().log;
+        assert!(log("stride") && log("rowlen") && !log("offset") && !log("seed"));
+    }
+}

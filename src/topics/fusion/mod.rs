@@ -1,13 +1,14 @@
-//! `#/fusion`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! `#/fusion`: its URL parameters, its registry entry, the typed conversion
+//! from URL values to the expression, and the numbers its panel shows (the
+//! ledger's totals, the roofline inset's two points) as pure data.
 
-use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use super::{Part, Topic, TopicMeta, INSET_GPU};
+use crate::params::{ParamSpec, Values};
+use crate::sim::fusion::{self, Ledger, Node};
+use crate::sim::roofline::Work;
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 fn check_fusion(s: &str) -> Result<(), String> {
     fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
@@ -15,7 +16,7 @@ fn check_fusion(s: &str) -> Result<(), String> {
 
 pub static FUSION_PARAMS: [ParamSpec; 4] = [
     ParamSpec::text("expr", fusion::MAX_LEN, "sin(x)^2 + cos(x)^2", check_fusion),
-    ParamSpec::int("n", 1, 1 << 30, 16_777_216),
+    ParamSpec::int("n", 1, 1 << 30, 16_777_216).log(),
     ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
     INSET_GPU,
 ];
@@ -31,12 +32,44 @@ pub static FUSION: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// The URL's expression (its spec has checked it parses), or the first
+/// preset should it not.
+pub fn expression(v: &Values) -> Node {
+    fusion::parse(v.text("expr")).unwrap_or_else(|_| fusion::parse(fusion::PRESETS[0].1).expect("preset parses"))
+}
+
+/// Bytes per element of the chosen dtype.
+pub fn elem_bytes(v: &Values) -> u64 {
+    crate::sim::coalescing::dtype_bytes(v.choice("dtype"))
+}
+
+/// The arguments of `fusion.total`, in arrays of n elements: unfused reads,
+/// writes and their sum, against the fused kernel's.
+pub fn total_args(l: &Ledger) -> [(&'static str, String); 4] {
+    [
+        ("r", l.reads_unfused.to_string()),
+        ("w", l.writes_unfused.to_string()),
+        ("t", l.arrays_unfused().to_string()),
+        ("f", l.arrays_fused().to_string()),
+    ]
+}
+
+/// The roofline inset's points (label key, work): fused first (highlighted),
+/// then unfused; the same FLOPs, different bytes.
+pub fn inset_points(l: &Ledger, n: u64, elem_bytes: u64) -> [(&'static str, Work); 2] {
+    let flops = l.flops(n) as f64;
+    [
+        ("inset.fused", Work { flops, bytes: l.bytes_fused(n, elem_bytes) as f64 }),
+        ("inset.unfused", Work { flops, bytes: l.bytes_unfused(n, elem_bytes) as f64 }),
+    ]
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &FUSION,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::fusion::FusionPanel /> },
+    view: || yew::html! { <view::FusionPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -67,3 +100,56 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.speedup-bound", "Speed-up bound", "加速上限"),
     ("metric.speedup-bound.doc", "Unfused bytes ÷ fused bytes: the most fusion can gain on a memory-bound chain", "未融合字节 ÷ 融合字节：内存受限时融合最多能快多少"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(pairs: &[(&str, &str)]) -> (Values, usize) {
+        let q: Vec<(String, String)> = pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let (v, notices) = FUSION.parse(&q);
+        (v, notices.len())
+    }
+
+    #[test]
+    fn lecture_sincos_by_default() {
+        // notes §6.3: sin²x + cos²x → 5 kernels, 6n reads + 5n writes = 11n against 2n, 5.5×.
+        let (v, notices) = parse(&[]);
+        assert_eq!(notices, 0);
+        let l = fusion::ledger(&expression(&v));
+        assert_eq!(total_args(&l).map(|(_, a)| a), ["6", "5", "11", "2"]);
+        let (n, e) = (v.int("n") as u64, elem_bytes(&v));
+        assert_eq!((n, e), (16_777_216, 4));
+        let m = l.metrics(n, e);
+        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), FUSION.metrics);
+        assert_eq!(
+            (m[0].value, m[1].value, m[2].value, m[3].value),
+            (5.0, (11 * n * 4) as f64, (2 * n * 4) as f64, 5.5)
+        );
+    }
+
+    #[test]
+    fn inset_points_share_flops() {
+        let (v, _) = parse(&[("dtype", "bf16"), ("n", "1000")]);
+        let l = fusion::ledger(&expression(&v));
+        let [(fk, fused), (uk, unfused)] = inset_points(&l, 1000, elem_bytes(&v));
+        assert_eq!((fk, uk), ("inset.fused", "inset.unfused"));
+        assert_eq!(fused, Work { flops: 5000.0, bytes: 4000.0 });
+        assert_eq!(unfused, Work { flops: 5000.0, bytes: 22_000.0 });
+        // Fusing raises the intensity by the speed-up bound.
+        assert_eq!(fused.intensity() / unfused.intensity(), 5.5);
+    }
+
+    #[test]
+    fn a_bad_expression_falls_back_to_the_lecture_one() {
+        let (v, notices) = parse(&[("expr", "foo(x)")]);
+        assert_eq!(notices, 1);
+        assert_eq!(expression(&v), fusion::parse(fusion::PRESETS[0].1).unwrap());
+        let (v, notices) = parse(&[("expr", "exp(x) / (exp(x) + exp(y))")]);
+        assert_eq!(notices, 0);
+        assert_eq!(fusion::ledger(&expression(&v)).kernels, 5);
+        // GELU preset: 8 kernels.
+        let (v, _) = parse(&[("expr", fusion::PRESETS[1].1)]);
+        assert_eq!(fusion::ledger(&expression(&v)).kernels, 8);
+    }
+}

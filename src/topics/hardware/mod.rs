@@ -1,19 +1,20 @@
-//! `#/hardware`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! `#/hardware`: its URL parameters, its registry entry, the typed conversion
+//! from URL values to the machine, and what its panel shows (metrics, the
+//! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
-use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use super::{Part, Topic, TopicMeta};
+use crate::params::{ParamSpec, Values};
+use crate::sim::roofline::{self, Hardware};
+use crate::sim::Metric;
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200", "custom"], "h100"),
     ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
-    ParamSpec::int("peak", 1, 100_000, 1000).optional(),
-    ParamSpec::int("bw", 1, 100_000, 3350).optional(),
+    ParamSpec::int("peak", 1, 100_000, 1000).optional().log(),
+    ParamSpec::int("bw", 1, 100_000, 3350).optional().log(),
 ];
 
 pub static HARDWARE: TopicMeta = TopicMeta {
@@ -29,11 +30,11 @@ pub static HARDWARE: TopicMeta = TopicMeta {
 
 /// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
 /// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
-pub fn machine(v: &Values) -> roofline::Hardware {
+pub fn machine(v: &Values) -> Hardware {
     match v.choice("gpu") {
         "custom" => {
             let peak = v.int("peak") as f64;
-            roofline::Hardware {
+            Hardware {
                 code: "custom",
                 name: "custom",
                 sms: 0,
@@ -52,12 +53,111 @@ pub fn machine(v: &Values) -> roofline::Hardware {
     }
 }
 
+/// The readouts: ridge point, peak and bandwidth for the dtype.
+pub fn metrics(h: &Hardware, dtype: &str) -> Vec<Metric> {
+    vec![
+        Metric::real("ridge", h.ridge(dtype)),
+        Metric::real("peak-tflops", h.peak_tflops(dtype)),
+        Metric::real("bandwidth-tbps", h.hbm_tbps),
+    ]
+}
+
+/// A number with about three significant digits (990, 67.0, 0.84).
+pub fn short(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// The arguments of `hardware.ridge`: peak (TFLOP/s), bandwidth (TB/s) and
+/// their quotient (FLOP per byte).
+pub fn ridge_args(h: &Hardware, dtype: &str) -> [(&'static str, String); 3] {
+    [("peak", short(h.peak_tflops(dtype))), ("bw", h.hbm_tbps.to_string()), ("r", format!("{:.0}", h.ridge(dtype)))]
+}
+
+/// One level of the memory hierarchy: its label, size ("—" where unknown),
+/// scope and speed (translation keys; the speed's arguments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    pub key: &'static str,
+    pub size: String,
+    pub scope: &'static str,
+    pub speed: &'static str,
+    pub speed_args: Vec<(&'static str, String)>,
+}
+
+/// A size, or "—" when the machine does not say (a custom one, B200's L2).
+fn known(x: f64, unit: &str) -> String {
+    if x > 0.0 {
+        format!("{x} {unit}")
+    } else {
+        "—".to_string()
+    }
+}
+
+/// Registers, shared memory, L2 and HBM of the machine, closest first.
+pub fn hierarchy(h: &Hardware) -> [Level; 4] {
+    let level = |key, size, scope, speed| Level { key, size, scope, speed, speed_args: vec![] };
+    [
+        level("hardware.level.regs", known(h.regs_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.regs"),
+        level("hardware.level.smem", known(h.smem_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.smem"),
+        level("hardware.level.l2", known(h.l2_mb, "MB"), "hardware.chip", "hardware.speed.l2"),
+        Level {
+            speed_args: vec![("bw", format!("{:.2}", h.hbm_tbps))],
+            ..level("hardware.level.hbm", known(h.hbm_gb, "GB"), "hardware.chip", "hardware.speed.hbm")
+        },
+    ]
+}
+
+/// One row of the lecture's GPU table (notes §4), formatted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuRow {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub sms: u32,
+    pub bf16: String,
+    pub hbm: String,
+    pub ridge: String,
+}
+
+/// The lecture's GPU table: every preset, bf16.
+pub fn gpu_table() -> Vec<GpuRow> {
+    roofline::HARDWARE
+        .iter()
+        .map(|g| GpuRow {
+            code: g.code,
+            name: g.name,
+            sms: g.sms,
+            bf16: format!("{:.0} TFLOP/s", g.bf16_tflops),
+            hbm: format!("{:.2} TB/s", g.hbm_tbps),
+            ridge: format!("{:.0}", g.ridge("bf16")),
+        })
+        .collect()
+}
+
+/// Growth per two years (CS336 slides, after Gholami et al., “AI and Memory
+/// Wall”): (label key, factor).
+pub const GROWTH: [(&str, f64); 3] =
+    [("hardware.growth.compute", 3.0), ("hardware.growth.dram", 1.6), ("hardware.growth.ici", 1.4)];
+
+/// Years the growth chart spans.
+pub const GROWTH_YEARS: u32 = 20;
+
+/// (year, growth since year 0) for a factor per two years, every year.
+pub fn growth_curve(per_two_years: f64) -> Vec<(f64, f64)> {
+    (0..=GROWTH_YEARS).map(|y| (y as f64, per_two_years.powf(y as f64 / 2.0))).collect()
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &HARDWARE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::roofline::HardwarePanel /> },
+    view: || yew::html! { <view::HardwarePanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -88,9 +188,98 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("hardware.years", "years", "年"),
     ("hardware.growth.axis", "growth", "增长倍数"),
     ("hardware.source", "Sources: {s}", "来源：{s}"),
+    ("hardware.source.custom", "given in the URL (peak, bw)", "由 URL 给出（peak、bw）"),
     ("hardware.explain", "Tensor Cores make matrix multiplication more than ten times faster than other floating-point work (H100: about 990 TFLOP/s bf16 against 67 fp32), so anything that is not a matmul is comparatively expensive. Fast GPU code respects the hierarchy: keep data close to the compute and go to HBM as rarely as possible.", "Tensor Core 让矩阵乘法比其他浮点运算快十倍以上（H100：bf16 约 990 TFLOP/s，fp32 约 67），所以凡是不能写成矩阵乘法的运算都相对很贵。快的 GPU 程序尊重存储层次：让数据待在离计算近的地方，尽量少去 HBM。"),
     ("hardware.lecture", "Lecture check (notes §4): A100 312 TFLOP/s, 2.0 TB/s → 156 FLOP/byte; H100 990, 3.35 → 295; B200 2250, 8.0 → 281.", "讲义对照（§4）：A100 312 TFLOP/s、2.0 TB/s → 156 FLOP/字节；H100 990、3.35 → 295；B200 2250、8.0 → 281。"),
     ("metric.ridge", "Ridge point (FLOP/byte)", "平衡点（FLOP/字节）"),
     ("metric.peak-tflops", "Peak (TFLOP/s)", "峰值（TFLOP/s）"),
     ("metric.bandwidth-tbps", "HBM bandwidth (TB/s)", "HBM 带宽（TB/s）"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn lecture_ridges_through_the_url() {
+        // notes §4: A100 156, H100 295, B200 281 FLOP/byte.
+        for (gpu, ridge) in [("a100", "156"), ("h100", "295"), ("b200", "281")] {
+            let (v, n) = HARDWARE.parse(&q(&[("gpu", gpu), ("dtype", "bf16")]));
+            assert!(n.is_empty());
+            let m = metrics(&machine(&v), "bf16");
+            assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), HARDWARE.metrics);
+            assert_eq!(format!("{:.0}", m[0].value), ridge, "{gpu}");
+            assert_eq!(ridge_args(&machine(&v), "bf16")[2].1, ridge);
+        }
+        let (v, _) = HARDWARE.parse(&q(&[("gpu", "h100"), ("dtype", "bf16")]));
+        let args = ridge_args(&machine(&v), "bf16").map(|(_, a)| a);
+        assert_eq!(args, ["990", "3.35", "295"]);
+    }
+
+    #[test]
+    fn custom_machine() {
+        let (v, n) = HARDWARE.parse(&q(&[("gpu", "custom"), ("dtype", "bf16"), ("peak", "100"), ("bw", "1000")]));
+        assert!(n.is_empty());
+        let h = machine(&v);
+        let m = metrics(&h, "fp8");
+        assert_eq!((m[0].value, m[1].value, m[2].value), (100.0, 100.0, 1.0));
+        assert_eq!(ridge_args(&h, "fp32").map(|(_, a)| a), ["100", "1", "100"]);
+        // Its memory sizes are unknown.
+        assert!(hierarchy(&h).iter().all(|l| l.size == "—"));
+    }
+
+    #[test]
+    fn memory_hierarchy() {
+        let levels = hierarchy(roofline::hardware("h100"));
+        let sizes: Vec<&str> = levels.iter().map(|l| l.size.as_str()).collect();
+        assert_eq!(sizes, ["256 KB", "228 KB", "50 MB", "80 GB"]);
+        assert_eq!(levels[3].speed_args, [("bw", "3.35".to_string())]);
+        // B200's L2 size is not published.
+        assert_eq!(hierarchy(roofline::hardware("b200"))[2].size, "—");
+    }
+
+    #[test]
+    fn lecture_gpu_table() {
+        let rows = gpu_table();
+        let cells: Vec<(&str, u32, &str, &str, &str)> =
+            rows.iter().map(|r| (r.code, r.sms, r.bf16.as_str(), r.hbm.as_str(), r.ridge.as_str())).collect();
+        assert_eq!(
+            cells,
+            [
+                ("a100", 108, "312 TFLOP/s", "2.00 TB/s", "156"),
+                ("h100", 132, "990 TFLOP/s", "3.35 TB/s", "295"),
+                ("h200", 132, "990 TFLOP/s", "4.80 TB/s", "206"),
+                ("b200", 148, "2250 TFLOP/s", "8.00 TB/s", "281"),
+            ]
+        );
+    }
+
+    #[test]
+    fn lecture_growth() {
+        // The chart's factors are the ones its caption states.
+        let caption = STRINGS.iter().find(|e| e.0 == "hardware.growth").unwrap().1;
+        for (key, per2) in GROWTH {
+            assert!(caption.contains(&format!("{per2:.1}×")), "{key}");
+            let label = STRINGS.iter().find(|e| e.0 == key).unwrap();
+            assert!(label.1.contains(&format!("{per2:.1}× / 2 years")), "{key}");
+            let c = growth_curve(per2);
+            assert_eq!(c.len(), GROWTH_YEARS as usize + 1);
+            assert_eq!(c[0], (0.0, 1.0));
+            assert!((c[2].1 - per2).abs() < 1e-12);
+        }
+        // Over 20 years compute grows 3^10 = 59049×, bandwidth 1.6^10 ≈ 110×:
+        // the ridge point rises about 537-fold.
+        let last = |per2| growth_curve(per2)[GROWTH_YEARS as usize].1;
+        assert!((last(3.0) - 59049.0).abs() < 1e-6);
+        assert_eq!(format!("{:.0}", last(3.0) / last(1.6)), "537");
+    }
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!([short(989.5), short(67.0), short(0.8375), short(19.5)], ["990", "67.0", "0.84", "19.5"]);
+    }
+}

@@ -2,12 +2,11 @@
 //! from URL values to simulation parameters.
 
 use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::params::{ParamSpec, Value, Values};
+use crate::sim::occupancy::{self, compute, Arch, Kernel};
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("arch", &["sm80", "sm90", "sm100"], "sm90"),
@@ -34,12 +33,120 @@ pub fn occupancy_kernel(v: &Values) -> (&'static occupancy::Arch, occupancy::Ker
     )
 }
 
+/// The lecture's H100 cases (notes §6.7): label key (also the `data-preset`
+/// id), threads per block and registers per thread.
+pub const LECTURE_CASES: [(&str, i64, i64); 3] = [
+    ("occupancy.preset.256x32", 256, 32),
+    ("occupancy.preset.256x64", 256, 64),
+    ("occupancy.preset.128x160", 128, 160),
+];
+
+/// The values one lecture case sets.
+pub fn lecture_case(threads: i64, regs: i64) -> Vec<(&'static str, Value)> {
+    vec![
+        ("arch", Value::Choice("sm90")),
+        ("threads", Value::Int(threads)),
+        ("regs", Value::Int(regs)),
+        ("smem", Value::Int(0)),
+    ]
+}
+
+/// One of the panel's charts: occupancy against one parameter, the others
+/// held at the kernel's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sweep {
+    /// Threads per block, in whole warps (32, 64, …, 1024).
+    Threads,
+    /// Registers per thread, 1 to 255.
+    Regs,
+    /// Shared memory per block in whole KB, 0 to the block's maximum.
+    Smem,
+}
+
+/// A sweep's points: occupancy at `x0`, `x0 + dx`, … (chart units).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    pub x0: f64,
+    pub dx: f64,
+    pub ys: Vec<f64>,
+}
+
+impl Sweep {
+    pub const ALL: [Sweep; 3] = [Sweep::Threads, Sweep::Regs, Sweep::Smem];
+
+    /// The URL parameter it varies (and that a click on its chart sets).
+    pub fn param(self) -> &'static str {
+        match self {
+            Sweep::Threads => "threads",
+            Sweep::Regs => "regs",
+            Sweep::Smem => "smem",
+        }
+    }
+
+    /// Translation key of the chart's title.
+    pub fn title_key(self) -> &'static str {
+        match self {
+            Sweep::Threads => "occupancy.chart.threads",
+            Sweep::Regs => "occupancy.chart.regs",
+            Sweep::Smem => "occupancy.chart.smem",
+        }
+    }
+
+    /// Translation key of the chart's x axis.
+    pub fn axis_key(self) -> &'static str {
+        match self {
+            Sweep::Threads => "param.threads",
+            Sweep::Regs => "param.regs",
+            Sweep::Smem => "occupancy.axis.smem-kb",
+        }
+    }
+
+    /// Parameter units per chart unit (shared memory is charted in KB).
+    fn scale(self) -> f64 {
+        match self {
+            Sweep::Smem => 1024.0,
+            _ => 1.0,
+        }
+    }
+
+    /// Occupancy along the sweep for kernel `k` on `a`.
+    pub fn curve(self, a: &Arch, k: Kernel) -> Curve {
+        let occ = |k: Kernel| compute(a, k).occupancy;
+        match self {
+            Sweep::Threads => {
+                Curve { x0: 32.0, dx: 32.0, ys: (1..=32).map(|i| occ(Kernel { threads: i * 32, ..k })).collect() }
+            }
+            Sweep::Regs => Curve { x0: 1.0, dx: 1.0, ys: (1..=255).map(|r| occ(Kernel { regs: r, ..k })).collect() },
+            Sweep::Smem => Curve {
+                x0: 0.0,
+                dx: 1.0,
+                ys: (0..=a.max_smem_per_block / 1024).map(|kb| occ(Kernel { smem: kb * 1024, ..k })).collect(),
+            },
+        }
+    }
+
+    /// Where kernel `k` is on the chart's x axis.
+    pub fn cursor(self, k: Kernel) -> f64 {
+        let v = match self {
+            Sweep::Threads => k.threads,
+            Sweep::Regs => k.regs,
+            Sweep::Smem => k.smem,
+        };
+        v as f64 / self.scale()
+    }
+
+    /// The parameter's value at chart position `x` (a click on the chart).
+    pub fn value_at(self, x: u64) -> i64 {
+        (x as f64 * self.scale()) as i64
+    }
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &OCCUPANCY,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::occupancy::OccupancyPanel /> },
+    view: || yew::html! { <view::OccupancyPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -54,6 +161,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("choice.arch.sm80", "A100 (sm_80)", "A100（sm_80）"),
     ("choice.arch.sm90", "H100 / H200 (sm_90)", "H100 / H200（sm_90）"),
     ("choice.arch.sm100", "B200 (sm_100)", "B200（sm_100）"),
+    ("occupancy.block.short", "b{b}", "块{b}"),
     ("occupancy.sm", "One SM's 64 warp slots (one colour per resident block)", "一个 SM 的 64 个 warp 槽位（每个驻留块一种颜色）"),
     ("occupancy.limits", "Blocks per SM allowed by each resource", "各资源允许的每 SM 块数"),
     ("occupancy.limit.warps", "Warp slots: {n}", "warp 槽位：{n}"),
@@ -77,3 +185,76 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.active-warps", "Resident warps", "驻留 warp 数"),
     ("metric.limiter", "Limited by", "瓶颈资源"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::occupancy::{arch, Resource};
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn lecture_deep_links() {
+        let (v, n) = OCCUPANCY.parse(&q(&[("threads", "128"), ("regs", "160")]));
+        assert!(n.is_empty());
+        let (a, k) = occupancy_kernel(&v);
+        assert_eq!(compute(a, k).active_warps, 12);
+        // 48 KB + 1 KB reserved per block: 228 / 49 = 4 blocks.
+        let (v, _) = OCCUPANCY.parse(&q(&[("arch", "sm90"), ("threads", "128"), ("regs", "32"), ("smem", "49152")]));
+        let (a, k) = occupancy_kernel(&v);
+        let o = compute(a, k);
+        assert_eq!((o.blocks, o.limiter), (4, Resource::SharedMemory));
+    }
+
+    #[test]
+    fn lecture_cases_give_the_lecture_numbers() {
+        // notes §6.7 (H100): 256 × 32 → 100 %; 256 × 64 → 50 %; 128 × 160 → 19 %.
+        let expected = [(1.0, Resource::Warps), (0.5, Resource::Registers), (0.1875, Resource::Registers)];
+        let start =
+            Values::defaults(&OCCUPANCY_PARAMS).with("arch", Value::Choice("sm80")).with("smem", Value::Int(90_000));
+        for ((key, threads, regs), (occ, limiter)) in LECTURE_CASES.iter().zip(expected) {
+            let v = lecture_case(*threads, *regs).into_iter().fold(start.clone(), |acc, (n, x)| acc.with(n, x));
+            let (a, k) = occupancy_kernel(&v);
+            let o = compute(a, k);
+            assert_eq!((o.occupancy, o.limiter), (occ, limiter), "{key}");
+            assert!(crate::i18n::has(key));
+        }
+    }
+
+    #[test]
+    fn sweeps_cover_each_range_and_pass_through_the_kernel() {
+        for code in ["sm80", "sm90", "sm100"] {
+            let a = arch(code);
+            for k in [Kernel { threads: 128, regs: 160, smem: 0 }, Kernel { threads: 256, regs: 33, smem: 48 * 1024 }] {
+                let here = compute(a, k).occupancy;
+                for s in Sweep::ALL {
+                    let c = s.curve(a, k);
+                    let len = match s {
+                        Sweep::Threads => 32,
+                        Sweep::Regs => 255,
+                        Sweep::Smem => (a.max_smem_per_block / 1024 + 1) as usize,
+                    };
+                    assert_eq!(c.ys.len(), len, "{code} {s:?}");
+                    assert!(c.ys.iter().all(|y| (0.0..=1.0).contains(y)));
+                    // The kernel lies on every curve, at its cursor.
+                    let i = ((s.cursor(k) - c.x0) / c.dx).round() as usize;
+                    assert_eq!(c.ys[i], here, "{code} {s:?}");
+                    // A click at the cursor sets the kernel's own value.
+                    let own = Values::defaults(&OCCUPANCY_PARAMS)
+                        .with("threads", Value::Int(k.threads as i64))
+                        .with("regs", Value::Int(k.regs as i64))
+                        .with("smem", Value::Int(k.smem as i64));
+                    assert_eq!(s.value_at(s.cursor(k) as u64), own.int(s.param()), "{s:?}");
+                    assert!(crate::i18n::has(s.title_key()) && crate::i18n::has(s.axis_key()));
+                }
+                assert_eq!(Sweep::Smem.value_at(48), 48 * 1024);
+                assert_eq!(Sweep::Threads.value_at(128), 128);
+            }
+        }
+        // More registers never raise occupancy.
+        let c = Sweep::Regs.curve(arch("sm90"), Kernel { threads: 256, regs: 32, smem: 0 });
+        assert!(c.ys.windows(2).all(|w| w[1] <= w[0]));
+    }
+}

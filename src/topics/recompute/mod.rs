@@ -1,17 +1,16 @@
-//! `#/recompute`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! `#/recompute`: its URL parameters, its registry entry, the typed conversion
+//! from URL values to the simulation, and its ledger's rows as pure data.
 
-use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use super::{Part, Topic, TopicMeta};
+use crate::params::{ParamSpec, Values};
+use crate::sim::{coalescing, fusion};
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("depth", 1, 16, 3),
-    ParamSpec::int("n", 1, 1 << 28, 1 << 20),
+    ParamSpec::int("n", 1, 1 << 28, 1 << 20).log(),
     ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
     ParamSpec::choice("upstream", &["1", "0"], "1"),
 ];
@@ -36,12 +35,46 @@ pub fn recompute(v: &Values) -> fusion::Recompute {
     }
 }
 
+/// One row of the access ledger: its label key, what forward and backward
+/// read (R) and write (W), and the total number of array accesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerRow {
+    pub key: &'static str,
+    pub forward: String,
+    pub backward: String,
+    pub total: u64,
+}
+
+/// Storing every activation against recomputing from x (notes §6.4): `dy`
+/// is the upstream gradient (when counted), `s1…sL` the sigmoids' outputs,
+/// `dx` the input gradient.
+pub fn ledger_rows(r: &fusion::Recompute) -> [LedgerRow; 2] {
+    let l = r.depth;
+    let s_list =
+        if l <= 4 { (1..=l).map(|i| format!("s{i}")).collect::<Vec<_>>().join(", ") } else { format!("s1…s{l}") };
+    let dy = if r.upstream { "dy, " } else { "" };
+    [
+        LedgerRow {
+            key: "recompute.store",
+            forward: format!("R x · W {s_list}"),
+            backward: format!("R {dy}{s_list} · W dx"),
+            total: r.accesses_store(),
+        },
+        LedgerRow {
+            key: "recompute.recompute",
+            forward: format!("R x · W s{l}"),
+            backward: format!("R {dy}x · W dx"),
+            total: r.accesses_recompute(),
+        },
+    ]
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &RECOMPUTE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::fusion::RecomputePanel /> },
+    view: || yew::html! { <view::RecomputePanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -69,3 +102,52 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.saved-bytes-store", "Saved for backward, storing", "为反向保存（保存）"),
     ("metric.saved-bytes-recompute", "Saved for backward, recomputing", "为反向保存（重计算）"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(pairs: &[(&str, &str)]) -> fusion::Recompute {
+        let q: Vec<(String, String)> = pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let (v, notices) = RECOMPUTE.parse(&q);
+        assert!(notices.is_empty(), "{notices:?}");
+        recompute(&v)
+    }
+
+    #[test]
+    fn lecture_three_sigmoids() {
+        // notes §6.4: 9 against 5 accesses (slides: 8 against 4); 12.6 MB against 4.2 MB.
+        let r = parse(&[]);
+        assert_eq!(r, fusion::Recompute { depth: 3, n: 1 << 20, elem_bytes: 4, upstream: true });
+        let m = r.metrics();
+        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), RECOMPUTE.metrics);
+        assert_eq!((m[0].value, m[1].value), (9.0, 5.0));
+        assert_eq!(format!("{:.1} {:.1}", m[2].value / 1e6, m[3].value / 1e6), "12.6 4.2");
+        let [store, recomp] = ledger_rows(&r);
+        assert_eq!(
+            (store.forward.as_str(), store.backward.as_str(), store.total),
+            ("R x · W s1, s2, s3", "R dy, s1, s2, s3 · W dx", 9)
+        );
+        assert_eq!(
+            (recomp.forward.as_str(), recomp.backward.as_str(), recomp.total),
+            ("R x · W s3", "R dy, x · W dx", 5)
+        );
+        let slides = parse(&[("upstream", "0")]);
+        let [store, recomp] = ledger_rows(&slides);
+        assert_eq!(
+            (store.backward.as_str(), store.total, recomp.backward.as_str(), recomp.total),
+            ("R s1, s2, s3 · W dx", 8, "R x · W dx", 4)
+        );
+        assert_eq!(slides.accesses_saved(), r.accesses_saved());
+    }
+
+    #[test]
+    fn deep_stacks_are_abbreviated() {
+        let r = parse(&[("depth", "6"), ("dtype", "bf16")]);
+        assert_eq!(r.elem_bytes, 2);
+        let [store, recomp] = ledger_rows(&r);
+        assert_eq!(store.forward, "R x · W s1…s6");
+        assert_eq!(recomp.forward, "R x · W s6");
+        assert_eq!((store.total, recomp.total), (15, 5));
+    }
+}

@@ -1,23 +1,25 @@
-//! `#/roofline`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! `#/roofline`: its URL parameters, its registry entry, the typed conversion
+//! from URL values to work, and what its panel shows (the lecture's
+//! operations on the roofline, the precision note, the decode presets) as
+//! pure data.
 
-use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use super::hardware::short;
+use super::{Part, Topic, TopicMeta};
+use crate::params::{ParamSpec, Value, Values};
+use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, Hardware};
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static ROOFLINE_PARAMS: [ParamSpec; 8] = [
     ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100"),
     ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
     ParamSpec::choice("op", &["relu", "dot", "matvec", "matmul", "decode", "custom"], "matmul"),
-    ParamSpec::int("n", 1, 65536, 4096),
-    ParamSpec::int("d", 1, 65536, 8192),
-    ParamSpec::int("batch", 1, 65536, 1),
-    ParamSpec::int("flops", 1, 1_000_000_000_000_000, 1_000_000).optional(),
-    ParamSpec::int("bytes", 1, 1_000_000_000_000_000, 1_000_000).optional(),
+    ParamSpec::int("n", 1, 65536, 4096).log(),
+    ParamSpec::int("d", 1, 65536, 8192).log(),
+    ParamSpec::int("batch", 1, 65536, 1).log(),
+    ParamSpec::int("flops", 1, 1_000_000_000_000_000, 1_000_000).optional().log(),
+    ParamSpec::int("bytes", 1, 1_000_000_000_000_000, 1_000_000).optional().log(),
 ];
 
 pub static ROOFLINE: TopicMeta = TopicMeta {
@@ -40,12 +42,101 @@ pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
     roofline::op_work(op, v.int("n") as f64, v.int("d") as f64, v.int("batch") as f64, e)
 }
 
+/// The chosen GPU.
+pub fn gpu(v: &Values) -> &'static Hardware {
+    roofline::hardware(v.choice("gpu"))
+}
+
+/// The lecture's operations (notes §5.2, §5.3), in the table's order.
+pub const LECTURE_OPS: [&str; 5] = ["relu", "dot", "matvec", "matmul", "decode"];
+
+/// One operation on the roofline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpPoint {
+    pub op: &'static str,
+    /// FLOP per byte.
+    pub intensity: f64,
+    /// TFLOP/s.
+    pub attainable: f64,
+    /// Attainable ÷ peak, 0..=1.
+    pub of_peak: f64,
+    /// The operation the URL chose.
+    pub selected: bool,
+}
+
+impl OpPoint {
+    fn new(v: &Values, op: &'static str) -> Self {
+        let (h, dtype) = (gpu(v), v.choice("dtype"));
+        let intensity = roofline_work(v, op).intensity();
+        let attainable = attainable_tflops(h, dtype, intensity);
+        OpPoint {
+            op,
+            intensity,
+            attainable,
+            of_peak: attainable / h.peak_tflops(dtype),
+            selected: op == v.choice("op"),
+        }
+    }
+    /// The table's cells: intensity, attainable, share of peak.
+    pub fn cells(&self) -> [String; 3] {
+        [short(self.intensity), format!("{} TFLOP/s", short(self.attainable)), format!("{:.1}%", 100.0 * self.of_peak)]
+    }
+}
+
+/// The lecture's operations at the URL's sizes (the table's rows).
+pub fn lecture_points(v: &Values) -> Vec<OpPoint> {
+    LECTURE_OPS.iter().map(|op| OpPoint::new(v, op)).collect()
+}
+
+/// Every dot of the chart: the lecture's operations, and the custom one when
+/// it is chosen.
+pub fn chart_points(v: &Values) -> Vec<OpPoint> {
+    let mut points = lecture_points(v);
+    if v.choice("op") == "custom" {
+        points.push(OpPoint::new(v, "custom"));
+    }
+    points
+}
+
+/// The arguments of `roofline.precision` (notes §6.2): bytes ReLU moves per
+/// FLOP in this dtype, and the effective bits of MXFP8 (E4M3, an E8M0 scale
+/// per 32 values) and NVFP4 (E2M1, a scale per 16).
+pub fn precision_args(dtype: &'static str) -> [(&'static str, String); 4] {
+    let relu = op_work("relu", 1.0, 0.0, 0.0, roofline::dtype_bytes(dtype));
+    [
+        ("b", format!("{}", relu.bytes)),
+        ("dtype", dtype.to_string()),
+        ("mx", block_scaled_bits(8.0, 8.0, 32.0).to_string()),
+        ("nv", block_scaled_bits(4.0, 8.0, 16.0).to_string()),
+    ]
+}
+
+/// The lecture's decode batches (notes §5.3): (B, label key, `data-preset`).
+pub const DECODE_PRESETS: [(i64, &str, &str); 5] = [
+    (1, "roofline.b1", "b1"),
+    (8, "roofline.b8", "b8"),
+    (64, "roofline.b64", "b64"),
+    (256, "roofline.b256", "b256"),
+    (1024, "roofline.b1024", "b1024"),
+];
+
+/// What a decode preset sets: H100, bf16, d = 8192, B tokens.
+pub fn decode_preset(batch: i64) -> Vec<(&'static str, Value)> {
+    vec![
+        ("gpu", Value::Choice("h100")),
+        ("dtype", Value::Choice("bf16")),
+        ("op", Value::Choice("decode")),
+        ("d", Value::Int(8192)),
+        ("batch", Value::Int(batch)),
+    ]
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &ROOFLINE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::roofline::RooflinePanel /> },
+    view: || yew::html! { <view::RooflinePanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -66,6 +157,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("choice.op.decode", "Decode (d × d by B)", "解码（d × d 乘 B）"),
     ("choice.op.custom", "Custom", "自定义"),
     ("roofline.chart", "Roofline (log–log): TFLOP/s against FLOP per byte", "Roofline（双对数）：TFLOP/s 对 FLOP/字节"),
+    ("roofline.axis", "FLOP / byte", "FLOP / 字节"),
     ("roofline.table", "The lecture's operations at this size", "讲义中的运算（当前规模）"),
     ("roofline.col.op", "Operation", "运算"),
     ("roofline.col.intensity", "Intensity", "强度"),
@@ -85,3 +177,70 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.percent-of-peak", "Of peak", "占峰值"),
     ("metric.bound", "Bound by", "受限于"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(pairs: &[(&str, &str)]) -> Values {
+        let q: Vec<(String, String)> = pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let (v, notices) = ROOFLINE.parse(&q);
+        assert!(notices.is_empty(), "{notices:?}");
+        v
+    }
+
+    #[test]
+    fn lecture_operations_table() {
+        // notes §5.2 (H100, bf16, n = 4096).
+        let v = parse(&[("gpu", "h100"), ("dtype", "bf16"), ("op", "matmul"), ("n", "4096")]);
+        let rows = lecture_points(&v);
+        assert_eq!(rows.iter().map(|r| r.op).collect::<Vec<_>>(), LECTURE_OPS);
+        let cells: Vec<[String; 3]> = rows.iter().take(4).map(OpPoint::cells).collect();
+        assert_eq!(cells[0], ["0.25", "0.84 TFLOP/s", "0.1%"]);
+        assert_eq!(cells[1], ["0.50", "1.68 TFLOP/s", "0.2%"]);
+        assert_eq!(cells[2], ["1.00", "3.35 TFLOP/s", "0.3%"]);
+        assert_eq!(cells[3], ["1365", "990 TFLOP/s", "100.0%"]);
+        assert_eq!(rows.iter().filter(|r| r.selected).map(|r| r.op).collect::<Vec<_>>(), ["matmul"]);
+        // The chart shows the same points; no custom one unless chosen.
+        assert_eq!(chart_points(&v), rows);
+    }
+
+    #[test]
+    fn custom_work_is_a_selected_extra_dot() {
+        // Intensity 16 at fp32 on an H100: what the tiling panel's inset shows.
+        let v = parse(&[("gpu", "h100"), ("dtype", "fp32"), ("op", "custom"), ("flops", "16"), ("bytes", "1")]);
+        let points = chart_points(&v);
+        assert_eq!(points.len(), LECTURE_OPS.len() + 1);
+        let c = points.last().unwrap();
+        assert_eq!((c.op, c.intensity, c.selected), ("custom", 16.0, true));
+        assert_eq!(c.attainable, 16.0 * 3.35);
+        assert!(lecture_points(&v).iter().all(|r| !r.selected));
+        let m = roofline::metrics(gpu(&v), "fp32", roofline_work(&v, "custom"));
+        assert_eq!(m[1].value, c.attainable);
+    }
+
+    #[test]
+    fn lecture_decode_presets() {
+        // notes §5.3 (H100, bf16, d = 8192): B = 1, 8, 64, 256, 1024 → 0.3 %, 2.7 %, 21 %, 82 %, 100 %.
+        let expect = ["0.3", "2.7", "21", "82", "100"];
+        for ((b, label, id), pct) in DECODE_PRESETS.into_iter().zip(expect) {
+            assert_eq!((label, id), (format!("roofline.b{b}").as_str(), format!("b{b}").as_str()));
+            assert!(STRINGS.iter().any(|e| e.0 == label));
+            let v = decode_preset(b).into_iter().fold(ROOFLINE.parse(&[]).0, |v, (k, x)| v.with(k, x));
+            let p = lecture_points(&v).into_iter().find(|r| r.op == "decode").unwrap();
+            assert!(p.selected);
+            let shown = 100.0 * p.of_peak;
+            let shown = if shown < 10.0 { format!("{shown:.1}") } else { format!("{shown:.0}") };
+            assert_eq!(shown, pct, "B = {b}");
+        }
+    }
+
+    #[test]
+    fn precision_note() {
+        // notes §6.2: ReLU moves 8 bytes per FLOP in fp32, 4 in bf16; MXFP8 8.25 bits, NVFP4 4.5.
+        let vals = |dtype| precision_args(dtype).map(|(_, a)| a);
+        assert_eq!(vals("fp32"), ["8", "fp32", "8.25", "4.5"]);
+        assert_eq!(vals("bf16")[0], "4");
+        assert_eq!(vals("fp8")[0], "2");
+    }
+}

@@ -1,0 +1,123 @@
+//! The `#/divergence` panel: warp divergence timeline (notes §6.1, demo 2 of
+//! 02).
+
+use crate::draw::divergence::{draw, part_color};
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::divergence::{evaluate, Divergence, Part};
+use crate::sim::Steppable;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::legend_item;
+use crate::ui::player::Player;
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[component]
+pub fn DivergencePanel() -> Html {
+    let p = use_panel(&super::DIVERGENCE);
+    let ctx = &p.ctx;
+    let params = super::divergence_params(&p.v);
+    let sim = {
+        let params = params.clone();
+        use_memo(params, |p| Divergence::new(p.clone()))
+    };
+    let step = p.v.int("step") as u64;
+    let cond = p.v.text("cond").to_string();
+    let draft = {
+        let cond = cond.clone();
+        use_state(move || cond)
+    };
+    {
+        // A new condition from the URL (or a preset) replaces the draft.
+        let draft = draft.clone();
+        use_effect_with(cond, move |c| draft.set(c.clone()));
+    }
+    let draft_error = super::draft_error(ctx.lang, &draft, params.warps);
+    let caption = super::caption(ctx.lang, &sim, step);
+    let scene = {
+        let sim = sim.clone();
+        let ctx = ctx.clone();
+        use_memo(
+            (params.clone(), step, p.width as u32, ctx.present, ctx.lang, caption.clone()),
+            move |(_, s, w, present, _, cap)| {
+                let warp = |w: usize| ctx.tf("divergence.warp", &[("w", &w.to_string())]);
+                let lanes = ctx.t("divergence.lanes");
+                SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64, cap, &warp, &lanes)))
+            },
+        )
+    };
+    let on_cond = {
+        let draft = draft.clone();
+        let d = p.dispatch.clone();
+        let warps = params.warps;
+        Callback::from(move |e: InputEvent| {
+            let Some(text) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value())
+            else {
+                return;
+            };
+            if evaluate(&text, warps).is_ok() {
+                d.emit(Action::Set("cond", Value::Text(text.clone())));
+            }
+            draft.set(text);
+        })
+    };
+    let on_seek = {
+        let d = p.dispatch.clone();
+        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
+    };
+    let controls = html! {
+        <>
+            <Control name="warps" />
+            <div class="control" data-param="cond" title={ctx.t("param.cond.doc")}>
+                <label class="control-label" for="param-cond">{ ctx.t("param.cond") }</label>
+                <input id="param-cond" name="cond" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
+                    spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_cond} />
+                if let Some(err) = draft_error.clone() {
+                    <pre class="cond-error" data-testid="cond-error">{ err }</pre>
+                }
+            </div>
+            <Control name="then" />
+            <Control name="else" />
+            <Control name="after" />
+            <div class="presets">
+                <span class="control-label">{ ctx.t("divergence.presets") }</span>
+                { for super::LECTURE_CONDS.iter().map(|c| {
+                    let d = p.dispatch.clone();
+                    let values = super::lecture_case(c);
+                    html! {
+                        <button class="preset" data-preset={c.to_string()}
+                            onclick={Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))}>
+                            <code>{ *c }</code>
+                        </button>
+                    }
+                }) }
+            </div>
+        </>
+    };
+    let stage = html! {
+        <>
+            <SceneCanvas scene={(*scene).clone()} name={format!("divergence-step{step}")} label={caption.clone()} />
+            <div class="legend">
+                { legend_item(ctx, part_color(Part::Then), "divergence.legend.then") }
+                { legend_item(ctx, part_color(Part::Else), "divergence.legend.else") }
+                { legend_item(ctx, part_color(Part::After), "divergence.legend.after") }
+                { legend_item(ctx, Theme::normal().waiting, "divergence.legend.masked") }
+            </div>
+            <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
+                on_seek={on_seek} on_speed={p.set("speed")} />
+            <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("divergence.explain") }</p>
+            <p class="current">{ ctx.t("divergence.why") }</p>
+            <p class="lecture-check">{ ctx.t("divergence.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,104 @@
+//! The `#/fusion` panel: operator fusion (notes §6.3, demo 03).
+
+use crate::params::Value;
+use crate::sim::expr::caret_line;
+use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::inset::RooflineInset;
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[component]
+pub fn FusionPanel() -> Html {
+    let p = use_panel(&super::FUSION);
+    let ctx = &p.ctx;
+    let d = p.dispatch.clone();
+    let expr = super::expression(&p.v);
+    let ks = kernels(&expr);
+    let l = ledger(&expr);
+    let n = p.v.int("n") as u64;
+    let dtype = p.v.choice("dtype");
+    let e = super::elem_bytes(&p.v);
+    // What the user is typing: the URL follows only once it parses.
+    let draft = use_state(|| p.v.text("expr").to_string());
+    {
+        let draft = draft.clone();
+        use_effect_with(p.v.text("expr").to_string(), move |x| draft.set(x.clone()));
+    }
+    let draft_error = parse(&draft).err();
+    let on_expr = {
+        let draft = draft.clone();
+        let d = d.clone();
+        Callback::from(move |ev: InputEvent| {
+            let Some(text) =
+                ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value())
+            else {
+                return;
+            };
+            if parse(&text).is_ok() {
+                d.emit(Action::Set("expr", Value::Text(text.clone())));
+            }
+            draft.set(text);
+        })
+    };
+    let points = Rc::new(super::inset_points(&l, n, e).to_vec());
+    let total_args = super::total_args(&l);
+    let total = ctx.tf("fusion.total", &total_args.each_ref().map(|(k, v)| (*k, v.as_str())));
+    let controls = html! {
+        <>
+            <div class="control" data-param="expr" title={ctx.t("param.expr.doc")}>
+                <label class="control-label" for="param-expr">{ ctx.t("param.expr") }</label>
+                <input id="param-expr" name="expr" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
+                    spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_expr} />
+                if let Some(err) = draft_error.clone() {
+                    <pre class="cond-error" data-testid="expr-error">{
+                        format!("{}\n{}\n{}", ctx.tf("fusion.error", &[("msg", &err.to_string())]), *draft, caret_line(&draft, err.pos))
+                    }</pre>
+                }
+            </div>
+            <div class="presets">
+                <span class="control-label">{ ctx.t("fusion.presets") }</span>
+                { for PRESETS.iter().map(|(id, ex)| {
+                    let d = d.clone();
+                    let ex = ex.to_string();
+                    html! { <button class="preset" data-preset={*id}
+                        onclick={Callback::from(move |_: MouseEvent| d.emit(Action::Set("expr", Value::Text(ex.clone()))))}>
+                        { ctx.t(&format!("fusion.preset.{id}")) }</button> }
+                }) }
+            </div>
+            <Control name="n" />
+            <Control name="dtype" />
+        </>
+    };
+    let stage = html! {
+        <>
+            <Readouts topic="fusion" metrics={Rc::new(l.metrics(n, e))} />
+            <h2 class="chart-title">{ ctx.t("fusion.timeline") }</h2>
+            <div class="kernel-timeline" data-testid="kernels">
+                { for ks.iter().enumerate().map(|(i, k)| html! {
+                    <div class="kernel" title={format!("{} = {}", k.out, k.call())}>
+                        <span class="kernel-name">{ format!("#{} {}", i + 1, k.op) }</span>
+                        <span class="kernel-io mono">{ format!("{} → {}", k.call(), k.out) }</span>
+                        <span class="kernel-bar">
+                            { for (0..k.reads).map(|_| html! { <span class="io read">{"R"}</span> }) }
+                            <span class="io write">{"W"}</span>
+                        </span>
+                    </div>
+                }) }
+            </div>
+            <p class="formula" data-testid="fusion-total">{ total }</p>
+            <p class="check ok">{ ctx.tf("fusion.fused", &[("inputs", &inputs(&expr).join(", "))]) }</p>
+            <RooflineInset gpu={p.v.choice("gpu")} dtype={dtype} points={points} dispatch={d.clone()} />
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("fusion.explain") }</p>
+            <p class="lecture-check">{ ctx.t("fusion.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,95 @@
+//! The `#/occupancy` panel: resident warps per SM and the limiting resource
+//! (notes §6.7, demo 4 of 02), with three sweeps.
+
+use super::Sweep;
+use crate::draw::occupancy::draw;
+use crate::params::Value;
+use crate::sim::occupancy::{compute, Resource};
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::chart::{Chart, SeriesChart};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::{Preset, Presets};
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[component]
+pub fn OccupancyPanel() -> Html {
+    let p = use_panel(&super::OCCUPANCY);
+    let ctx = &p.ctx;
+    let (arch, k) = super::occupancy_kernel(&p.v);
+    let o = compute(arch, k);
+    let labels: [String; 4] = Resource::ALL
+        .map(|r| ctx.tf(&format!("occupancy.limit.{}", r.code()), &[("n", &o.limits[r as usize].to_string())]));
+    let block_label = |b: u32| ctx.tf("occupancy.block.short", &[("b", &b.to_string())]);
+    let scene = SceneRef(Rc::new(draw(arch, &o, &p.theme, p.width, &labels, &block_label)));
+    let presets = Rc::new(
+        super::LECTURE_CASES
+            .iter()
+            .map(|&(id, threads, regs)| Preset { label: id, id, values: super::lecture_case(threads, regs) })
+            .collect::<Vec<_>>(),
+    );
+    let chart_w = (p.width - 4.0).max(240.0);
+    let chart_h = if ctx.present { 200.0 } else { 150.0 };
+    let chart = |s: Sweep| {
+        let c = s.curve(arch, k);
+        let data = Rc::new(SeriesChart {
+            ys: c.ys,
+            x0: c.x0,
+            dx: c.dx,
+            y_max: 1.0,
+            bands: vec![],
+            x_desc: ctx.t(s.axis_key()),
+            y_desc: ctx.t("metric.occupancy"),
+            color: p.theme.fill_tint,
+            present: ctx.present,
+            overlay: vec![],
+        });
+        let d = p.dispatch.clone();
+        let on_seek = Callback::from(move |x: u64| d.emit(Action::Set(s.param(), Value::Int(s.value_at(x)))));
+        html! {
+            <div>
+                <h2 class="chart-title">{ ctx.t(s.title_key()) }</h2>
+                <Chart data={data} width={chart_w} height={chart_h} cursor={s.cursor(k)} label={ctx.t(s.title_key())}
+                    on_seek={on_seek} />
+            </div>
+        }
+    };
+    let controls = html! {
+        <>
+            <Control name="arch" />
+            <Control name="threads" />
+            <Control name="regs" />
+            <Control name="smem" />
+            <Presets title="occupancy.presets" presets={presets} dispatch={p.dispatch.clone()} />
+        </>
+    };
+    let detail = ctx.tf(
+        "occupancy.detail",
+        &[
+            ("w", &o.warps_per_block.to_string()),
+            ("r", &o.regs_per_warp.to_string()),
+            ("s", &o.smem_per_block.to_string()),
+        ],
+    );
+    let stage = html! {
+        <>
+            <h2 class="chart-title">{ ctx.t("occupancy.sm") }</h2>
+            <SceneCanvas scene={scene} name={format!("occupancy-{}-{}x{}-{}", arch.code, k.threads, k.regs, k.smem)}
+                label={ctx.t("occupancy.sm")} />
+            <p class="formula" data-testid="occupancy-detail">{ detail }</p>
+            <Readouts topic="occupancy" metrics={Rc::new(o.metrics())} />
+            <div class="charts">
+                { for Sweep::ALL.map(chart) }
+            </div>
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("occupancy.explain") }</p>
+            <p class="lecture-check">{ ctx.t("occupancy.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

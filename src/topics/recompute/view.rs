@@ -1,0 +1,50 @@
+//! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
+
+use crate::i18n::format_bytes;
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::readouts::Readouts;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[component]
+pub fn RecomputePanel() -> Html {
+    let p = use_panel(&super::RECOMPUTE);
+    let ctx = &p.ctx;
+    let r = super::recompute(&p.v);
+    let rows = super::ledger_rows(&r).map(|row| {
+        html! {
+            <tr><td>{ ctx.t(row.key) }</td><td>{ row.forward }</td><td>{ row.backward }</td>
+                <td class="num"><strong>{ row.total }</strong></td></tr>
+        }
+    });
+    let controls = html! {
+        <>
+            <Control name="depth" />
+            <Control name="n" />
+            <Control name="dtype" />
+            <Control name="upstream" />
+        </>
+    };
+    let stage = html! {
+        <>
+            <Readouts topic="recompute" metrics={Rc::new(r.metrics())} />
+            <h2 class="chart-title">{ ctx.t("recompute.ledger") }</h2>
+            <table class="ledger" data-testid="recompute-ledger">
+                <thead><tr><th></th><th>{ ctx.t("recompute.forward") }</th><th>{ ctx.t("recompute.backward") }</th><th>{ ctx.t("recompute.total") }</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            <p class="formula">{ format!("{}: {} · {}: {}",
+                ctx.t("metric.saved-bytes-store"), format_bytes(r.saved_bytes_store() as f64),
+                ctx.t("metric.saved-bytes-recompute"), format_bytes(r.saved_bytes_recompute() as f64)) }</p>
+            <p class="muted">{ ctx.tf("recompute.why-differ", &[("d", &r.accesses_saved().to_string())]) }</p>
+            <p class="muted">{ ctx.tf("recompute.extra", &[("k", &r.extra_sigmoids().to_string())]) }</p>
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("recompute.explain") }</p>
+            <p class="lecture-check">{ ctx.t("recompute.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,120 @@
+// Benchmark (not a test): every heavy panel at its largest legal settings,
+// in headless Chromium against the release build.
+//
+//   trunk build --release && node tests/bench-panels.mjs      (BENCH_N=30)
+//
+// "load": navigation (hash change) until the panel's figures are in the DOM
+// and its canvas is painted. "work" of a step, scrub or control change: from
+// the event to the last DOM mutation it causes (a MutationObserver records
+// the time of each), plus the canvas paint time the adapter writes to
+// data-paint-ms. No setTimeout polling: waits are rAF and MessageChannel.
+import { serveDist, launch, newPage, open } from './e2e/harness.mjs';
+
+const N = Number(process.env.BENCH_N ?? 30);
+
+const CASES = [
+  { hash: '#/flash?n=1024&d=256&bq=32&bk=32&causal=0', ops: ['step', 'scrub', 'slider:seed'] },
+  { hash: '#/flash?n=16384&d=256&bq=1&bk=1&pass=bwd', ops: ['step', 'scrub'] },
+  { hash: '#/flash?n=32768&bq=1&bk=1', ops: ['step', 'scrub'] },
+  { hash: '#/flash?n=65536&d=64&bq=1&bk=1&causal=0', ops: ['step', 'scrub'] },
+  { hash: '#/tiling?n=4096&m=4096&k=4096&tile=1', ops: ['step', 'scrub', 'slider:tile'] },
+  { hash: `#/online-softmax?block=1&x=${Array.from({ length: 4096 }, (_, i) => ((i * 37) % 101) / 10).join(',')}`, ops: ['step', 'scrub'] },
+  { hash: '#/gpu-vs-tpu?tm=1&tn=1', ops: ['slider:m', 'slider:tm'] },
+  { hash: '#/systolic?rows=256&cols=256&k=4096&dataflow=os', ops: ['step', 'scrub', 'slider:k', 'slider:rows'] },
+  { hash: '#/divergence?warps=32&then=100&else=100&after=100', ops: ['step', 'scrub'] },
+  { hash: '#/coalescing?pattern=random&dtype=fp8', ops: ['slider:stride', 'slider:seed'] },
+  { hash: '#/waves?n=16384&tm=1&tn=1', ops: ['slider:n'] },
+  { hash: '#/occupancy', ops: ['slider:threads'] },
+  { hash: '#/threads?n=16777216&block=1', ops: ['slider:thread'] },
+];
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: q(0.5), p95: q(0.95) };
+}
+
+async function load(page, base, hash) {
+  await open(page, base, '#/');
+  return page.evaluate(async (h) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const t0 = performance.now();
+    location.hash = h.slice(1);
+    for (;;) {
+      await frame();
+      const c = document.querySelector('canvas[data-testid="scene-canvas"]');
+      if (document.querySelector('.panel [data-metric]') && (!c || c.dataset.painted === '1')) break;
+    }
+    return performance.now() - t0;
+  }, hash);
+}
+
+async function measure(page, op, n) {
+  return page.evaluate(async ([op, n]) => {
+    const yieldTask = () => new Promise((r) => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => r();
+      ch.port2.postMessage(0);
+    });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const canvas = () => document.querySelector('canvas[data-testid="scene-canvas"]');
+    const scrub = document.querySelector('[data-testid="player-scrub"]');
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const out = [];
+    const setRange = (el, v) => {
+      el.value = String(v);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    for (let i = 0; i < n; i++) {
+      let trigger;
+      if (op === 'step') {
+        if (scrub && Number(scrub.value) >= Number(scrub.max) - 1) { setRange(scrub, 0); await frame(); await frame(); }
+        trigger = () => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+      } else if (op === 'scrub') {
+        trigger = () => setRange(scrub, Math.floor(rand() * Number(scrub.max)));
+      } else {
+        const name = op.split(':')[1];
+        const el = document.querySelector(`.slider[data-param="${name}"] input[type="range"]`);
+        if (!el) return { error: `no slider ${name}` };
+        const lo = Number(el.min), hi = Number(el.max);
+        trigger = () => setRange(el, Math.round(lo + rand() * (hi - lo)));
+      }
+      const c0 = canvas();
+      if (c0) c0.dataset.paintMs = '0';
+      let last = null;
+      const obs = new MutationObserver(() => { last = performance.now(); });
+      obs.observe(document.querySelector('.app'), { subtree: true, childList: true, attributes: true, characterData: true });
+      const t0 = performance.now();
+      trigger();
+      await yieldTask();
+      // The render (event handler, yew's render and effects) is done; the
+      // canvas paints in the next animation frame and times itself.
+      const render = last === null ? 0 : last - t0;
+      obs.disconnect();
+      await frame();
+      await frame();
+      const c = canvas();
+      const paint = c ? Number(c.dataset.paintMs ?? 0) : 0;
+      out.push({ render, paint });
+    }
+    return out;
+  }, [op, n]);
+}
+
+const srv = await serveDist();
+const browser = await launch();
+const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+console.log('| panel (largest legal settings) | load | operation | work median | work p95 |');
+console.log('|---|---|---|---|---|');
+for (const c of CASES) {
+  const loadMs = await load(page, srv.base, c.hash);
+  for (const op of c.ops) {
+    const r = await measure(page, op, N);
+    if (r.error) { console.log(`| ${c.hash.slice(0, 60)} | | ${op} | ${r.error} | |`); continue; }
+    const s = stats(r.map((x) => x.render + x.paint));
+    console.log(`| \`${c.hash.slice(0, 60)}${c.hash.length > 60 ? '…' : ''}\` | ${loadMs.toFixed(0)} ms | ${op} | ${s.median.toFixed(1)} ms | ${s.p95.toFixed(1)} ms |`);
+  }
+}
+await browser.close();
+srv.server.close();
