@@ -18,6 +18,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+for component in clippy rustfmt; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    step "rustup component add $component"
+    rustup component add "$component"
+  fi
+done
+
 if ! trunk --version 2>/dev/null | grep -q '^trunk 0\.21\.'; then
   step "cargo install trunk 0.21.14 (about 8 minutes on 2 cores)"
   cargo install trunk --version 0.21.14 --locked

@@ -8,6 +8,13 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_OFFLINE=true
 step() { printf '\n== %s\n' "$*"; }
 
+step "cargo fmt --check"
+cargo fmt --check
+
+step "cargo clippy, native and wasm32 (warnings are errors)"
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --quiet -- -D warnings
+
 step "cargo test (native: simulations, URL parsing, i18n, scenes, registry)"
 cargo test --quiet
 

@@ -354,7 +354,11 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::Unknown => trf(lang, "notice.unknown", &[("param", &n.param)]),
         Problem::Invalid { reason, used } => {
             let (reason, used) = (shorten(reason, 120), shorten(used, 60));
-            trf(lang, "notice.invalid", &[("param", &n.param), ("given", &n.given), ("reason", &reason), ("used", &used)])
+            trf(
+                lang,
+                "notice.invalid",
+                &[("param", &n.param), ("given", &n.given), ("reason", &reason), ("used", &used)],
+            )
         }
         Problem::BrokenQuery => tr(lang, "notice.broken"),
         Problem::BrokenLink => trf(lang, "notice.broken-link", &[("given", &n.given)]),
@@ -426,7 +430,10 @@ mod tests {
 
     #[test]
     fn values_are_inserted_once() {
-        assert_eq!(trf(Lang::En, "player.per-second", &[("n", "{n}")]), trf(Lang::En, "player.per-second", &[("n", "{n}")]));
+        assert_eq!(
+            trf(Lang::En, "player.per-second", &[("n", "{n}")]),
+            trf(Lang::En, "player.per-second", &[("n", "{n}")])
+        );
         assert!(trf(Lang::En, "player.per-second", &[("n", "{n}")]).contains("{n}"));
         assert_eq!(placeholders("a {b} {c-d} {} {x y}"), ["b", "c-d"]);
     }

@@ -423,7 +423,8 @@ mod tests {
         let g = repeated(&q(&[("lang", "1"), ("lang", "zh")]), "lang").unwrap();
         assert_eq!(g.problem, Problem::Repeated { times: 2, used: "zh".into() });
         // An unknown parameter among others is always reported.
-        let (_, n) = parse(&SPECS, &q(&[("zap", "4294967295"), ("present", "maybe"), ("rows", "5120"), ("present", "1")]));
+        let (_, n) =
+            parse(&SPECS, &q(&[("zap", "4294967295"), ("present", "maybe"), ("rows", "5120"), ("present", "1")]));
         let names: Vec<_> = n.iter().map(|x| x.param.as_str()).collect();
         assert_eq!(names, ["zap", "rows"]);
     }

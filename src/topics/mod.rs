@@ -82,7 +82,9 @@ impl TopicMeta {
                 if given > max {
                     let problem = crate::params::Problem::OutOfRange { min: 0, max, used: max };
                     // One notice per parameter: refine the static range's notice if there is one.
-                    let same = |n: &&mut Notice| n.param == name && matches!(n.problem, crate::params::Problem::OutOfRange { .. });
+                    let same = |n: &&mut Notice| {
+                        n.param == name && matches!(n.problem, crate::params::Problem::OutOfRange { .. })
+                    };
                     match notices.iter_mut().find(same) {
                         Some(n) => n.problem = problem,
                         None => notices.push(Notice { param: name.to_string(), given: given.to_string(), problem }),
@@ -187,22 +189,22 @@ registry! {
 }
 
 // Legacy paths (crate::topics::THREADS, ...) while the panels move into their folders.
-pub use hardware::{HARDWARE_PARAMS, HARDWARE, machine};
-pub use threads::{THREADS_PARAMS, THREADS, threads_grid};
-pub use roofline::{ROOFLINE_PARAMS, ROOFLINE, roofline_work};
-pub use divergence::{DIVERGENCE_PARAMS, DIVERGENCE, divergence_params, divergence_run};
-pub use fusion::{FUSION_PARAMS, FUSION};
-pub use recompute::{RECOMPUTE_PARAMS, RECOMPUTE, recompute};
-pub use coalescing::{COALESCING_PARAMS, COALESCING, coalescing_params};
-pub use tiling::{TILING_PARAMS, TILING, tiling, tiling_steps};
-pub use quantization::{QUANTIZATION_PARAMS, QUANTIZATION, quantization};
-pub use occupancy::{OCCUPANCY_PARAMS, OCCUPANCY, occupancy_kernel};
-pub use waves::{WAVES_PARAMS, WAVES, waves_at};
-pub use online_softmax::{SOFTMAX_PARAMS, ONLINE_SOFTMAX, softmax_run};
-pub use flash::{FLASH_PARAMS, FLASH, flash_params, flash_pass};
-pub use attention_memory::{MEMORY_PARAMS, ATTENTION_MEMORY};
-pub use gpu_vs_tpu::{GPU_TPU_PARAMS, GPU_TPU, gpu_tpu};
-pub use systolic::{systolic_params, SYSTOLIC_PARAMS, SYSTOLIC};
+pub use attention_memory::{ATTENTION_MEMORY, MEMORY_PARAMS};
+pub use coalescing::{coalescing_params, COALESCING, COALESCING_PARAMS};
+pub use divergence::{divergence_params, divergence_run, DIVERGENCE, DIVERGENCE_PARAMS};
+pub use flash::{flash_params, flash_pass, FLASH, FLASH_PARAMS};
+pub use fusion::{FUSION, FUSION_PARAMS};
+pub use gpu_vs_tpu::{gpu_tpu, GPU_TPU, GPU_TPU_PARAMS};
+pub use hardware::{machine, HARDWARE, HARDWARE_PARAMS};
+pub use occupancy::{occupancy_kernel, OCCUPANCY, OCCUPANCY_PARAMS};
+pub use online_softmax::{softmax_run, ONLINE_SOFTMAX, SOFTMAX_PARAMS};
+pub use quantization::{quantization, QUANTIZATION, QUANTIZATION_PARAMS};
+pub use recompute::{recompute, RECOMPUTE, RECOMPUTE_PARAMS};
+pub use roofline::{roofline_work, ROOFLINE, ROOFLINE_PARAMS};
+pub use systolic::{systolic_params, SYSTOLIC, SYSTOLIC_PARAMS};
+pub use threads::{threads_grid, THREADS, THREADS_PARAMS};
+pub use tiling::{tiling, tiling_steps, TILING, TILING_PARAMS};
+pub use waves::{waves_at, WAVES, WAVES_PARAMS};
 
 /// One registry entry: the pure meta, this topic's texts and (in the
 /// browser) its panel.
@@ -383,4 +385,3 @@ mod tests {
         assert!(readme.contains(&readme_table()), "README's panel table is stale; expected:\n{}", readme_table());
     }
 }
-

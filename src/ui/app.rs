@@ -2,9 +2,9 @@
 //! header, the landing page and the not-found page.
 
 use super::readouts::Notices;
-use crate::topics::{self, ALL as TOPICS};
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{Notice, Problem};
+use crate::topics::{self, ALL as TOPICS};
 use gloo::events::EventListener;
 use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;

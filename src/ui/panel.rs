@@ -163,12 +163,12 @@ pub fn Control(p: &ControlProps) -> Html {
         Kind::Int { min, max, .. } => {
             let max = meta.dependent_max(v, spec.name).map_or(max, |m| m.min(max));
             html! { <Slider topic={meta.id} name={spec.name} value={v.int(spec.name)} min={min} max={max.max(min)}
-                log={spec.log} on_change={set} /> }
+            log={spec.log} on_change={set} /> }
         }
         Kind::Position => {
             let max = meta.position_max.map_or(0, |f| f(v)).min(i64::MAX as u64) as i64;
             html! { <Slider topic={meta.id} name={spec.name} value={v.int(spec.name)} min={0} max={max}
-                log={spec.log} on_change={set} /> }
+            log={spec.log} on_change={set} /> }
         }
         Kind::Choice { options, .. } => html! {
             <Choice name={spec.name} options={options} value={v.choice(spec.name)} dispatch={panel.dispatch.clone()} />
