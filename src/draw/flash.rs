@@ -1,23 +1,155 @@
 //! FlashAttention tiles → scene: the grid of S tiles (query blocks down, key
 //! blocks across), each computed, current, to do or skipped by the causal
-//! mask, in the order of the chosen pass. Large grids are a bitmap.
+//! mask, in the order of the chosen pass.
+//!
+//! Nothing here is proportional to the number of tiles (up to 2³² at n =
+//! 65536 with one-element blocks). Where a tile is at least a few pixels, the
+//! grid is drawn as rectangles, one per run of equal tiles in a row. Below
+//! that it is a bitmap of at most [`MAX_BITMAP`]² pixels, each pixel the mix
+//! of the states of the block of tiles it covers, counted in closed form
+//! ([`pixel_counts`]): the schedule's tiles per query block are
+//! non-decreasing, so two pointers sweep each pixel row.
 
 use crate::scene::{Align, Rgba, Scene, Shape, Theme};
 use crate::sim::flash::{Flash, Pass};
+
+/// The largest side of the bitmap, in pixels.
+pub const MAX_BITMAP: usize = 512;
+/// Pixels between two hatch lines of the skipped region of the bitmap.
+const HATCH: usize = 8;
 
 pub fn colors(th: &Theme) -> [Rgba; 4] {
     // done, current, pending, skipped
     [th.done, th.busy_hot, th.waiting, Rgba::rgb(255, 255, 255)]
 }
 
+/// How far a pass has got at a step: the current tile, and whether a tile
+/// comes before it in the pass's order (query blocks outer forward, key
+/// blocks outer backward). O(1) per tile after one O(log n) look-up.
+#[derive(Clone, Copy, Debug)]
+pub struct Front {
+    pass: Pass,
+    /// The tile computed in this step; `None` before the first step or after the last.
+    cur: Option<(usize, usize)>,
+    all_done: bool,
+}
+
+impl Front {
+    pub fn new(f: &Flash, pass: Pass, step: u64) -> Self {
+        Front { pass, cur: f.tile_at(pass, step), all_done: step > f.steps() }
+    }
+    pub fn current(&self) -> Option<(usize, usize)> {
+        self.cur
+    }
+    /// The state of a computed (not skipped) tile: 0 done, 1 current, 2 to do.
+    pub fn state(&self, i: usize, j: usize) -> usize {
+        let Some((ci, cj)) = self.cur else { return if self.all_done { 0 } else { 2 } };
+        let (a, b) = match self.pass {
+            Pass::Fwd => ((i, j), (ci, cj)),
+            Pass::Bwd => ((j, i), (cj, ci)),
+        };
+        match a.cmp(&b) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Greater => 2,
+        }
+    }
+}
+
 /// 0 done, 1 current, 2 to do, 3 skipped.
 pub fn tile_state(f: &Flash, pass: Pass, step: u64, i: usize, j: usize) -> usize {
-    match f.step_of(pass, i, j) {
-        None => 3,
-        Some(s) if s == step => 1,
-        Some(s) if s < step => 0,
-        Some(_) => 2,
+    if f.skipped(i, j) {
+        3
+    } else {
+        Front::new(f, pass, step).state(i, j)
     }
+}
+
+/// Pixel `k` of `px` covers tiles `edge(k)..edge(k + 1)` of `tiles`.
+fn edge(k: usize, tiles: usize, px: usize) -> usize {
+    (k as u64 * tiles as u64 / px as u64) as usize
+}
+
+/// For every pixel `(a, b)` of a `pw × ph` grid laid over the tiles (`pw ≤
+/// tile_cols`, `ph ≤ tile_rows`), the number of its tiles done, current, to
+/// do and skipped at `step`. O(pw·ph + tile_rows + tile_cols), whatever the
+/// number of tiles.
+pub fn pixel_counts(f: &Flash, pass: Pass, step: u64, pw: usize, ph: usize, mut out: impl FnMut(usize, usize, [u64; 4])) {
+    let (tr, tc) = (f.tile_rows(), f.tile_cols());
+    let (pw, ph) = (pw.clamp(1, tc), ph.clamp(1, tr));
+    let front = Front::new(f, pass, step);
+    let c = |i: usize| f.cols_in_row(i) as u64;
+    // Computed tiles of rows i0..i1 in columns j0..j1, row by row (used only
+    // for the one pixel row or column the current tile cuts).
+    let computed_loop = |i0: usize, i1: usize, j0: usize, j1: usize| -> u64 {
+        (i0..i1).map(|i| c(i).clamp(j0 as u64, j1.max(j0) as u64) - j0 as u64).sum()
+    };
+    let col_edges: Vec<usize> = (0..=pw).map(|b| edge(b, tc, pw)).collect();
+    for a in 0..ph {
+        let (i0, i1) = (edge(a, tr, ph), edge(a + 1, tr, ph));
+        // c(i) is non-decreasing: rows before `pa` have c ≤ j0 (nothing in
+        // the pixel), rows from `pb` on have c ≥ j1 (the whole width);
+        // `sa`, `sb` are the sums of c over i0..pa and i0..pb, `ca`, `cb`
+        // the values of c at `pa`, `pb` (u64::MAX past i1).
+        let at = |i: usize| if i < i1 { c(i) } else { u64::MAX };
+        let (mut pa, mut sa, mut ca) = (i0, 0u64, at(i0));
+        let (mut pb, mut sb, mut cb) = (i0, 0u64, at(i0));
+        for b in 0..pw {
+            let (j0, j1) = (col_edges[b], col_edges[b + 1]);
+            while ca <= j0 as u64 {
+                sa += ca;
+                pa += 1;
+                ca = at(pa);
+            }
+            while cb < j1 as u64 {
+                sb += cb;
+                pb += 1;
+                cb = at(pb);
+            }
+            let w = (j1 - j0) as u64;
+            let computed = (sb - sa) - (pb - pa) as u64 * j0 as u64 + (i1 - pb) as u64 * w;
+            let area = (i1 - i0) as u64 * w;
+            let (done, cur) = match (front.cur, pass) {
+                (None, _) => (if front.all_done { computed } else { 0 }, 0),
+                (Some((ci, _)), Pass::Fwd) if i1 <= ci => (computed, 0),
+                (Some((ci, _)), Pass::Fwd) if i0 > ci => (0, 0),
+                (Some((ci, cj)), Pass::Fwd) => {
+                    // Rows above the current one, then the current row left of it.
+                    let row = (j1.min(cj).saturating_sub(j0)) as u64;
+                    (computed_loop(i0, ci, j0, j1) + row, (j0..j1).contains(&cj) as u64)
+                }
+                (Some((_, cj)), Pass::Bwd) if j1 <= cj => (computed, 0),
+                (Some((_, cj)), Pass::Bwd) if j0 > cj => (0, 0),
+                (Some((ci, cj)), Pass::Bwd) => {
+                    // Columns left of the current one, then the current column above it.
+                    let col = (f.first_row(cj).max(i0)..ci.min(i1)).len() as u64;
+                    (computed_loop(i0, i1, j0, cj) + col, (i0..i1).contains(&ci) as u64)
+                }
+            };
+            out(a, b, [done, cur, computed - done - cur, area - computed]);
+        }
+    }
+}
+
+/// The colour of a pixel from its counts: the current tile's if it holds
+/// it, else its states' colours mixed in proportion.
+fn pixel_color(n: [u64; 4], palette: &[Rgba; 4]) -> [u8; 4] {
+    if n[1] > 0 {
+        let c = palette[1];
+        return [c.0, c.1, c.2, 255];
+    }
+    let total = n[0] + n[2] + n[3];
+    for k in [0, 2, 3] {
+        if n[k] == total {
+            let c = palette[k];
+            return [c.0, c.1, c.2, 255];
+        }
+    }
+    let t = total as f64;
+    let (w0, w2, w3) = (n[0] as f64 / t, n[2] as f64 / t, n[3] as f64 / t);
+    let (p0, p2, p3) = (palette[0], palette[2], palette[3]);
+    let mix = |a: u8, b: u8, c: u8| (w0 * a as f64 + w2 * b as f64 + w3 * c as f64).round() as u8;
+    [mix(p0.0, p2.0, p3.0), mix(p0.1, p2.1, p3.1), mix(p0.2, p2.2, p3.2), 255]
 }
 
 pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
@@ -46,30 +178,55 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
     scene.text(gx + w / 2.0, gy - label * 0.55, "j →", font * 0.9, th.muted, Align::Center, false);
     scene.text(gx - 6.0, gy + h / 2.0, "i ↓", font * 0.9, th.muted, Align::Right, false);
     let cols = colors(th);
+    let front = Front::new(f, pass, step);
     if cell >= 6.0 {
+        // At most ~160 × 90 tiles here: one rectangle per run of equal tiles
+        // in a row, then the grid lines over them.
         for i in 0..tr {
-            for j in 0..tc {
-                let st = tile_state(f, pass, step, i, j);
-                let (x, y) = (gx + j as f64 * cell, gy + i as f64 * cell);
-                scene.rect(x, y, cell, cell, Some(cols[st]), Some((th.grid, 0.75 * th.line_scale)));
-                if st == 3 && cell >= 10.0 {
-                    scene.line(x + 2.0, y + 2.0, x + cell - 2.0, y + cell - 2.0, th.grid, 1.0);
+            let y = gy + i as f64 * cell;
+            let state = |j: usize| if f.skipped(i, j) { 3 } else { front.state(i, j) };
+            let mut j0 = 0;
+            while j0 < tc {
+                let st = state(j0);
+                let mut j1 = j0 + 1;
+                while j1 < tc && state(j1) == st {
+                    j1 += 1;
                 }
+                scene.rect(gx + j0 as f64 * cell, y, (j1 - j0) as f64 * cell, cell, Some(cols[st]), None);
+                if st == 3 && cell >= 10.0 {
+                    for j in j0..j1 {
+                        let x = gx + j as f64 * cell;
+                        scene.line(x + 2.0, y + 2.0, x + cell - 2.0, y + cell - 2.0, th.grid, 1.0);
+                    }
+                }
+                j0 = j1;
             }
+        }
+        let lw = 0.75 * th.line_scale;
+        for i in 1..tr {
+            let y = gy + i as f64 * cell;
+            scene.line(gx, y, gx + w, y, th.grid, lw);
+        }
+        for j in 1..tc {
+            let x = gx + j as f64 * cell;
+            scene.line(x, gy, x, gy + h, th.grid, lw);
         }
     } else {
-        let mut px = Vec::with_capacity(tr * tc * 4);
-        for i in 0..tr {
-            for j in 0..tc {
-                let c = cols[tile_state(f, pass, step, i, j)];
-                let c = if c == Rgba::rgb(255, 255, 255) { th.grid.mix(th.bg, 0.7) } else { c };
-                px.extend_from_slice(&[c.0, c.1, c.2, c.3]);
-            }
-        }
-        scene.shapes.push(Shape::Bitmap { x: gx, y: gy, w, h, px_w: tc as u32, px_h: tr as u32, rgba: px });
+        let (pw, ph) = (tc.min(MAX_BITMAP), tr.min(MAX_BITMAP));
+        // Skipped tiles white as in the legend, hatched like the slashes of
+        // the rectangles where a pixel is wholly skipped.
+        let hatch = th.grid.mix(th.bg, 0.35);
+        let hatch = [hatch.0, hatch.1, hatch.2, 255];
+        let mut px = vec![0u8; pw * ph * 4];
+        pixel_counts(f, pass, step, pw, ph, |a, b, n| {
+            let at = (a * pw + b) * 4;
+            let c = if n[0] + n[1] + n[2] == 0 && (b + ph - a) % HATCH == 0 { hatch } else { pixel_color(n, &cols) };
+            px[at..at + 4].copy_from_slice(&c);
+        });
+        scene.shapes.push(Shape::Bitmap { x: gx, y: gy, w, h, px_w: pw as u32, px_h: ph as u32, rgba: px });
     }
-    // The current tile, outlined even when it is one pixel.
-    if let Some((i, j)) = f.tile_at(pass, step) {
+    // The current tile, outlined even when it is less than a pixel.
+    if let Some((i, j)) = front.current() {
         let (x, y) = (gx + j as f64 * cell, gy + i as f64 * cell);
         scene.rect(
             x - 2.0,
@@ -89,19 +246,25 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
 mod tests {
     use super::*;
     use crate::sim::flash::Params;
+    use proptest::prelude::*;
+
+    fn sched(n: usize, bq: usize, bk: usize, causal: bool) -> Flash {
+        Flash::schedule_only(Params { n, d: 8, bq, bk, causal, seed: 0, elem_bytes: 2, sram: 1 << 20 })
+    }
+
+    /// The step of every tile against the step shown, as the first version did.
+    fn brute_state(f: &Flash, pass: Pass, step: u64, i: usize, j: usize) -> usize {
+        match f.step_of(pass, i, j) {
+            None => 3,
+            Some(s) if s == step => 1,
+            Some(s) if s < step => 0,
+            Some(_) => 2,
+        }
+    }
 
     #[test]
     fn states_partition_the_grid() {
-        let f = Flash::schedule_only(Params {
-            n: 100,
-            d: 8,
-            bq: 16,
-            bk: 16,
-            causal: true,
-            seed: 0,
-            elem_bytes: 2,
-            sram: 1 << 20,
-        });
+        let f = sched(100, 16, 16, true);
         for pass in [Pass::Fwd, Pass::Bwd] {
             let step = 9;
             let mut counts = [0u64; 4];
@@ -112,17 +275,122 @@ mod tests {
             }
             assert_eq!(counts, [8, 1, f.tiles_computed() - 9, f.tiles_skipped()]);
         }
-        let big = Flash::schedule_only(Params {
-            n: 65536,
-            d: 64,
-            bq: 64,
-            bk: 64,
-            causal: true,
-            seed: 0,
-            elem_bytes: 2,
-            sram: 1 << 20,
-        });
+        let big = sched(65536, 64, 64, true);
         let s = draw(&big, Pass::Fwd, 1000, &Theme::normal(), 900.0, "");
-        assert!(s.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 1024, px_h: 1024, .. })));
+        assert!(s.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 512, px_h: 512, .. })));
+    }
+
+    #[test]
+    fn one_element_tiles_at_the_largest_n_draw_a_bounded_bitmap() {
+        // 2³² tiles (the first version allocated 16 GiB here and panicked).
+        for causal in [false, true] {
+            let f = sched(65536, 1, 1, causal);
+            for pass in [Pass::Fwd, Pass::Bwd] {
+                for step in [0, 1, f.steps() / 3, f.steps(), f.steps() + 1] {
+                    let s = draw(&f, pass, step, &Theme::normal(), 900.0, "x");
+                    let bitmaps: Vec<_> = s
+                        .shapes
+                        .iter()
+                        .filter_map(|x| match x {
+                            Shape::Bitmap { px_w, px_h, rgba, .. } => Some((*px_w, *px_h, rgba.len())),
+                            _ => None,
+                        })
+                        .collect();
+                    assert_eq!(bitmaps, vec![(512, 512, 512 * 512 * 4)]);
+                    assert!(s.shapes.len() < 10);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_bitmap_shows_progress_and_the_mask() {
+        let f = sched(65536, 1, 1, true);
+        let mut counts = vec![[0u64; 4]; 512 * 512];
+        // Forward, halfway through the tiles: the top rows done, the upper
+        // triangle skipped, the bottom rows to do.
+        let half = f.steps() / 2;
+        pixel_counts(&f, Pass::Fwd, half, 512, 512, |a, b, n| counts[a * 512 + b] = n);
+        let total: [u64; 4] = counts.iter().fold([0; 4], |acc, n| std::array::from_fn(|k| acc[k] + n[k]));
+        assert_eq!(total, [half - 1, 1, f.steps() - half, f.tiles_skipped()]);
+        assert_eq!(counts[10 * 512 + 5][0], 128 * 128);
+        assert_eq!(counts[5 * 512 + 10][3], 128 * 128);
+        assert_eq!(counts[500 * 512 + 5][2], 128 * 128);
+        // And so the bitmap: done, skipped (white or hatched), to do.
+        let th = Theme::normal();
+        let s = draw(&f, Pass::Fwd, half, &th, 900.0, "");
+        let Some(Shape::Bitmap { rgba, .. }) = s.shapes.iter().find(|x| matches!(x, Shape::Bitmap { .. })) else {
+            panic!("no bitmap")
+        };
+        let px = |a: usize, b: usize| Rgba::rgb(rgba[(a * 512 + b) * 4], rgba[(a * 512 + b) * 4 + 1], rgba[(a * 512 + b) * 4 + 2]);
+        let cols = colors(&th);
+        assert_eq!(px(10, 5), cols[0]);
+        assert_eq!(px(500, 5), cols[2]);
+        assert_eq!(px(5, 10), cols[3]);
+        assert_ne!(px(5, 5 + HATCH), cols[3]);
+        // A pixel on the diagonal mixes done and skipped.
+        let diag = px(10, 10);
+        assert!(diag != cols[0] && diag != cols[3]);
+    }
+
+    #[test]
+    fn runs_of_rectangles_show_each_tile_as_before() {
+        for (n, bq, bk, causal, pass, step) in
+            [(100, 16, 16, true, Pass::Fwd, 9), (100, 7, 9, true, Pass::Bwd, 40), (300, 5, 12, false, Pass::Bwd, 333)]
+        {
+            let f = sched(n, bq, bk, causal);
+            let th = Theme::normal();
+            let s = draw(&f, pass, step, &th, 900.0, "");
+            let fills: Vec<(f64, f64, f64, f64, Rgba)> = s
+                .shapes
+                .iter()
+                .filter_map(|x| match x {
+                    Shape::Rect { x, y, w, h, fill: Some(c), .. } => Some((*x, *y, *w, *h, *c)),
+                    _ => None,
+                })
+                .collect();
+            assert!(fills.len() <= 5 * f.tile_rows());
+            // Recover the layout from the fills: the grid's corner and cell size.
+            let gx = fills.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+            let gy = fills.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+            let cell = fills[0].3;
+            assert!(cell >= 6.0);
+            for i in 0..f.tile_rows() {
+                for j in 0..f.tile_cols() {
+                    let (cx, cy) = (gx + (j as f64 + 0.5) * cell, gy + (i as f64 + 0.5) * cell);
+                    let hit: Vec<_> =
+                        fills.iter().filter(|r| cx > r.0 && cx < r.0 + r.2 && cy > r.1 && cy < r.1 + r.3).collect();
+                    assert_eq!(hit.len(), 1);
+                    assert_eq!(hit[0].4, colors(&th)[brute_state(&f, pass, step, i, j)], "tile {i},{j}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+        #[test]
+        fn pixel_counts_are_the_tiles_they_cover(n in 1usize..200, bq in 1usize..30, bk in 1usize..30,
+                                                 causal in any::<bool>(), bwd in any::<bool>(),
+                                                 pw in 1usize..12, ph in 1usize..12, frac in 0.0f64..1.05) {
+            let f = sched(n, bq, bk, causal);
+            let pass = if bwd { Pass::Bwd } else { Pass::Fwd };
+            let step = ((f.steps() + 1) as f64 * frac) as u64;
+            let (tr, tc) = (f.tile_rows(), f.tile_cols());
+            let (pw, ph) = (pw.min(tc), ph.min(tr));
+            let mut seen = 0;
+            pixel_counts(&f, pass, step, pw, ph, |a, b, got| {
+                let mut want = [0u64; 4];
+                for i in edge(a, tr, ph)..edge(a + 1, tr, ph) {
+                    for j in edge(b, tc, pw)..edge(b + 1, tc, pw) {
+                        want[brute_state(&f, pass, step, i, j)] += 1;
+                        assert_eq!(tile_state(&f, pass, step, i, j), brute_state(&f, pass, step, i, j));
+                    }
+                }
+                assert_eq!(got, want, "pixel {},{}", a, b);
+                seen += 1;
+            });
+            prop_assert_eq!(seen, pw * ph);
+        }
     }
 }

@@ -5,47 +5,102 @@
 use crate::scene::{Align, Rgba, Scene, Shape, Theme};
 use crate::sim::matmul::{Compare, Quantization, Tiling, Waves};
 
-/// A grid of `rows × cols` cells drawn at (x, y) with cell size `c`, coloured
-/// by `f(r, c)`; as a bitmap when cells are small.
-#[allow(clippy::too_many_arguments)]
-fn grid(scene: &mut Scene, x: f64, y: f64, rows: u64, cols: u64, cell: f64, th: &Theme, f: &dyn Fn(u64, u64) -> Rgba) {
-    if cell >= 5.0 && rows * cols <= 20_000 {
-        for r in 0..rows {
-            for c in 0..cols {
-                scene.rect(
-                    x + c as f64 * cell,
-                    y + r as f64 * cell,
-                    cell,
-                    cell,
-                    Some(f(r, c)),
-                    Some((th.grid, 0.6 * th.line_scale)),
-                );
-            }
-        }
-    } else {
-        let mut px = Vec::with_capacity((rows * cols * 4) as usize);
-        for r in 0..rows {
-            for c in 0..cols {
-                let Rgba(a, b, cc, d) = f(r, c);
-                px.extend_from_slice(&[a, b, cc, d]);
-            }
-        }
-        scene.shapes.push(Shape::Bitmap {
-            x,
-            y,
-            w: cols as f64 * cell,
-            h: rows as f64 * cell,
-            px_w: cols as u32,
-            px_h: rows as u32,
-            rgba: px,
-        });
+/// Thinnest a highlighted row or column of cells is drawn (CSS pixels), so
+/// that it stays visible when the cells are smaller than a pixel.
+const MIN_STRIP: f64 = 2.0;
+/// Smallest the current cell is drawn.
+const MIN_CELL: f64 = 4.0;
+/// Grid lines between cells are drawn when cells are at least this big.
+const LINES_FROM: f64 = 4.0;
+
+/// `[start, start + len)` widened to at least `min`, around its middle, kept
+/// inside `[lo, hi)`.
+fn widen(start: f64, len: f64, min: f64, lo: f64, hi: f64) -> (f64, f64) {
+    if len >= min {
+        return (start, len);
     }
-    scene.rect(x, y, cols as f64 * cell, rows as f64 * cell, None, Some((th.fg, 1.0 * th.line_scale)));
+    let len2 = min.min(hi - lo);
+    let s = (start + len / 2.0 - len2 / 2.0).clamp(lo, hi - len2);
+    (s, len2)
+}
+
+/// A grid of `rows × cols` cells at (x, y), cell size `cell` (may be a
+/// fraction of a pixel): the waiting colour, lines between cells when they are
+/// big enough to see, and an outline. What is highlighted is drawn on top by
+/// the caller, so the cost depends on the pixels, not on the number of cells.
+struct Grid {
+    x: f64,
+    y: f64,
+    rows: u64,
+    cols: u64,
+    cell: f64,
+}
+
+impl Grid {
+    fn w(&self) -> f64 {
+        self.cols as f64 * self.cell
+    }
+    fn h(&self) -> f64 {
+        self.rows as f64 * self.cell
+    }
+    fn background(&self, scene: &mut Scene, th: &Theme) {
+        scene.rect(self.x, self.y, self.w(), self.h(), Some(th.waiting), None);
+    }
+    /// Cells `c0..c1` of row `r`, at least [`MIN_STRIP`] thick (and `min_len` long).
+    fn row_span(&self, scene: &mut Scene, r: u64, c0: u64, c1: u64, min_len: f64, fill: Rgba) {
+        if c1 <= c0 || r >= self.rows {
+            return;
+        }
+        let (y, h) = widen(self.y + r as f64 * self.cell, self.cell, MIN_STRIP, self.y, self.y + self.h());
+        let (x, w) =
+            widen(self.x + c0 as f64 * self.cell, (c1 - c0) as f64 * self.cell, min_len, self.x, self.x + self.w());
+        scene.rect(x, y, w, h, Some(fill), None);
+    }
+    /// Cells `r0..r1` of column `c`, at least [`MIN_STRIP`] thick (and `min_len` long).
+    fn col_span(&self, scene: &mut Scene, c: u64, r0: u64, r1: u64, min_len: f64, fill: Rgba) {
+        if r1 <= r0 || c >= self.cols {
+            return;
+        }
+        let (x, w) = widen(self.x + c as f64 * self.cell, self.cell, MIN_STRIP, self.x, self.x + self.w());
+        let (y, h) =
+            widen(self.y + r0 as f64 * self.cell, (r1 - r0) as f64 * self.cell, min_len, self.y, self.y + self.h());
+        scene.rect(x, y, w, h, Some(fill), None);
+    }
+    /// Cell (r, c), at least `min` pixels each way.
+    fn cell_rect(&self, scene: &mut Scene, r: u64, c: u64, min: f64, fill: Rgba) {
+        if r >= self.rows || c >= self.cols {
+            return;
+        }
+        let (x, w) = widen(self.x + c as f64 * self.cell, self.cell, min, self.x, self.x + self.w());
+        let (y, h) = widen(self.y + r as f64 * self.cell, self.cell, min, self.y, self.y + self.h());
+        scene.rect(x, y, w, h, Some(fill), None);
+    }
+    /// Lines between cells (when they are big enough to see) and the outline.
+    fn lines(&self, scene: &mut Scene, th: &Theme) {
+        if self.cell >= LINES_FROM {
+            let lw = 0.6 * th.line_scale;
+            for r in 1..self.rows {
+                let y = self.y + r as f64 * self.cell;
+                scene.line(self.x, y, self.x + self.w(), y, th.grid, lw);
+            }
+            for c in 1..self.cols {
+                let x = self.x + c as f64 * self.cell;
+                scene.line(x, self.y, x, self.y + self.h(), th.grid, lw);
+            }
+        }
+        scene.rect(self.x, self.y, self.w(), self.h(), None, Some((th.fg, 1.0 * th.line_scale)));
+    }
 }
 
 /// A (m × k), B (k × n) and C (m × n) as tile grids; output tile (ti, tj) is
 /// the one being computed; after `step` phases, A tiles (ti, 0..step) and B
 /// tiles (0..step, tj) have been used, the current pair highlighted.
+///
+/// The scene has a bounded number of shapes whatever the grid (4096 × 4096
+/// tiles at T = 1): each grid is one background rectangle, the followed row,
+/// column and tile are a few rectangles on top (never thinner than
+/// [`MIN_STRIP`] pixels), and lines between tiles only where tiles are at
+/// least [`LINES_FROM`] pixels.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
     let width = width.max(240.0);
@@ -54,70 +109,47 @@ pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, step: u64, th: &Theme, width: f
     // In naive mode the "tiles" along k are single columns.
     let kt = if t.tiled { t.t } else { 1 };
     let (mt, nt, ktn) = (t.m.div_ceil(t.t), t.n.div_ceil(t.t), t.k.div_ceil(kt));
-    let cols_units = (ktn + nt) as f64 + 1.0;
-    let cell_w = (width - 2.0 * pad) / cols_units;
-    let cell = cell_w.min(40.0).min(300.0 / (mt + ktn) as f64).max(0.5);
+    let avail = width - 2.0 * pad;
+    // One cell of space between B and C (and A and C), at least a label's.
+    let mut cell = (avail / (ktn + nt + 1) as f64).min(40.0).min(300.0 / (mt + ktn) as f64);
+    let gap = cell.max(font * 1.3);
+    cell = cell.min((avail - gap) / (ktn + nt) as f64);
     let mut scene = Scene::new(width, 0.0, th.bg);
     let chars = caption.chars().count().max(1) as f64;
-    scene.text(
-        pad,
-        pad + font * 0.7,
-        caption,
-        font.min((width - 2.0 * pad) / (chars * 0.56)),
-        th.fg,
-        Align::Left,
-        true,
-    );
+    scene.text(pad, pad + font * 0.7, caption, font.min(avail / (chars * 0.56)), th.fg, Align::Left, true);
     let top = pad + font * 2.2;
-    let ax = pad;
-    let ay = top + ktn as f64 * cell + cell;
-    let bx = pad + ktn as f64 * cell + cell;
-    let by = top;
-    let (cx, cy) = (bx, ay);
-    let cur = step.checked_sub(1);
-    let a_color = |r: u64, c: u64| {
-        if r != ti {
-            th.waiting
-        } else if Some(c) == cur {
-            th.busy_hot
-        } else if c < step {
-            th.a_color.mix(th.bg, 0.5)
-        } else {
-            th.a_color.mix(th.bg, 0.85)
-        }
+    let a = Grid { x: pad, y: top + ktn as f64 * cell + gap, rows: mt, cols: ktn, cell };
+    let b = Grid { x: pad + ktn as f64 * cell + gap, y: top, rows: ktn, cols: nt, cell };
+    let c = Grid { x: b.x, y: a.y, rows: mt, cols: nt, cell };
+    // Phases 0..step-1 used, step-1 current, step.. to come.
+    let step = step.min(ktn);
+    let used = step.saturating_sub(1);
+    for g in [&a, &b, &c] {
+        g.background(&mut scene, th);
+    }
+    a.row_span(&mut scene, ti, 0, used, 0.0, th.a_color.mix(th.bg, 0.5));
+    a.row_span(&mut scene, ti, step, ktn, 0.0, th.a_color.mix(th.bg, 0.85));
+    b.col_span(&mut scene, tj, 0, used, 0.0, th.b_color.mix(th.bg, 0.5));
+    b.col_span(&mut scene, tj, step, ktn, 0.0, th.b_color.mix(th.bg, 0.85));
+    if step >= 1 {
+        a.row_span(&mut scene, ti, used, step, MIN_CELL, th.busy_hot);
+        b.col_span(&mut scene, tj, used, step, MIN_CELL, th.busy_hot);
+    }
+    let out = if step >= ktn {
+        th.done
+    } else if step > 0 {
+        th.busy
+    } else {
+        th.waiting.mix(th.busy, 0.3)
     };
-    let b_color = |r: u64, c: u64| {
-        if c != tj {
-            th.waiting
-        } else if Some(r) == cur {
-            th.busy_hot
-        } else if r < step {
-            th.b_color.mix(th.bg, 0.5)
-        } else {
-            th.b_color.mix(th.bg, 0.85)
-        }
-    };
-    let done = step >= ktn;
-    let c_color = |r: u64, c: u64| {
-        if r == ti && c == tj {
-            if done {
-                th.done
-            } else if step > 0 {
-                th.busy
-            } else {
-                th.waiting.mix(th.busy, 0.3)
-            }
-        } else {
-            th.waiting
-        }
-    };
-    scene.text(ax + ktn as f64 * cell / 2.0, ay - cell * 0.5, "A", font, th.a_color, Align::Center, true);
-    scene.text(bx - cell * 0.5, by + ktn as f64 * cell / 2.0, "B", font, th.b_color, Align::Center, true);
-    grid(&mut scene, ax, ay, mt, ktn, cell, th, &a_color);
-    grid(&mut scene, bx, by, ktn, nt, cell, th, &b_color);
-    grid(&mut scene, cx, cy, mt, nt, cell, th, &c_color);
-    scene.text(cx + nt as f64 * cell + 6.0, cy + cell / 2.0, "C", font, th.fg, Align::Left, true);
-    scene.height = cy + mt as f64 * cell + pad;
+    c.cell_rect(&mut scene, ti, tj, MIN_CELL, out);
+    for g in [&a, &b, &c] {
+        g.lines(&mut scene, th);
+    }
+    scene.text(a.x + a.w() / 2.0, a.y - gap / 2.0, "A", font, th.a_color, Align::Center, true);
+    scene.text(b.x - gap / 2.0, b.y + b.h() / 2.0, "B", font, th.b_color, Align::Center, true);
+    scene.text(c.x + c.w() + 6.0, c.y + (cell / 2.0).max(font * 0.6), "C", font, th.fg, Align::Left, true);
+    scene.height = c.y + c.h() + pad;
     scene
 }
 
@@ -196,6 +228,11 @@ pub fn draw_waves(wv: &Waves, th: &Theme, width: f64) -> Scene {
     scene
 }
 
+/// Output tiles drawn one rectangle each up to this many; beyond, a bitmap.
+pub const MAX_TILE_RECTS: u64 = 2048;
+/// Smallest area of a wave (CSS px²) drawn in its own colour.
+const MIN_WAVE_PX: f64 = 24.0;
+
 /// B (k × n) cut into MXU-sized weight blocks (padding shaded) and C (m × n)
 /// cut into GPU tiles coloured by wave, side by side.
 pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> Scene {
@@ -227,21 +264,53 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
     let (pm, pn2) = ((tm * c.tm) as f64, (tn * c.tn) as f64);
     let s2 = (half / pn2).min(320.0 / pm);
     let x2 = 2.0 * pad + half;
-    let palette = [th.busy_hot, th.fill_tint, th.steady_tint, th.load_tint];
-    for i in 0..tm.min(300) {
-        for j in 0..tn.min(300) {
-            let t = i * tn + j;
-            let wave = t / c.sms;
-            let color = palette[(wave % 4) as usize].mix(th.bg, 0.35);
-            scene.rect(
-                x2 + (j * c.tn) as f64 * s2,
-                top + (i * c.tm) as f64 * s2,
-                c.tn as f64 * s2,
-                c.tm as f64 * s2,
-                Some(color),
-                None,
-            );
+    let palette = [th.busy_hot, th.fill_tint, th.steady_tint, th.load_tint].map(|p| p.mix(th.bg, 0.35));
+    let wave_color = |i: u64, j: u64| palette[(((i * tn + j) / c.sms) % 4) as usize];
+    if tm * tn <= MAX_TILE_RECTS {
+        for i in 0..tm {
+            for j in 0..tn {
+                scene.rect(
+                    x2 + (j * c.tn) as f64 * s2,
+                    top + (i * c.tm) as f64 * s2,
+                    c.tn as f64 * s2,
+                    c.tm as f64 * s2,
+                    Some(wave_color(i, j)),
+                    None,
+                );
+            }
         }
+    } else {
+        // Many tiles: a bitmap with at most one pixel per CSS pixel, each pixel
+        // the wave of the tile at its centre. When a wave covers less than a
+        // few pixels the four alternating colours would only make moiré, so the
+        // waves are shaded in order instead, first to last (the order the SMs
+        // work through the output).
+        let (cw, ch) = (pn2 * s2, pm * s2);
+        let wave_px = c.sms as f64 * (c.tm as f64 * s2) * (c.tn as f64 * s2);
+        let waves = w.waves().max(2) - 1;
+        let (first, last) = (th.fill_tint.mix(th.bg, 0.35), th.busy_hot.mix(th.bg, 0.35));
+        let ramp = |i: u64, j: u64| first.mix(last, ((i * tn + j) / c.sms) as f32 / waves as f32);
+        let wave_color: &dyn Fn(u64, u64) -> Rgba = if wave_px >= MIN_WAVE_PX { &wave_color } else { &ramp };
+        let px_w = tn.min(cw.ceil().max(1.0) as u64);
+        let px_h = tm.min(ch.ceil().max(1.0) as u64);
+        let mut px = Vec::with_capacity((px_w * px_h * 4) as usize);
+        for y in 0..px_h {
+            let i = ((2 * y + 1) * tm) / (2 * px_h);
+            for x in 0..px_w {
+                let j = ((2 * x + 1) * tn) / (2 * px_w);
+                let Rgba(r, g, b, a) = wave_color(i, j);
+                px.extend_from_slice(&[r, g, b, a]);
+            }
+        }
+        scene.shapes.push(Shape::Bitmap {
+            x: x2,
+            y: top,
+            w: cw,
+            h: ch,
+            px_w: px_w as u32,
+            px_h: px_h as u32,
+            rgba: px,
+        });
     }
     // Padding beyond m × n shaded over the tiles.
     scene.rect(x2 + c.n as f64 * s2, top, (pn2 - c.n as f64) * s2, pm * s2, Some(Rgba(255, 255, 255, 150)), None);
@@ -269,7 +338,8 @@ mod tests {
         let s = draw_tiling(&t, 1, 2, 3, &th, 900.0, "x");
         assert!(s.height > 100.0 && s.height < 900.0);
         let naive = Tiling { tiled: false, ..t };
-        assert!(draw_tiling(&naive, 0, 0, 3, &th, 900.0, "x").shapes.iter().any(|x| matches!(x, Shape::Bitmap { .. })));
+        let ns = draw_tiling(&naive, 0, 0, 3, &th, 900.0, "x");
+        assert!(ns.shapes.iter().any(|x| matches!(x, Shape::Rect { fill: Some(f), .. } if *f == th.busy_hot)));
         let q = Quantization { m: 1025, n: 1025, t: 128, elem_bytes: 4, section: 128 };
         assert!(draw_quantization(&q, &th, 800.0).height > 100.0);
         let w = Waves { m: 1793, n: 1793, k: 1793, tm: 256, tn: 128, sms: 108 };
@@ -278,5 +348,96 @@ mod tests {
         assert_eq!(bitmaps, 2, "one row per wave");
         let c = Compare { m: 512, k: 4096, n: 4096, mxu: 128, sms: 132, tm: 128, tn: 128, macs_per_sm_cycle: 2048 };
         assert!(draw_compare(&c, &th, 900.0, ["a", "b"]).height > 100.0);
+    }
+
+    /// Pixels of all bitmaps and number of shapes of a scene.
+    fn cost(s: &Scene) -> (u64, usize) {
+        let px = s
+            .shapes
+            .iter()
+            .map(|x| match x {
+                Shape::Bitmap { px_w, px_h, rgba, .. } => {
+                    assert_eq!(rgba.len() as u64, 4 * *px_w as u64 * *px_h as u64);
+                    *px_w as u64 * *px_h as u64
+                }
+                _ => 0,
+            })
+            .sum();
+        (px, s.shapes.len())
+    }
+
+    /// Every rectangle and bitmap lies inside the scene.
+    fn inside(s: &Scene) {
+        for x in &s.shapes {
+            if let Shape::Rect { x, y, w, h, .. } | Shape::Bitmap { x, y, w, h, .. } = x {
+                assert!(
+                    *x >= 0.0 && *y >= 0.0 && x + w <= s.width + 0.01 && y + h <= s.height + 0.01,
+                    "{x} {y} {w} {h}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn tiling_at_the_largest_sizes_is_a_few_shapes() {
+        let th = Theme::normal();
+        for tiled in [true, false] {
+            // n = m = k = 4096, T = 1: 4096 × 4096 tiles in each grid.
+            let t = Tiling { m: 4096, n: 4096, k: 4096, t: 1, elem_bytes: 4, tiled };
+            for (ti, tj, step) in [(0, 0, 0), (4095, 17, 1), (2000, 4095, 2048), (4095, 4095, 4096)] {
+                let s = draw_tiling(&t, ti, tj, step, &th, 1000.0, "caption");
+                let (px, shapes) = cost(&s);
+                assert_eq!(px, 0);
+                assert!(shapes <= 40, "{shapes} shapes");
+                assert!(s.height < 450.0, "height {}", s.height);
+                inside(&s);
+                // The current pair stays visible: at least MIN_STRIP × MIN_CELL pixels.
+                let hot: Vec<(f64, f64)> = s
+                    .shapes
+                    .iter()
+                    .filter_map(|x| match x {
+                        Shape::Rect { w, h, fill: Some(f), .. } if *f == th.busy_hot => Some((*w, *h)),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(hot.len(), if step >= 1 { 2 } else { 0 });
+                assert!(hot.iter().all(|&(w, h)| w.min(h) >= MIN_STRIP && w.max(h) >= MIN_CELL), "{hot:?}");
+            }
+        }
+        // Small grids keep their lines between tiles.
+        let t = Tiling { m: 64, n: 64, k: 64, t: 16, elem_bytes: 4, tiled: true };
+        let s = draw_tiling(&t, 1, 2, 3, &th, 900.0, "x");
+        let lines = s.shapes.iter().filter(|x| matches!(x, Shape::Line { .. })).count();
+        assert_eq!(lines, 3 * (3 + 3));
+        inside(&s);
+    }
+
+    #[test]
+    fn gpu_tiles_at_the_largest_counts_are_a_bounded_bitmap() {
+        let th = Theme::normal();
+        // tm = tn = 1 at m = k = n = 16384: 268 M output tiles.
+        for (m, n) in [(16384, 16384), (512, 4096), (1, 16384), (16384, 1)] {
+            let c = Compare { m, k: 16384, n, mxu: 128, sms: 132, tm: 1, tn: 1, macs_per_sm_cycle: 2048 };
+            let s = draw_compare(&c, &th, 1000.0, ["a", "b"]);
+            let (px, shapes) = cost(&s);
+            // The GPU half is at most 485 × 320 CSS pixels: one bitmap pixel each at most.
+            assert!(px <= 485 * 320, "{px} pixels");
+            assert!(shapes <= 300, "{shapes} shapes");
+            inside(&s);
+        }
+        // Waves smaller than a few pixels are shaded in order (no moiré).
+        let c = Compare { m: 512, k: 4096, n: 4096, mxu: 128, sms: 132, tm: 1, tn: 1, macs_per_sm_cycle: 2048 };
+        let s = draw_compare(&c, &th, 1000.0, ["a", "b"]);
+        let Some(Shape::Bitmap { rgba, .. }) = s.shapes.iter().find(|x| matches!(x, Shape::Bitmap { .. })) else {
+            panic!("a bitmap")
+        };
+        let px = |n: usize| Rgba(rgba[4 * n], rgba[4 * n + 1], rgba[4 * n + 2], rgba[4 * n + 3]);
+        let near = |a: Rgba, b: Rgba| (a.0 as i32 - b.0 as i32).abs() + (a.2 as i32 - b.2 as i32).abs() <= 6;
+        assert!(near(px(0), th.fill_tint.mix(th.bg, 0.35)), "first waves at the top left");
+        assert!(near(px(rgba.len() / 4 - 1), th.busy_hot.mix(th.bg, 0.35)), "last waves at the bottom right");
+        // Few tiles: one rectangle per tile, coloured by wave.
+        let c = Compare { m: 512, k: 4096, n: 4096, mxu: 128, sms: 132, tm: 128, tn: 128, macs_per_sm_cycle: 2048 };
+        let s = draw_compare(&c, &th, 1000.0, ["a", "b"]);
+        assert_eq!(cost(&s).0, 0);
     }
 }

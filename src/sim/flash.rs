@@ -12,11 +12,15 @@
 //! Pᵀ dO_i`, `dP = dO_i V_jᵀ`, `dS = P ∘ (dP − D_i)`, `dQ_i += dS K_j/√d`,
 //! `dK_j += dSᵀ Q_i/√d`.
 //!
-//! Tiles, skipping and the byte ledger are closed forms for any `n`; the
-//! numbers themselves (and the checks against naive attention and direct
-//! gradients) are computed for `n ≤ NUMERIC_MAX_N`.
+//! Tiles, skipping, the step order (both ways) and the byte ledger are closed
+//! forms for any `n`: nothing here allocates in proportion to the number of
+//! tiles, and every query costs O(log n) at most. The numbers themselves (and
+//! the checks against naive attention and direct gradients) are computed for
+//! `n ≤ NUMERIC_MAX_N`, by [`Check`]: an incremental job that does a bounded
+//! amount of work per call, so a page can run it in slices without freezing.
 
 use super::{Metric, SplitMix64};
+use std::ops::Range;
 
 pub const MAX_N: usize = 65536;
 pub const MAX_D: usize = 256;
@@ -42,6 +46,20 @@ pub struct Params {
     pub sram: u64,
 }
 
+impl Params {
+    /// The parameters as the simulation uses them (sizes clamped to range).
+    pub fn normalised(self) -> Params {
+        let n = self.n.clamp(1, MAX_N);
+        Params { n, d: self.d.clamp(1, MAX_D), bq: self.bq.clamp(1, n), bk: self.bk.clamp(1, n), ..self }
+    }
+    /// What the numbers depend on (not the dtype or the SRAM size): the key
+    /// under which a page may cache the checks.
+    pub fn numeric_key(self) -> (usize, usize, usize, usize, bool, u64) {
+        let p = self.normalised();
+        (p.n, p.d, p.bq, p.bk, p.causal, p.seed)
+    }
+}
+
 /// Matrices are row-major `rows × d`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grads {
@@ -50,11 +68,43 @@ pub struct Grads {
     pub dv: Vec<f64>,
 }
 
-pub struct Numeric {
+/// The seeded inputs: Q, K, V and dO, each `n × d` row-major, uniform in
+/// [−1, 1), drawn in that order from one SplitMix64 stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inputs {
     pub q: Vec<f64>,
     pub k: Vec<f64>,
     pub v: Vec<f64>,
     pub d_o: Vec<f64>,
+}
+
+fn unit_f64(x: u64) -> f64 {
+    (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+}
+
+/// Element `e` of the input stream of `seed` (Q is elements `0..nd`, K the
+/// next `nd`, then V and dO). SplitMix64 is a counter passed through a mixer,
+/// so any element can be drawn without the ones before it: a page can show a
+/// few rows without generating the whole inputs.
+pub fn input_at(seed: u64, e: u64) -> f64 {
+    let mut z = seed.wrapping_add(e.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    unit_f64(z ^ (z >> 31))
+}
+
+impl Inputs {
+    /// The whole inputs, in stream order.
+    pub fn generate(n: usize, d: usize, seed: u64) -> Self {
+        let mut rng = SplitMix64::new(seed);
+        let mut gen = |len: usize| -> Vec<f64> { (0..len).map(|_| unit_f64(rng.next_u64())).collect() };
+        let (q, k, v, d_o) = (gen(n * d), gen(n * d), gen(n * d), gen(n * d));
+        Inputs { q, k, v, d_o }
+    }
+}
+
+pub struct Numeric {
+    pub inputs: Inputs,
     /// Flash output and logsumexp.
     pub o: Vec<f64>,
     pub lse: Vec<f64>,
@@ -65,14 +115,12 @@ pub struct Numeric {
     pub grad_err: f64,
 }
 
+/// The tile schedule of one configuration, and (from [`Flash::new`]) its
+/// numbers. The schedule is a handful of integers: building one is O(1).
 pub struct Flash {
     pub p: Params,
     tr: usize,
     tc: usize,
-    /// Forward: computed tiles before query block i (prefix sums, tr + 1).
-    fwd_start: Vec<u64>,
-    /// Backward: computed tiles before key block j (prefix sums, tc + 1).
-    bwd_start: Vec<u64>,
     pub numeric: Option<Numeric>,
 }
 
@@ -83,56 +131,138 @@ pub struct RowState {
     pub l: Vec<f64>,
     /// e^(m_old − m_new) applied in the last tile.
     pub rescale: Vec<f64>,
-    /// Unnormalised O rows (bq × d).
+    /// Unnormalised O rows (rows × the columns kept, `d` unless asked for fewer).
     pub o: Vec<f64>,
 }
 
+/// `Σ_{i < n} ⌊(a·i + b) / m⌋` in O(log) (the Euclid-like reduction).
+pub fn floor_sum(n: u64, m: u64, a: u64, b: u64) -> u64 {
+    let (mut n, mut m, mut a, mut b) = (n as u128, m as u128, a as u128, b as u128);
+    let mut ans: u128 = 0;
+    if n == 0 {
+        return 0;
+    }
+    loop {
+        if a >= m {
+            ans += n * (n - 1) / 2 * (a / m);
+            a %= m;
+        }
+        if b >= m {
+            ans += n * (b / m);
+            b %= m;
+        }
+        let y_max = a * n + b;
+        if y_max < m {
+            break;
+        }
+        n = y_max / m;
+        b = y_max % m;
+        std::mem::swap(&mut m, &mut a);
+    }
+    ans as u64
+}
+
+/// A matrix slice: rows `first..` of a row-major matrix `cols` wide.
+#[derive(Clone, Copy)]
+struct Mat<'a> {
+    data: &'a [f64],
+    first: usize,
+    cols: usize,
+}
+
+impl<'a> Mat<'a> {
+    fn row(&self, r: usize) -> &'a [f64] {
+        let s = (r - self.first) * self.cols;
+        &self.data[s..s + self.cols]
+    }
+}
+
+/// Σ a·b, in four interleaved partial sums (one long chain of dependent adds
+/// is several times slower); every product here goes through this one order.
+/// Plain indexed loops: the release build optimises for size and would leave
+/// iterator adaptors as calls.
+#[inline(always)]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut s = [0.0f64; 4];
+    let mut i = 0;
+    while i + 4 <= n {
+        s[0] += a[i] * b[i];
+        s[1] += a[i + 1] * b[i + 1];
+        s[2] += a[i + 2] * b[i + 2];
+        s[3] += a[i + 3] * b[i + 3];
+        i += 4;
+    }
+    let mut t = (s[0] + s[1]) + (s[2] + s[3]);
+    while i < n {
+        t += a[i] * b[i];
+        i += 1;
+    }
+    t
+}
+
 impl Flash {
+    /// The schedule and the numbers, computed to the end (for tests and small
+    /// runs; a page runs a [`Check`] in slices instead).
     pub fn new(p: Params) -> Self {
-        Self::build(p, true)
-    }
-
-    /// The tile schedule and ledger only (no numbers): cheap for any n.
-    pub fn schedule_only(p: Params) -> Self {
-        Self::build(p, false)
-    }
-
-    fn build(p: Params, numeric: bool) -> Self {
-        let n = p.n.clamp(1, MAX_N);
-        let p = Params { n, d: p.d.clamp(1, MAX_D), bq: p.bq.clamp(1, n), bk: p.bk.clamp(1, n), ..p };
-        let (tr, tc) = (n.div_ceil(p.bq), n.div_ceil(p.bk));
-        let mut fwd_start = vec![0u64; tr + 1];
-        for i in 0..tr {
-            fwd_start[i + 1] = fwd_start[i] + Self::cols_in_row(&p, i, tc) as u64;
-        }
-        let mut bwd_start = vec![0u64; tc + 1];
-        for j in 0..tc {
-            bwd_start[j + 1] = bwd_start[j] + (tr - Self::first_row(&p, j, tr)) as u64;
-        }
-        let mut f = Flash { p, tr, tc, fwd_start, bwd_start, numeric: None };
-        if numeric && n <= NUMERIC_MAX_N {
-            f.numeric = Some(f.run_numeric());
+        let mut f = Self::schedule_only(p);
+        if let Some(mut c) = Check::new(&f) {
+            while !c.run(u64::MAX) {}
+            f.numeric = Some(c.into_numeric());
         }
         f
     }
 
-    fn last_query(p: &Params, i: usize) -> usize {
-        ((i + 1) * p.bq).min(p.n) - 1
+    /// The tile schedule and ledger only (no numbers): O(1) for any n.
+    pub fn schedule_only(p: Params) -> Self {
+        let p = p.normalised();
+        Flash { p, tr: p.n.div_ceil(p.bq), tc: p.n.div_ceil(p.bk), numeric: None }
     }
-    /// Key blocks query block `i` computes (all of them, or up to the diagonal).
-    fn cols_in_row(p: &Params, i: usize, tc: usize) -> usize {
-        if p.causal {
-            (Self::last_query(p, i) / p.bk + 1).min(tc)
+
+    fn last_query(&self, i: usize) -> usize {
+        ((i + 1) * self.p.bq).min(self.p.n) - 1
+    }
+    /// Key blocks query block `i` computes (all of them, or up to the
+    /// diagonal); non-decreasing in `i`.
+    pub fn cols_in_row(&self, i: usize) -> usize {
+        if self.p.causal {
+            (self.last_query(i) / self.p.bk + 1).min(self.tc)
         } else {
-            tc
+            self.tc
         }
     }
-    /// First query block that key block `j` reaches.
-    fn first_row(p: &Params, j: usize, tr: usize) -> usize {
-        if p.causal {
-            ((j * p.bk) / p.bq).min(tr - 1)
+    /// First query block that key block `j` reaches; non-decreasing in `j`.
+    pub fn first_row(&self, j: usize) -> usize {
+        if self.p.causal {
+            ((j * self.p.bk) / self.p.bq).min(self.tr - 1)
         } else {
             0
+        }
+    }
+
+    /// Forward: computed tiles before query block `i` (`0 ≤ i ≤ tr`). For
+    /// `i < tr − 1` block `i` computes `⌊((i+1)·bq − 1)/bk⌋ + 1` key blocks
+    /// (never more than tc), the last block all tc: a floor sum.
+    fn fwd_start(&self, i: usize) -> u64 {
+        let (bq, bk) = (self.p.bq as u64, self.p.bk as u64);
+        if !self.p.causal {
+            i as u64 * self.tc as u64
+        } else if i < self.tr {
+            i as u64 + floor_sum(i as u64, bk, bq, bq - 1)
+        } else {
+            self.fwd_start(self.tr - 1) + self.tc as u64
+        }
+    }
+    /// Backward: computed tiles before key block `j` (`0 ≤ j ≤ tc`): each key
+    /// block computes query blocks `⌊j·bk/bq⌋..tr`.
+    fn bwd_start(&self, j: usize) -> u64 {
+        let (bq, bk) = (self.p.bq as u64, self.p.bk as u64);
+        let all = j as u64 * self.tr as u64;
+        if self.p.causal {
+            all - floor_sum(j as u64, bq, bk, 0)
+        } else {
+            all
         }
     }
 
@@ -144,13 +274,13 @@ impl Flash {
     }
     /// Is tile `(i, j)` wholly above the diagonal (skipped)?
     pub fn skipped(&self, i: usize, j: usize) -> bool {
-        self.p.causal && j * self.p.bk > Self::last_query(&self.p, i)
+        self.p.causal && j * self.p.bk > self.last_query(i)
     }
     pub fn tiles_computed(&self) -> u64 {
-        self.fwd_start[self.tr]
+        self.fwd_start(self.tr)
     }
     pub fn tiles_skipped(&self) -> u64 {
-        (self.tr * self.tc) as u64 - self.tiles_computed()
+        self.tr as u64 * self.tc as u64 - self.tiles_computed()
     }
     pub fn steps(&self) -> u64 {
         self.tiles_computed()
@@ -162,14 +292,27 @@ impl Flash {
             return None;
         }
         let k = t - 1;
+        // The last block whose first step is ≤ k (starts are non-decreasing).
+        let last_start_le = |len: usize, start: &dyn Fn(usize) -> u64| {
+            let (mut lo, mut hi) = (0usize, len); // start(lo) ≤ k < start(hi)
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if start(mid) <= k {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
         Some(match pass {
             Pass::Fwd => {
-                let i = self.fwd_start.partition_point(|&s| s <= k) - 1;
-                (i, (k - self.fwd_start[i]) as usize)
+                let i = last_start_le(self.tr, &|i| self.fwd_start(i));
+                (i, (k - self.fwd_start(i)) as usize)
             }
             Pass::Bwd => {
-                let j = self.bwd_start.partition_point(|&s| s <= k) - 1;
-                (Self::first_row(&self.p, j, self.tr) + (k - self.bwd_start[j]) as usize, j)
+                let j = last_start_le(self.tc, &|j| self.bwd_start(j));
+                (self.first_row(j) + (k - self.bwd_start(j)) as usize, j)
             }
         })
     }
@@ -180,135 +323,154 @@ impl Flash {
             return None;
         }
         Some(match pass {
-            Pass::Fwd => self.fwd_start[i] + j as u64 + 1,
-            Pass::Bwd => self.bwd_start[j] + (i - Self::first_row(&self.p, j, self.tr)) as u64 + 1,
+            Pass::Fwd => self.fwd_start(i) + j as u64 + 1,
+            Pass::Bwd => self.bwd_start(j) + (i - self.first_row(j)) as u64 + 1,
         })
     }
 
-    fn rows(&self, i: usize) -> std::ops::Range<usize> {
+    fn rows(&self, i: usize) -> Range<usize> {
         i * self.p.bq..((i + 1) * self.p.bq).min(self.p.n)
     }
-    fn keys(&self, j: usize) -> std::ops::Range<usize> {
+    fn keys(&self, j: usize) -> Range<usize> {
         j * self.p.bk..((j + 1) * self.p.bk).min(self.p.n)
     }
+    /// Keys query block `i` reads (its computed key blocks).
+    fn keys_of_row(&self, i: usize) -> usize {
+        (self.cols_in_row(i) * self.p.bk).min(self.p.n)
+    }
 
-    /// Forward state of the first `max_rows` rows of query block `i` after its
-    /// key blocks `0..=j_last` (the panel shows a few rows; the full run asks
-    /// for all of them).
-    pub fn row_state(&self, num: &Numeric, i: usize, j_last: Option<usize>, max_rows: usize) -> RowState {
-        let d = self.p.d;
-        let full = self.rows(i);
-        let rows = full.start..full.end.min(full.start.saturating_add(max_rows));
+    /// The online softmax of query rows `rows` (inside block `i`) over key
+    /// blocks `0..=j_last`, calling `each(j, state)` after each block; returns
+    /// the final state. O is kept for `v.cols` columns.
+    fn replay(
+        &self,
+        i: usize,
+        rows: Range<usize>,
+        j_last: Option<usize>,
+        (q, k, v): (Mat, Mat, Mat),
+        mut each: impl FnMut(usize, &RowState),
+    ) -> RowState {
+        let (d, dv) = (self.p.d, v.cols);
         let r = rows.len();
         let mut st =
-            RowState { m: vec![f64::NEG_INFINITY; r], l: vec![0.0; r], rescale: vec![1.0; r], o: vec![0.0; r * d] };
+            RowState { m: vec![f64::NEG_INFINITY; r], l: vec![0.0; r], rescale: vec![1.0; r], o: vec![0.0; r * dv] };
         let scale = 1.0 / (d as f64).sqrt();
         let Some(j_last) = j_last else { return st };
+        let mut s: Vec<f64> = Vec::with_capacity(self.p.bk);
+        let mut acc = vec![0.0; dv];
         for j in 0..=j_last {
             if self.skipped(i, j) {
                 break;
             }
             let keys = self.keys(j);
             for (ri, qi) in rows.clone().enumerate() {
-                let s: Vec<f64> = keys
-                    .clone()
-                    .map(|kj| {
-                        if self.p.causal && kj > qi {
-                            f64::NEG_INFINITY
-                        } else {
-                            (0..d).map(|x| num.q[qi * d + x] * num.k[kj * d + x]).sum::<f64>() * scale
-                        }
-                    })
-                    .collect();
+                let qr = q.row(qi);
+                s.clear();
+                s.extend(keys.clone().map(|kj| {
+                    if self.p.causal && kj > qi {
+                        f64::NEG_INFINITY
+                    } else {
+                        dot(qr, k.row(kj)) * scale
+                    }
+                }));
                 let m_new = s.iter().cloned().fold(st.m[ri], f64::max);
                 let alpha = if st.m[ri] == f64::NEG_INFINITY { 0.0 } else { (st.m[ri] - m_new).exp() };
-                let pv: Vec<f64> =
-                    s.iter().map(|x| if m_new == f64::NEG_INFINITY { 0.0 } else { (x - m_new).exp() }).collect();
-                st.l[ri] = alpha * st.l[ri] + pv.iter().sum::<f64>();
-                for x in 0..d {
-                    let acc: f64 = keys.clone().zip(&pv).map(|(kj, p)| p * num.v[kj * d + x]).sum();
-                    st.o[ri * d + x] = alpha * st.o[ri * d + x] + acc;
+                for x in s.iter_mut() {
+                    *x = if m_new == f64::NEG_INFINITY { 0.0 } else { (*x - m_new).exp() };
+                }
+                st.l[ri] = alpha * st.l[ri] + s.iter().sum::<f64>();
+                acc.iter_mut().for_each(|a| *a = 0.0);
+                for (kj, &p) in keys.clone().zip(&s) {
+                    for (a, &vx) in acc.iter_mut().zip(v.row(kj)) {
+                        *a += p * vx;
+                    }
+                }
+                for (ox, a) in st.o[ri * dv..(ri + 1) * dv].iter_mut().zip(&acc) {
+                    *ox = alpha * *ox + a;
                 }
                 st.m[ri] = m_new;
                 st.rescale[ri] = alpha;
             }
+            each(j, &st);
         }
         st
     }
 
-    fn run_numeric(&self) -> Numeric {
-        let (n, d) = (self.p.n, self.p.d);
-        let mut rng = SplitMix64::new(self.p.seed);
-        let mut gen = |len: usize| -> Vec<f64> {
-            (0..len).map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0).collect()
-        };
-        let (q, k, v, d_o) = (gen(n * d), gen(n * d), gen(n * d), gen(n * d));
-        let mut num = Numeric {
-            q,
-            k,
-            v,
-            d_o,
-            o: vec![0.0; n * d],
-            lse: vec![0.0; n],
-            err: 0.0,
-            grads: empty(n, d),
-            grad_err: 0.0,
-        };
-        // Forward, tile by tile.
-        for i in 0..self.tr {
-            let last = Self::cols_in_row(&self.p, i, self.tc) - 1;
-            let st = self.row_state(&num, i, Some(last), usize::MAX);
-            for (ri, qi) in self.rows(i).enumerate() {
-                for x in 0..d {
-                    num.o[qi * d + x] = st.o[ri * d + x] / st.l[ri];
-                }
-                num.lse[qi] = st.m[ri] + st.l[ri].ln();
-            }
-        }
-        let (o_ref, p_ref) = naive_forward(&num.q, &num.k, &num.v, n, d, self.p.causal);
-        num.err = max_diff(&num.o, &o_ref);
-        num.grads = self.backward(&num);
-        let direct = direct_backward(&num.q, &num.k, &num.v, &num.d_o, &o_ref, &p_ref, n, d);
-        num.grad_err = max_diff(&num.grads.dq, &direct.dq)
-            .max(max_diff(&num.grads.dk, &direct.dk))
-            .max(max_diff(&num.grads.dv, &direct.dv));
-        num
+    /// The first `max_rows` rows of query block `i`.
+    fn shown_rows(&self, i: usize, max_rows: usize) -> Range<usize> {
+        let full = self.rows(i);
+        full.start..full.end.min(full.start.saturating_add(max_rows))
     }
 
-    /// FlashAttention-2 backward over the computed tiles, key blocks outer.
-    pub fn backward(&self, num: &Numeric) -> Grads {
-        let (n, d) = (self.p.n, self.p.d);
-        let scale = 1.0 / (d as f64).sqrt();
-        let dd: Vec<f64> = (0..n).map(|r| (0..d).map(|x| num.d_o[r * d + x] * num.o[r * d + x]).sum()).collect();
-        let mut g = empty(n, d);
-        for j in 0..self.tc {
-            for i in Self::first_row(&self.p, j, self.tr)..self.tr {
-                for qi in self.rows(i) {
-                    for kj in self.keys(j) {
-                        if self.p.causal && kj > qi {
-                            continue;
-                        }
-                        let s: f64 = (0..d).map(|x| num.q[qi * d + x] * num.k[kj * d + x]).sum::<f64>() * scale;
-                        let p = (s - num.lse[qi]).exp();
-                        let dp: f64 = (0..d).map(|x| num.d_o[qi * d + x] * num.v[kj * d + x]).sum();
-                        let ds = p * (dp - dd[qi]);
-                        for x in 0..d {
-                            g.dv[kj * d + x] += p * num.d_o[qi * d + x];
-                            g.dq[qi * d + x] += ds * num.k[kj * d + x] * scale;
-                            g.dk[kj * d + x] += ds * num.q[qi * d + x] * scale;
-                        }
-                    }
+    /// Forward state of the first `max_rows` rows of query block `i` after its
+    /// key blocks `0..=j_last`, from whole inputs.
+    pub fn row_state(&self, inp: &Inputs, i: usize, j_last: Option<usize>, max_rows: usize) -> RowState {
+        let d = self.p.d;
+        let m = |data| Mat { data, first: 0, cols: d };
+        self.replay(i, self.shown_rows(i, max_rows), j_last, (m(&inp.q), m(&inp.k), m(&inp.v)), |_, _| {})
+    }
+
+    /// The forward states of the first `max_rows` rows of query block `i`
+    /// after each of its computed key blocks (entry `j`: after block `j`),
+    /// with O's first `cols` columns. Draws only the inputs it reads (those
+    /// rows of Q, the keys the block reaches, `cols` columns of V): one call
+    /// costs O(rows · keys · d) whichever step is shown, and a page can keep
+    /// it for every step inside the block.
+    pub fn row_trace(&self, i: usize, max_rows: usize, cols: usize) -> Vec<RowState> {
+        let (n, d, seed) = (self.p.n as u64, self.p.d, self.p.seed);
+        let cols = cols.min(d);
+        let rows = self.shown_rows(i, max_rows);
+        let keys = self.keys_of_row(i);
+        // Rows `rows` of matrix `m` (0 Q, 1 K, 2 V), their first `width` columns.
+        let draw = |m: u64, rows: Range<usize>, width: usize| {
+            let mut out = Vec::with_capacity(rows.len() * width);
+            for r in rows {
+                let base = m * n * d as u64 + (r * d) as u64;
+                for x in 0..width as u64 {
+                    out.push(input_at(seed, base + x));
                 }
             }
-        }
-        g
+            out
+        };
+        let (q, k, v) = (draw(0, rows.clone(), d), draw(1, 0..keys, d), draw(2, 0..keys, cols));
+        let mut out = Vec::with_capacity(self.cols_in_row(i));
+        self.replay(
+            i,
+            rows.clone(),
+            Some(self.cols_in_row(i) - 1),
+            (Mat { data: &q, first: rows.start, cols: d }, Mat { data: &k, first: 0, cols: d }, Mat {
+                data: &v,
+                first: 0,
+                cols,
+            }),
+            |_, st| out.push(st.clone()),
+        );
+        out
     }
 
     // ---- The byte ledger (closed forms, any n). ----
 
-    /// Keys a query block covers, summed over query blocks (for K, V reads).
+    /// Keys a query block covers, summed over query blocks (for K, V reads):
+    /// `Σ_i min(cols_i·bk, n)`. Only blocks computing all tc key blocks can
+    /// exceed n (by tc·bk − n each); they are the last ones.
     fn keys_read(&self) -> u64 {
-        (0..self.tr).map(|i| (Self::cols_in_row(&self.p, i, self.tc) * self.p.bk).min(self.p.n) as u64).sum()
+        let (n, bq, bk, tr, tc) = (self.p.n as u64, self.p.bq as u64, self.p.bk as u64, self.tr as u64, self.tc as u64);
+        let full = if self.p.causal {
+            // c(i) = tc for i < tr − 1 iff (i+1)·bq − 1 ≥ (tc − 1)·bk; and always for i = tr − 1.
+            let i_min = ((tc - 1) * bk + 1).div_ceil(bq) - 1;
+            tr - i_min.min(tr - 1)
+        } else {
+            tr
+        };
+        bk * self.tiles_computed() - full * (tc * bk - n)
+    }
+
+    /// Backward: query rows read per computed tile, summed over tiles:
+    /// `Σ_j (n − first_row(j)·bq)`.
+    fn bwd_tile_rows(&self) -> u64 {
+        let (n, bq, bk, tc) = (self.p.n as u64, self.p.bq as u64, self.p.bk as u64, self.tc as u64);
+        let skipped_rows = if self.p.causal { bq * floor_sum(tc, bq, bk, 0) } else { 0 };
+        tc * n - skipped_rows
     }
 
     /// HBM bytes of one pass, flash: forward reads Q once, K and V once per
@@ -319,14 +481,7 @@ impl Flash {
         let (n, d, e) = (self.p.n as u64, self.p.d as u64, self.p.elem_bytes);
         match pass {
             Pass::Fwd => n * d * e + 2 * self.keys_read() * d * e + n * d * e + 4 * n,
-            Pass::Bwd => {
-                let per_tile_rows: u64 = (0..self.tc)
-                    .map(|j| {
-                        (Self::first_row(&self.p, j, self.tr)..self.tr).map(|i| self.rows(i).len() as u64).sum::<u64>()
-                    })
-                    .sum();
-                4 * n * d * e + per_tile_rows * (2 * d * e + 2 * 4 + 2 * d * 4)
-            }
+            Pass::Bwd => 4 * n * d * e + self.bwd_tile_rows() * (2 * d * e + 2 * 4 + 2 * d * 4),
         }
     }
 
@@ -358,23 +513,16 @@ impl Flash {
         self.scores() * (2 * self.p.d as u64 + 1)
     }
 
-    /// Attention scores computed (unmasked entries of the computed tiles).
+    /// Attention scores computed (unmasked entries of the computed tiles):
+    /// every key up to the diagonal when causal (a computed block always
+    /// reaches past its rows' diagonal), all n² without the mask.
     pub fn scores(&self) -> u64 {
-        let scores: u64 = (0..self.tr)
-            .map(|i| {
-                self.rows(i)
-                    .map(|qi| {
-                        let keys = (Self::cols_in_row(&self.p, i, self.tc) * self.p.bk).min(self.p.n);
-                        if self.p.causal {
-                            (qi + 1).min(keys) as u64
-                        } else {
-                            keys as u64
-                        }
-                    })
-                    .sum::<u64>()
-            })
-            .sum();
-        scores
+        let n = self.p.n as u64;
+        if self.p.causal {
+            n * (n + 1) / 2
+        } else {
+            n * n
+        }
     }
 
     /// FLOPs of a pass: forward QKᵀ and PV (4d per score); backward recomputes
@@ -390,9 +538,11 @@ impl Flash {
         self.scores() * if pass == Pass::Fwd { 4 * d } else { 8 * d }
     }
     pub fn bytes_not_stored(&self) -> u64 {
-        (self.p.n * self.p.n) as u64 * self.p.elem_bytes
+        self.p.n as u64 * self.p.n as u64 * self.p.elem_bytes
     }
 
+    /// The key figures; the two checks only when the numbers are here (a page
+    /// running a [`Check`] puts them in itself, as they arrive).
     pub fn metrics(&self, pass: Pass, step: u64) -> Vec<Metric> {
         let mut m = vec![
             Metric::count("step", step.min(self.steps())),
@@ -412,85 +562,331 @@ impl Flash {
     }
 }
 
-fn empty(n: usize, d: usize) -> Grads {
-    Grads { dq: vec![0.0; n * d], dk: vec![0.0; n * d], dv: vec![0.0; n * d] }
+// ---- The checks, incrementally. ----
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Phase {
+    /// Draw Q, K, V, dO (a row of each per unit).
+    Gen,
+    /// Flash forward, one query row per unit (its key blocks in order).
+    FlashFwd,
+    /// Naive attention, one row per unit; compares O as it goes.
+    NaiveFwd,
+    /// D = rowsum(dO ∘ O), one row per unit.
+    Dd,
+    /// Flash backward, key blocks outer, one query row of one tile per unit.
+    FlashBwd,
+    /// Direct gradients from the full P, one row per unit.
+    DirectBwd,
+    Done,
+}
+
+/// The numbers and both checks of one configuration (`n ≤ NUMERIC_MAX_N`),
+/// computed a bounded unit at a time: [`Check::run`] does about as many
+/// multiply-adds as it is given (at least one unit, at most about 5·n·d more),
+/// so a page can spread the O(n²d) work over many short slices. The forward
+/// error is known (`err`) once naive attention is done, the gradient error
+/// (`grad_err`) at the end. The results are the same, bit for bit, as
+/// computing everything at once in the same order.
+pub struct Check {
+    f: Flash,
+    phase: Phase,
+    /// Row cursor of the row-wise phases.
+    r: usize,
+    /// Backward cursor: key block, query block, query row.
+    bwd: (usize, usize, usize),
+    inp: Inputs,
+    o: Vec<f64>,
+    lse: Vec<f64>,
+    p_ref: Vec<f64>,
+    dd: Vec<f64>,
+    grads: Grads,
+    direct: Grads,
+    err: f64,
+    grad_err: f64,
+    scratch: Vec<f64>,
+    done_ops: u64,
+    total_ops: u64,
+}
+
+impl Check {
+    /// `None` when `n > NUMERIC_MAX_N` (the numbers are not computed there).
+    pub fn new(f: &Flash) -> Option<Check> {
+        let p = f.p;
+        if p.n > NUMERIC_MAX_N {
+            return None;
+        }
+        let f = Flash::schedule_only(p);
+        let (n, d) = (p.n as u64, p.d as u64);
+        let fwd: u64 = (0..f.tr).map(|i| f.rows(i).len() as u64 * f.keys_of_row(i) as u64).sum();
+        let bwd: u64 = (0..f.tc).map(|j| f.keys(j).len() as u64 * (n - (f.first_row(j) * p.bq) as u64)).sum();
+        let total_ops = 4 * n * d + 2 * d * fwd + 2 * n * n * d + n * d + 5 * d * bwd + 4 * n * n * d;
+        let none = || Vec::new();
+        Some(Check {
+            f,
+            phase: Phase::Gen,
+            r: 0,
+            bwd: (0, 0, 0),
+            inp: Inputs { q: none(), k: none(), v: none(), d_o: none() },
+            o: none(),
+            lse: none(),
+            p_ref: none(),
+            dd: none(),
+            grads: Grads { dq: none(), dk: none(), dv: none() },
+            direct: Grads { dq: none(), dk: none(), dv: none() },
+            err: 0.0,
+            grad_err: 0.0,
+            scratch: none(),
+            done_ops: 0,
+            total_ops,
+        })
+    }
+
+    /// Do about `ops` multiply-adds of work (at least one unit); true once
+    /// everything is computed.
+    pub fn run(&mut self, ops: u64) -> bool {
+        let mut spent = 0u64;
+        while self.phase != Phase::Done && spent < ops {
+            let u = self.unit().max(1);
+            spent = spent.saturating_add(u);
+            self.done_ops += u;
+        }
+        self.phase == Phase::Done
+    }
+
+    /// The nominal work of the whole check, in multiply-adds (about 13·n²·d).
+    pub fn total_ops(&self) -> u64 {
+        self.total_ops
+    }
+    pub fn done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+    /// max |O_flash − O_naive|, once the forward check is done.
+    pub fn err(&self) -> Option<f64> {
+        (self.phase > Phase::NaiveFwd).then_some(self.err)
+    }
+    /// max |grad_flash − grad_direct| over dQ, dK, dV, once done.
+    pub fn grad_err(&self) -> Option<f64> {
+        (self.phase == Phase::Done).then_some(self.grad_err)
+    }
+    /// The share of the work done, 0 to 1.
+    pub fn progress(&self) -> f64 {
+        if self.phase == Phase::Done {
+            1.0
+        } else {
+            (self.done_ops as f64 / self.total_ops.max(1) as f64).min(0.99)
+        }
+    }
+
+    /// The numbers (run to the end first).
+    pub fn into_numeric(mut self) -> Numeric {
+        while !self.run(u64::MAX) {}
+        Numeric { inputs: self.inp, o: self.o, lse: self.lse, err: self.err, grads: self.grads, grad_err: self.grad_err }
+    }
+
+    /// One unit of work; returns its nominal cost in multiply-adds.
+    fn unit(&mut self) -> u64 {
+        let f = &self.f;
+        let (n, d, causal) = (f.p.n, f.p.d, f.p.causal);
+        let scale = 1.0 / (d as f64).sqrt();
+        let r = self.r;
+        let next_row = |this: &mut Check, next: Phase| {
+            this.r += 1;
+            if this.r == n {
+                this.r = 0;
+                this.phase = next;
+            }
+        };
+        match self.phase {
+            Phase::Gen => {
+                if r == 0 {
+                    let z = || vec![0.0; n * d];
+                    self.inp = Inputs { q: z(), k: z(), v: z(), d_o: z() };
+                }
+                let seed = f.p.seed;
+                for (m, mat) in
+                    [&mut self.inp.q, &mut self.inp.k, &mut self.inp.v, &mut self.inp.d_o].into_iter().enumerate()
+                {
+                    let base = (m * n * d + r * d) as u64;
+                    for (x, e) in mat[r * d..(r + 1) * d].iter_mut().enumerate() {
+                        *e = input_at(seed, base + x as u64);
+                    }
+                }
+                next_row(self, Phase::FlashFwd);
+                4 * d as u64
+            }
+            Phase::FlashFwd => {
+                if r == 0 {
+                    self.o = vec![0.0; n * d];
+                    self.lse = vec![0.0; n];
+                }
+                let i = r / f.p.bq;
+                let m = |data| Mat { data, first: 0, cols: d };
+                let st = f.replay(
+                    i,
+                    r..r + 1,
+                    Some(f.cols_in_row(i) - 1),
+                    (m(&self.inp.q), m(&self.inp.k), m(&self.inp.v)),
+                    |_, _| {},
+                );
+                for x in 0..d {
+                    self.o[r * d + x] = st.o[x] / st.l[0];
+                }
+                self.lse[r] = st.m[0] + st.l[0].ln();
+                let cost = 2 * d as u64 * f.keys_of_row(i) as u64;
+                next_row(self, Phase::NaiveFwd);
+                cost
+            }
+            Phase::NaiveFwd => {
+                if r == 0 {
+                    self.p_ref = vec![0.0; n * n];
+                    self.scratch = vec![0.0; d.max(n)];
+                }
+                let (q, k, v) = (&self.inp.q, &self.inp.k, &self.inp.v);
+                let row = &mut self.p_ref[r * n..(r + 1) * n];
+                let qr = &q[r * d..(r + 1) * d];
+                for (c, x) in row.iter_mut().enumerate() {
+                    *x = if causal && c > r { f64::NEG_INFINITY } else { dot(qr, &k[c * d..(c + 1) * d]) * scale };
+                }
+                let mx = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let mut l = 0.0;
+                for x in row.iter_mut() {
+                    *x = (*x - mx).exp();
+                    l += *x;
+                }
+                for x in row.iter_mut() {
+                    *x /= l;
+                }
+                let o_ref = &mut self.scratch[..d];
+                o_ref.iter_mut().for_each(|x| *x = 0.0);
+                for (c, &pr) in row.iter().enumerate() {
+                    if pr != 0.0 {
+                        for (ox, &vx) in o_ref.iter_mut().zip(&v[c * d..(c + 1) * d]) {
+                            *ox += pr * vx;
+                        }
+                    }
+                }
+                for (a, b) in self.o[r * d..(r + 1) * d].iter().zip(o_ref.iter()) {
+                    self.err = self.err.max((a - b).abs());
+                }
+                next_row(self, Phase::Dd);
+                2 * (n * d) as u64
+            }
+            Phase::Dd => {
+                if r == 0 {
+                    self.dd = vec![0.0; n];
+                    let z = || vec![0.0; n * d];
+                    self.grads = Grads { dq: z(), dk: z(), dv: z() };
+                    self.bwd = (0, 0, 0);
+                }
+                self.dd[r] = dot(&self.inp.d_o[r * d..(r + 1) * d], &self.o[r * d..(r + 1) * d]);
+                next_row(self, Phase::FlashBwd);
+                d as u64
+            }
+            Phase::FlashBwd => {
+                let (j, i, qi) = self.bwd;
+                let keys = f.keys(j);
+                let cost = 5 * (d * keys.len()) as u64;
+                let (q, k, v, d_o) = (&self.inp.q, &self.inp.k, &self.inp.v, &self.inp.d_o);
+                let g = &mut self.grads;
+                let (qr, dor) = (&q[qi * d..(qi + 1) * d], &d_o[qi * d..(qi + 1) * d]);
+                for kj in keys {
+                    if causal && kj > qi {
+                        break;
+                    }
+                    let kr = &k[kj * d..(kj + 1) * d];
+                    let s = dot(qr, kr) * scale;
+                    let p = (s - self.lse[qi]).exp();
+                    let dp = dot(dor, &v[kj * d..(kj + 1) * d]);
+                    let ds = p * (dp - self.dd[qi]);
+                    axpy3(
+                        (&mut g.dq[qi * d..(qi + 1) * d], &mut g.dk[kj * d..(kj + 1) * d], &mut g.dv[kj * d..(kj + 1) * d]),
+                        (ds, kr, qr, scale),
+                        (p, dor),
+                    );
+                }
+                // Next row of the tile, next query block, next key block.
+                let (mut j, mut i, mut qi) = (j, i, qi + 1);
+                if qi == f.rows(i).end {
+                    i += 1;
+                    if i == f.tr {
+                        j += 1;
+                        if j == f.tc {
+                            self.phase = Phase::DirectBwd;
+                            self.r = 0;
+                            return cost;
+                        }
+                        i = f.first_row(j);
+                    }
+                    qi = f.rows(i).start;
+                }
+                self.bwd = (j, i, qi);
+                cost
+            }
+            Phase::DirectBwd => {
+                if r == 0 {
+                    let z = || vec![0.0; n * d];
+                    self.direct = Grads { dq: z(), dk: z(), dv: z() };
+                }
+                let (q, k, v, d_o) = (&self.inp.q, &self.inp.k, &self.inp.v, &self.inp.d_o);
+                let prow = &self.p_ref[r * n..(r + 1) * n];
+                let dor = &d_o[r * d..(r + 1) * d];
+                let qr = &q[r * d..(r + 1) * d];
+                // dP's row (only where P is not zero: a zero of P contributes nothing).
+                let dp = &mut self.scratch[..n];
+                for (c, x) in dp.iter_mut().enumerate() {
+                    *x = if prow[c] != 0.0 { dot(dor, &v[c * d..(c + 1) * d]) } else { 0.0 };
+                }
+                // Softmax Jacobian: dS = P ∘ (dP − Σ_c P dP).
+                let sum: f64 = prow.iter().zip(dp.iter()).map(|(p, x)| p * x).sum();
+                let g = &mut self.direct;
+                for c in 0..n {
+                    let pr = prow[c];
+                    if pr == 0.0 {
+                        continue;
+                    }
+                    let ds = pr * (dp[c] - sum);
+                    let kr = &k[c * d..(c + 1) * d];
+                    axpy3(
+                        (&mut g.dq[r * d..(r + 1) * d], &mut g.dk[c * d..(c + 1) * d], &mut g.dv[c * d..(c + 1) * d]),
+                        (ds, kr, qr, scale),
+                        (pr, dor),
+                    );
+                }
+                next_row(self, Phase::Done);
+                if self.phase == Phase::Done {
+                    let (a, b) = (&self.grads, &self.direct);
+                    self.grad_err = max_diff(&a.dq, &b.dq).max(max_diff(&a.dk, &b.dk)).max(max_diff(&a.dv, &b.dv));
+                    self.p_ref = Vec::new();
+                    self.direct = Grads { dq: Vec::new(), dk: Vec::new(), dv: Vec::new() };
+                    self.scratch = Vec::new();
+                }
+                4 * (n * d) as u64
+            }
+            Phase::Done => 0,
+        }
+    }
+}
+
+/// The three gradient updates of one score: `dQ_q += dS·K_k·scale`, `dK_k +=
+/// dS·Q_q·scale`, `dV_k += P·dO_q` (each in this order of operations).
+#[inline(always)]
+fn axpy3(
+    (dq, dk, dv): (&mut [f64], &mut [f64], &mut [f64]),
+    (ds, kr, qr, scale): (f64, &[f64], &[f64], f64),
+    (p, dor): (f64, &[f64]),
+) {
+    let d = dq.len();
+    let (dk, dv, kr, qr, dor) = (&mut dk[..d], &mut dv[..d], &kr[..d], &qr[..d], &dor[..d]);
+    for x in 0..d {
+        dv[x] += p * dor[x];
+        dq[x] += ds * kr[x] * scale;
+        dk[x] += ds * qr[x] * scale;
+    }
 }
 
 fn max_diff(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
-}
-
-/// Naive attention: S, then softmax rows, then O = PV. Returns (O, P).
-pub fn naive_forward(q: &[f64], k: &[f64], v: &[f64], n: usize, d: usize, causal: bool) -> (Vec<f64>, Vec<f64>) {
-    let scale = 1.0 / (d as f64).sqrt();
-    let mut p = vec![0.0; n * n];
-    for r in 0..n {
-        let row = &mut p[r * n..(r + 1) * n];
-        for c in 0..n {
-            row[c] = if causal && c > r {
-                f64::NEG_INFINITY
-            } else {
-                (0..d).map(|x| q[r * d + x] * k[c * d + x]).sum::<f64>() * scale
-            };
-        }
-        let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let mut l = 0.0;
-        for x in row.iter_mut() {
-            *x = (*x - m).exp();
-            l += *x;
-        }
-        for x in row.iter_mut() {
-            *x /= l;
-        }
-    }
-    let mut o = vec![0.0; n * d];
-    for r in 0..n {
-        for c in 0..n {
-            let pr = p[r * n + c];
-            if pr != 0.0 {
-                for x in 0..d {
-                    o[r * d + x] += pr * v[c * d + x];
-                }
-            }
-        }
-    }
-    (o, p)
-}
-
-/// Gradients of O = softmax(QKᵀ/√d) V computed directly from the full P.
-#[allow(clippy::too_many_arguments)]
-pub fn direct_backward(
-    q: &[f64],
-    k: &[f64],
-    v: &[f64],
-    d_o: &[f64],
-    _o: &[f64],
-    p: &[f64],
-    n: usize,
-    d: usize,
-) -> Grads {
-    let scale = 1.0 / (d as f64).sqrt();
-    let mut g = empty(n, d);
-    let mut dp = vec![0.0; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            dp[r * n + c] = (0..d).map(|x| d_o[r * d + x] * v[c * d + x]).sum();
-        }
-    }
-    for r in 0..n {
-        // Softmax Jacobian: dS = P ∘ (dP − Σ_c P dP).
-        let dot: f64 = (0..n).map(|c| p[r * n + c] * dp[r * n + c]).sum();
-        for c in 0..n {
-            let pr = p[r * n + c];
-            let ds = pr * (dp[r * n + c] - dot);
-            for x in 0..d {
-                g.dv[c * d + x] += pr * d_o[r * d + x];
-                g.dq[r * d + x] += ds * k[c * d + x] * scale;
-                g.dk[c * d + x] += ds * q[r * d + x] * scale;
-            }
-        }
-    }
-    g
 }
 
 #[cfg(test)]
@@ -498,8 +894,84 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn params(n: usize, d: usize, bq: usize, bk: usize, causal: bool, seed: u64) -> Params {
+        Params { n, d, bq, bk, causal, seed, elem_bytes: 2, sram: 228 * 1024 }
+    }
     fn flash(n: usize, d: usize, bq: usize, bk: usize, causal: bool, seed: u64) -> Flash {
-        Flash::new(Params { n, d, bq, bk, causal, seed, elem_bytes: 2, sram: 228 * 1024 })
+        Flash::new(params(n, d, bq, bk, causal, seed))
+    }
+
+    /// The schedule as the first version built it: prefix sums over blocks.
+    struct Brute {
+        fwd: Vec<u64>,
+        bwd: Vec<u64>,
+        keys_read: u64,
+        bwd_rows: u64,
+        scores: u64,
+    }
+    fn brute(f: &Flash) -> Brute {
+        let (tr, tc, p) = (f.tile_rows(), f.tile_cols(), f.p);
+        let last = |i: usize| ((i + 1) * p.bq).min(p.n) - 1;
+        let cols = |i: usize| if p.causal { (last(i) / p.bk + 1).min(tc) } else { tc };
+        let first = |j: usize| if p.causal { ((j * p.bk) / p.bq).min(tr - 1) } else { 0 };
+        let rows = |i: usize| i * p.bq..((i + 1) * p.bq).min(p.n);
+        let mut fwd = vec![0u64; tr + 1];
+        for i in 0..tr {
+            fwd[i + 1] = fwd[i] + cols(i) as u64;
+        }
+        let mut bwd = vec![0u64; tc + 1];
+        for j in 0..tc {
+            bwd[j + 1] = bwd[j] + (tr - first(j)) as u64;
+        }
+        let keys_read = (0..tr).map(|i| (cols(i) * p.bk).min(p.n) as u64).sum();
+        let bwd_rows =
+            (0..tc).map(|j| (first(j)..tr).map(|i| rows(i).len() as u64).sum::<u64>()).sum();
+        let scores = (0..tr)
+            .map(|i| {
+                rows(i)
+                    .map(|qi| {
+                        let keys = (cols(i) * p.bk).min(p.n);
+                        if p.causal {
+                            (qi + 1).min(keys) as u64
+                        } else {
+                            keys as u64
+                        }
+                    })
+                    .sum::<u64>()
+            })
+            .sum();
+        Brute { fwd, bwd, keys_read, bwd_rows, scores }
+    }
+
+    /// The one-shot FlashAttention-2 backward of the first version.
+    fn backward_reference(f: &Flash, num: &Numeric) -> Grads {
+        let (n, d, p) = (f.p.n, f.p.d, f.p);
+        let scale = 1.0 / (d as f64).sqrt();
+        let inp = &num.inputs;
+        let dd: Vec<f64> = (0..n).map(|r| dot(&inp.d_o[r * d..(r + 1) * d], &num.o[r * d..(r + 1) * d])).collect();
+        let mut g = Grads { dq: vec![0.0; n * d], dk: vec![0.0; n * d], dv: vec![0.0; n * d] };
+        for j in 0..f.tile_cols() {
+            for i in f.first_row(j)..f.tile_rows() {
+                for qi in i * p.bq..((i + 1) * p.bq).min(n) {
+                    for kj in j * p.bk..((j + 1) * p.bk).min(n) {
+                        if p.causal && kj > qi {
+                            continue;
+                        }
+                        let row = |m: &[f64], r: usize| m[r * d..(r + 1) * d].to_vec();
+                        let s = dot(&row(&inp.q, qi), &row(&inp.k, kj)) * scale;
+                        let pr = (s - num.lse[qi]).exp();
+                        let dp = dot(&row(&inp.d_o, qi), &row(&inp.v, kj));
+                        let ds = pr * (dp - dd[qi]);
+                        for x in 0..d {
+                            g.dv[kj * d + x] += pr * inp.d_o[qi * d + x];
+                            g.dq[qi * d + x] += ds * inp.k[kj * d + x] * scale;
+                            g.dk[kj * d + x] += ds * inp.q[qi * d + x] * scale;
+                        }
+                    }
+                }
+            }
+        }
+        g
     }
 
     #[test]
@@ -510,17 +982,81 @@ mod tests {
         assert!(num.grad_err < 1e-13, "{}", num.grad_err);
         // Causal: 4 × 4 tiles, the 6 above the diagonal skipped.
         assert_eq!((f.tiles_computed(), f.tiles_skipped()), (10, 6));
+        assert_eq!(backward_reference(&f, num), num.grads);
+    }
+
+    #[test]
+    fn inputs_can_be_drawn_anywhere_in_the_stream() {
+        let (n, d, seed) = (7, 3, 42);
+        let inp = Inputs::generate(n, d, seed);
+        let all: Vec<f64> = [&inp.q, &inp.k, &inp.v, &inp.d_o].into_iter().flatten().cloned().collect();
+        for (e, x) in all.iter().enumerate() {
+            assert_eq!(input_at(seed, e as u64), *x);
+        }
+        let f = flash(n, d, 2, 3, true, seed);
+        assert_eq!(f.numeric.as_ref().unwrap().inputs, inp);
     }
 
     #[test]
     fn a_few_rows_match_the_whole_block() {
         let f = flash(64, 8, 32, 16, true, 4);
-        let num = f.numeric.as_ref().unwrap();
-        let all = f.row_state(num, 1, Some(2), usize::MAX);
-        let few = f.row_state(num, 1, Some(2), 6);
+        let inp = &f.numeric.as_ref().unwrap().inputs;
+        let all = f.row_state(inp, 1, Some(2), usize::MAX);
+        let few = f.row_state(inp, 1, Some(2), 6);
         assert_eq!(few.m, all.m[..6]);
         assert_eq!(few.l, all.l[..6]);
         assert_eq!(few.o, all.o[..6 * 8]);
+    }
+
+    #[test]
+    fn the_trace_is_every_step_of_the_block() {
+        for causal in [false, true] {
+            let f = flash(90, 8, 24, 7, causal, 9);
+            let inp = &f.numeric.as_ref().unwrap().inputs;
+            for i in 0..f.tile_rows() {
+                let trace = f.row_trace(i, 6, 3);
+                assert_eq!(trace.len(), f.cols_in_row(i));
+                for (j, st) in trace.iter().enumerate() {
+                    let full = f.row_state(inp, i, Some(j), 6);
+                    assert_eq!(st.m, full.m);
+                    assert_eq!(st.l, full.l);
+                    assert_eq!(st.rescale, full.rescale);
+                    let rows = full.m.len();
+                    let cut: Vec<f64> = (0..rows).flat_map(|r| full.o[r * 8..r * 8 + 3].to_vec()).collect();
+                    assert_eq!(st.o, cut);
+                }
+                // The last state of the block is the flash output.
+                let last = trace.last().unwrap();
+                let num = f.numeric.as_ref().unwrap();
+                let r0 = i * f.p.bq;
+                assert!((last.o[0] / last.l[0] - num.o[r0 * 8]).abs() < 1e-15);
+            }
+        }
+    }
+
+    #[test]
+    fn the_check_runs_in_bounded_slices_and_agrees_with_one_shot() {
+        let f = Flash::schedule_only(params(40, 5, 7, 6, true, 3));
+        let mut c = Check::new(&f).unwrap();
+        let mut slices = 0;
+        let mut last_progress = 0.0;
+        let mut err_seen_at = None;
+        while !c.run(500) {
+            slices += 1;
+            assert!(c.progress() >= last_progress && c.progress() < 1.0);
+            last_progress = c.progress();
+            if err_seen_at.is_none() && c.err().is_some() {
+                err_seen_at = Some(slices);
+                assert!(c.grad_err().is_none());
+            }
+        }
+        assert!(slices > 20, "{slices}");
+        assert!(err_seen_at.is_some());
+        assert_eq!(c.progress(), 1.0);
+        let whole = Flash::new(f.p);
+        let num = whole.numeric.as_ref().unwrap();
+        assert_eq!((c.err(), c.grad_err()), (Some(num.err), Some(num.grad_err)));
+        assert!(Check::new(&Flash::schedule_only(params(1025, 1, 1, 1, false, 0))).is_none());
     }
 
     #[test]
@@ -539,6 +1075,24 @@ mod tests {
                 assert_eq!(f.tile_at(pass, f.steps() + 1), None);
             }
         }
+    }
+
+    #[test]
+    fn the_largest_grids_cost_nothing_to_schedule() {
+        // 65536² one-element tiles: 2³² steps, with no table of any size.
+        let f = Flash::schedule_only(params(65536, 64, 1, 1, false, 0));
+        assert_eq!(f.steps(), 1 << 32);
+        assert_eq!(f.tiles_skipped(), 0);
+        assert_eq!(f.tile_at(Pass::Fwd, 1 << 32), Some((65535, 65535)));
+        assert_eq!(f.tile_at(Pass::Bwd, (1 << 32) - 1), Some((65534, 65535)));
+        assert_eq!(f.bytes_not_stored(), 65536 * 65536 * 2);
+        let c = Flash::schedule_only(params(65536, 64, 1, 1, true, 0));
+        assert_eq!(c.steps(), 65536 * 65537 / 2);
+        assert_eq!(c.tiles_skipped(), 65536 * 65535 / 2);
+        assert_eq!(c.tile_at(Pass::Fwd, 3), Some((1, 1)));
+        assert_eq!(c.tile_at(Pass::Bwd, 65537), Some((1, 1)));
+        assert_eq!(c.step_of(Pass::Bwd, 65535, 65535), Some(c.steps()));
+        assert_eq!(c.hbm_bytes_flash(Pass::Bwd), 4 * 65536 * 64 * 2 + (65536 * 65537 / 2) * (2 * 64 * 2 + 8 + 8 * 64));
     }
 
     #[test]
@@ -566,6 +1120,7 @@ mod tests {
             let num = f.numeric.as_ref().unwrap();
             prop_assert!(num.err < 1e-12, "forward error {}", num.err);
             prop_assert!(num.grad_err < 1e-11, "gradient error {}", num.grad_err);
+            prop_assert_eq!(&backward_reference(&f, num), &num.grads);
         }
 
         #[test]
@@ -582,6 +1137,32 @@ mod tests {
             }
             prop_assert_eq!(f.tiles_skipped(), skipped);
             prop_assert_eq!(f.tiles_computed() + skipped, (f.tile_rows() * f.tile_cols()) as u64);
+        }
+
+        #[test]
+        fn floor_sum_is_the_sum(n in 0u64..200, m in 1u64..50, a in 0u64..100, b in 0u64..100) {
+            prop_assert_eq!(floor_sum(n, m, a, b), (0..n).map(|i| (a * i + b) / m).sum::<u64>());
+        }
+
+        #[test]
+        fn closed_forms_equal_the_tables(n in 1usize..400, bq in 1usize..70, bk in 1usize..70, causal in any::<bool>()) {
+            let f = Flash::schedule_only(params(n, 3, bq, bk, causal, 0));
+            let b = brute(&f);
+            for i in 0..=f.tile_rows() {
+                prop_assert_eq!(f.fwd_start(i), b.fwd[i]);
+            }
+            for j in 0..=f.tile_cols() {
+                prop_assert_eq!(f.bwd_start(j), b.bwd[j]);
+            }
+            prop_assert_eq!(f.keys_read(), b.keys_read);
+            prop_assert_eq!(f.bwd_tile_rows(), b.bwd_rows);
+            prop_assert_eq!(f.scores(), b.scores);
+            for pass in [Pass::Fwd, Pass::Bwd] {
+                for t in [1, f.steps() / 3 + 1, f.steps() / 2 + 1, f.steps()] {
+                    let (i, j) = f.tile_at(pass, t).unwrap();
+                    prop_assert_eq!(f.step_of(pass, i, j), Some(t));
+                }
+            }
         }
     }
 }

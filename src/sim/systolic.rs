@@ -24,7 +24,7 @@
 //! forms against, cycle by cycle.
 
 use super::{Metric, SplitMix64, Steppable};
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 /// Largest array side (TPU v6e Trillium's MXU is 256×256).
 pub const MAX_DIM: usize = 256;
@@ -149,11 +149,47 @@ pub struct Frame {
 
 pub struct Systolic {
     p: Params,
-    a: Vec<i32>,
-    b: Vec<i32>,
+    /// `A` and `B` (row-major) when they are small; larger ones are computed
+    /// element by element from the seed (see [`operand`]) and, for the check,
+    /// generated in slices.
+    ops: Option<(Vec<i32>, Vec<i32>)>,
     total: u64,
-    /// (array output, max |array − direct|), computed on first use.
+    /// (array output, max |array − direct|), once the check has finished.
     check: OnceCell<(Vec<i64>, i64)>,
+    /// The check in progress (see [`Systolic::check_step`]).
+    checking: RefCell<Option<Checking>>,
+}
+
+/// A check part-way through: rows `0..b_rows` of `B` are generated, then
+/// output rows `0..next_row` are done.
+struct Checking {
+    /// `B`, row-major.
+    b: Vec<i32>,
+    /// `B` transposed (columns contiguous).
+    bt: Vec<i32>,
+    b_rows: usize,
+    out: Vec<i64>,
+    direct: Vec<i32>,
+    next_row: usize,
+}
+
+/// Operands are stored when there are at most this many (about a
+/// millisecond to draw); beyond, each is computed from the seed when asked
+/// for, so that a new 256 × 256 × 4096 run (2 M operands) costs nothing until
+/// its check runs.
+pub const STORED_OPERANDS: usize = 1 << 18;
+/// Cost of generating one operand, in multiply-adds (for slicing the check).
+const GEN_COST: u64 = 8;
+
+/// Draw number `n` (0-based) of `SplitMix64::new(seed)` as an operand in
+/// `0..=OPERAND_MAX`: SplitMix64's state after `n + 1` draws is
+/// `seed + (n + 1)·γ`, so any draw can be computed directly.
+pub fn operand(seed: u64, n: u64) -> i32 {
+    let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z % (OPERAND_MAX as u64 + 1)) as i32
 }
 
 /// Total cycles of a run, without generating its operands.
@@ -165,12 +201,17 @@ pub fn total_cycles(p: &Params) -> u64 {
     }
 }
 
-/// Number of `(i, j)` with `i < r`, `j < c` and `i + j <= s`.
+/// Number of `(i, j)` with `i < r`, `j < c` and `i + j <= s`, in O(1): the
+/// pairs of non-negative integers with `i + j < n` (n = s + 1) are a triangle
+/// of `n(n+1)/2`; take away those with `i >= r` and those with `j >= c`
+/// (triangles again), and add back those with both.
 fn pairs_sum_at_most(r: usize, c: usize, s: i64) -> u64 {
     if s < 0 {
         return 0;
     }
-    (0..r as i64).map(|i| (s - i + 1).clamp(0, c as i64) as u64).sum()
+    let tri = |x: i64| if x > 0 { (x * (x + 1) / 2) as u64 } else { 0 };
+    let (n, r, c) = (s + 1, r as i64, c as i64);
+    tri(n) + tri(n - r - c) - tri(n - r) - tri(n - c)
 }
 
 /// Number of `(i, j)` with `i < r`, `j < c` and `lo <= i + j <= hi`.
@@ -181,21 +222,33 @@ fn pairs_sum_between(r: usize, c: usize, lo: i64, hi: i64) -> u64 {
 impl Systolic {
     pub fn new(p: Params) -> Self {
         let p = Params { rows: p.rows.clamp(1, MAX_DIM), cols: p.cols.clamp(1, MAX_DIM), k: p.k.clamp(1, MAX_K), ..p };
-        let mut rng = SplitMix64::new(p.seed);
-        let a = (0..p.rows * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
-        let b = (0..p.k * p.cols).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+        // The same numbers as drawing A then B from SplitMix64::new(seed).
+        let ops = (p.rows * p.k + p.k * p.cols <= STORED_OPERANDS).then(|| {
+            let mut rng = SplitMix64::new(p.seed);
+            let a = (0..p.rows * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+            let b = (0..p.k * p.cols).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+            (a, b)
+        });
         let total = total_cycles(&p);
-        Systolic { p, a, b, total, check: OnceCell::new() }
+        Systolic { p, ops, total, check: OnceCell::new(), checking: RefCell::new(None) }
     }
 
     pub fn params(&self) -> &Params {
         &self.p
     }
     pub fn a(&self, i: usize, k: usize) -> i32 {
-        self.a[i * self.p.k + k]
+        let n = i * self.p.k + k;
+        match &self.ops {
+            Some((a, _)) => a[n],
+            None => operand(self.p.seed, n as u64),
+        }
     }
     pub fn b(&self, k: usize, j: usize) -> i32 {
-        self.b[k * self.p.cols + j]
+        let n = k * self.p.cols + j;
+        match &self.ops {
+            Some((_, b)) => b[n],
+            None => operand(self.p.seed, (self.p.rows * self.p.k + n) as u64),
+        }
     }
     pub fn total_cycles(&self) -> u64 {
         self.total
@@ -434,49 +487,132 @@ impl Systolic {
     /// k = 0, 1, …); WS, the sums that left the bottom of the array, chunk by
     /// chunk. (The tests check these against the register-transfer run.)
     /// Operands are digits and k ≤ 4096, so every sum fits an i32 exactly.
+    ///
+    /// At 256 × 256 × 4096 this is 2 × 268 M multiply-adds: the UI runs it in
+    /// slices with [`Systolic::check_step`] instead; this finishes whatever is
+    /// left at once.
     pub fn check(&self) -> &(Vec<i64>, i64) {
-        self.check.get_or_init(|| {
-            let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
-            // Columns of B, contiguous: what flows down column j (OS) or sits in
-            // column j of the PEs (WS).
-            let mut bt = vec![0i32; c * k];
-            for kk in 0..k {
+        while !self.check_step(u64::MAX) {}
+        self.check.get().expect("check finished")
+    }
+
+    /// The result of the check if it has finished.
+    pub fn check_result(&self) -> Option<&(Vec<i64>, i64)> {
+        self.check.get()
+    }
+
+    /// Multiply-adds of the whole check (the array's product and the direct one).
+    pub fn check_macs(&self) -> u64 {
+        2 * (self.p.rows * self.p.cols * self.p.k) as u64
+    }
+
+    /// Fraction of the check done, in 0..=1.
+    pub fn check_progress(&self) -> f64 {
+        if self.check.get().is_some() {
+            return 1.0;
+        }
+        match &*self.checking.borrow() {
+            // Generating B counts as a tenth of the work.
+            Some(st) => 0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * st.next_row as f64 / self.p.rows as f64,
+            None => 0.0,
+        }
+    }
+
+    /// Advance the check by whole output rows, about `macs` multiply-adds'
+    /// worth (at least one row, 2 · cols · k of them); `true` once it has
+    /// finished. The result does not depend on how the work was sliced.
+    pub fn check_step(&self, macs: u64) -> bool {
+        if self.check.get().is_some() {
+            return true;
+        }
+        let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
+        let mut slot = self.checking.borrow_mut();
+        let st = slot.get_or_insert_with(|| Checking {
+            b: vec![0; k * c],
+            bt: vec![0; c * k],
+            b_rows: 0,
+            out: vec![0; r * c],
+            direct: vec![0; r * c],
+            next_row: 0,
+        });
+        let mut spent = 0u64;
+        // First B, in blocks of about 64 K operands, row-major and transposed
+        // (columns contiguous: what flows down column j (OS) or sits in column
+        // j of the PEs (WS)).
+        let block = (65_536 / c).max(1);
+        while st.b_rows < k && (spent == 0 || spent < macs) {
+            let end = (st.b_rows + block).min(k);
+            for kk in st.b_rows..end {
                 for j in 0..c {
-                    bt[j * k + kk] = self.b[kk * c + j];
+                    let v = self.b(kk, j);
+                    st.b[kk * c + j] = v;
+                    st.bt[j * k + kk] = v;
                 }
             }
-            let dot = |i: usize, j: usize, k0: usize, k1: usize| -> i32 {
-                let a = &self.a[i * k + k0..i * k + k1];
-                let b = &bt[j * k + k0..j * k + k1];
-                a.iter().zip(b).map(|(x, y)| x * y).sum()
+            spent += ((end - st.b_rows) * c) as u64 * GEN_COST;
+            st.b_rows = end;
+        }
+        // Then the output, row by row: the array's and the direct product's.
+        let row_macs = 2 * (c * k) as u64;
+        while st.b_rows == k && st.next_row < r && (spent == 0 || spent + row_macs <= macs) {
+            let i = st.next_row;
+            let a_row: Vec<i32> = (0..k).map(|kk| self.a(i, kk)).collect();
+            let dot = |j: usize, k0: usize, k1: usize| -> i32 {
+                let b = &st.bt[j * k + k0..j * k + k1];
+                a_row[k0..k1].iter().zip(b).map(|(x, y)| x * y).sum()
             };
-            let out: Vec<i64> = match self.p.dataflow {
-                Dataflow::Os => (0..r * c).map(|ij| dot(ij / c, ij % c, 0, k) as i64).collect(),
+            let mut out_row = vec![0i64; c];
+            match self.p.dataflow {
+                Dataflow::Os => {
+                    for (j, o) in out_row.iter_mut().enumerate() {
+                        *o = dot(j, 0, k) as i64;
+                    }
+                }
                 Dataflow::Ws => {
-                    let mut out = vec![0i64; r * c];
                     for q in 0..self.chunks() {
                         let (k0, k1) = (q * r, ((q + 1) * r).min(k));
-                        for (ij, o) in out.iter_mut().enumerate() {
-                            *o += dot(ij / c, ij % c, k0, k1) as i64;
+                        for (j, o) in out_row.iter_mut().enumerate() {
+                            *o += dot(j, k0, k1) as i64;
                         }
-                    }
-                    out
-                }
-            };
-            let mut direct = vec![0i32; r * c];
-            for i in 0..r {
-                let row = &mut direct[i * c..(i + 1) * c];
-                for kk in 0..k {
-                    let aik = self.a[i * k + kk];
-                    let brow = &self.b[kk * c..(kk + 1) * c];
-                    for (d, &bkj) in row.iter_mut().zip(brow) {
-                        *d += aik * bkj;
                     }
                 }
             }
-            let err = out.iter().zip(&direct).map(|(x, &y)| (x - y as i64).abs()).max().unwrap_or(0);
-            (out, err)
-        })
+            st.out[i * c..(i + 1) * c].copy_from_slice(&out_row);
+            let row = &mut st.direct[i * c..(i + 1) * c];
+            for (kk, &aik) in a_row.iter().enumerate() {
+                let brow = &st.b[kk * c..(kk + 1) * c];
+                for (d, &bkj) in row.iter_mut().zip(brow) {
+                    *d += aik * bkj;
+                }
+            }
+            st.next_row += 1;
+            spent += row_macs;
+        }
+        if st.next_row < r {
+            return false;
+        }
+        let st = slot.take().expect("check state");
+        let err = st.out.iter().zip(&st.direct).map(|(x, &y)| (x - y as i64).abs()).max().unwrap_or(0);
+        let _ = self.check.set((st.out, err));
+        true
+    }
+
+    /// The key figures at cycle `t`, with `max-abs-error` only once the check
+    /// has finished (never a number that has not been computed).
+    pub fn metrics_checked(&self, t: u64) -> Vec<Metric> {
+        let f = self.state_at(t);
+        let mut m = vec![
+            Metric::count("cycle", f.cycle),
+            Metric::count("total-cycles", self.total),
+            Metric::percent("utilization", self.utilization()),
+            Metric::count("busy-pes", f.busy_pes),
+        ];
+        if let Some((_, err)) = self.check_result() {
+            m.push(Metric::count("max-abs-error", *err as u64));
+        }
+        m.push(Metric::real("reads-per-operand", self.reads_per_operand()));
+        m.push(Metric::real("uses-per-operand", self.uses_per_operand()));
+        m
     }
 
     /// Busy PE-cycles ÷ (PEs × total cycles), counted from the schedule.
@@ -555,16 +691,8 @@ impl Steppable for Systolic {
     }
 
     fn metrics(&self, t: u64) -> Vec<Metric> {
-        let f = self.state_at(t);
-        vec![
-            Metric::count("cycle", f.cycle),
-            Metric::count("total-cycles", self.total),
-            Metric::percent("utilization", self.utilization()),
-            Metric::count("busy-pes", f.busy_pes),
-            Metric::count("max-abs-error", self.check().1 as u64),
-            Metric::real("reads-per-operand", self.reads_per_operand()),
-            Metric::real("uses-per-operand", self.uses_per_operand()),
-        ]
+        self.check();
+        self.metrics_checked(t)
     }
 }
 
@@ -801,10 +929,10 @@ mod tests {
     fn operands_depend_only_on_seed() {
         let a = sim(5, 3, 7, Dataflow::Os, 42);
         let b = sim(5, 3, 7, Dataflow::Ws, 42);
-        assert_eq!(a.a, b.a);
-        assert_eq!(a.b, b.b);
-        assert_ne!(a.a, sim(5, 3, 7, Dataflow::Os, 43).a);
-        assert!(a.a.iter().all(|&x| (0..=OPERAND_MAX).contains(&x)));
+        assert_eq!(a.ops, b.ops);
+        assert_ne!(a.ops, sim(5, 3, 7, Dataflow::Os, 43).ops);
+        let (oa, ob) = a.ops.as_ref().expect("small operands are stored");
+        assert!(oa.iter().chain(ob).all(|&x| (0..=OPERAND_MAX).contains(&x)));
     }
 
     #[test]
@@ -828,6 +956,86 @@ mod tests {
         let w = sim(256, 256, 4096, Dataflow::Ws, 3);
         assert_eq!(w.chunks(), 16);
         assert!(w.state_at(w.total_cycles() / 2).cycle > 0);
+    }
+
+    #[test]
+    fn pair_counts_closed_form_matches_counting() {
+        for r in 1..9 {
+            for c in 1..9 {
+                for s in -2..(r + c + 2) as i64 {
+                    let counted = (0..r as i64).map(|i| (s - i + 1).clamp(0, c as i64) as u64).sum::<u64>();
+                    assert_eq!(pairs_sum_at_most(r, c, s), counted, "r={r} c={c} s={s}");
+                }
+            }
+        }
+        assert_eq!(pairs_sum_at_most(256, 256, 10_000), 256 * 256);
+    }
+
+    #[test]
+    fn the_check_can_be_sliced_and_says_when_it_is_pending() {
+        for df in Dataflow::ALL {
+            let whole = sim(37, 23, 300, df, 9);
+            let sliced = sim(37, 23, 300, df, 9);
+            assert!(sliced.check_result().is_none());
+            assert_eq!(sliced.check_progress(), 0.0);
+            let names = |m: Vec<Metric>| m.iter().map(|x| x.name).collect::<Vec<_>>();
+            assert!(!names(sliced.metrics_checked(5)).contains(&"max-abs-error"), "no number before it is computed");
+            let mut slices = 0;
+            let mut progress = 0.0;
+            // A budget smaller than a unit of work still does one: B, then one row a call.
+            while !sliced.check_step(1) {
+                slices += 1;
+                assert!(sliced.check_progress() > progress && sliced.check_progress() < 1.0);
+                progress = sliced.check_progress();
+            }
+            assert_eq!(slices, 1 + 36);
+            assert_eq!(sliced.check_result(), Some(whole.check()));
+            assert_eq!(whole.check().1, 0);
+            assert_eq!(sliced.metrics_checked(5), whole.metrics(5));
+            assert_eq!(names(whole.metrics(5))[4], "max-abs-error", "in its place");
+            assert_eq!(sliced.check_progress(), 1.0);
+            assert_eq!(whole.check_macs(), 2 * 37 * 23 * 300);
+        }
+    }
+
+    #[test]
+    fn operands_are_the_seeded_stream_stored_or_not() {
+        let mut rng = SplitMix64::new(7);
+        let stream: Vec<i32> = (0..50).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+        assert!((0..50).all(|n| operand(7, n as u64) == stream[n]));
+        // 256 × 256 × 4096: 2 M operands, not stored, each computed when asked for.
+        let big = sim(256, 256, 4096, Dataflow::Os, 7);
+        assert!(big.ops.is_none());
+        assert_eq!(big.a(0, 3), stream[3]);
+        let mut rng = SplitMix64::new(7);
+        let all: Vec<i32> = (0..256 * 4096 + 5).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+        assert_eq!(big.a(255, 4095), all[256 * 4096 - 1]);
+        assert_eq!(big.b(0, 4), all[256 * 4096 + 4]);
+        // Just over the limit: computed operands, and the check still agrees.
+        let lazy = sim(40, 30, 4096, Dataflow::Ws, 3);
+        assert!(lazy.ops.is_none());
+        let (out, err) = lazy.check();
+        assert_eq!(*err, 0);
+        let direct: i64 = (0..4096).map(|k| lazy.a(39, k) as i64 * lazy.b(k, 29) as i64).sum();
+        assert_eq!(out[39 * 30 + 29], direct);
+    }
+
+    #[test]
+    fn a_slice_of_the_largest_check_is_small() {
+        // 256 × 256 × 4096 (2 × 268 M multiply-adds): a budget of one output row
+        // does about that much work, never the whole check.
+        let s = sim(256, 256, 4096, Dataflow::Ws, 1);
+        let row = 2 * 256 * 4096;
+        let mut calls = 0;
+        while s.check_result().is_none() && s.check_progress() < 0.1 {
+            assert!(!s.check_step(row));
+            calls += 1;
+        }
+        // Generating B (1 M operands) takes a few calls, then one row a call.
+        assert!((2..=8).contains(&calls), "{calls}");
+        let p = s.check_progress();
+        assert!(!s.check_step(row));
+        assert!((s.check_progress() - p - 0.9 / 256.0).abs() < 1e-9);
     }
 
     /// Compare every PE of the closed form with the register-transfer simulation

@@ -63,11 +63,19 @@ pub fn TilingPanel() -> Html {
                 ("s", &step.to_string()),
                 ("p", &steps.to_string()),
                 ("s0", &s0.to_string()),
+                ("ti", &ti.to_string()),
+                ("tj", &tj.to_string()),
                 ("macs", &group_digits(macs)),
             ],
         )
     };
-    let scene = SceneRef(Rc::new(draw_tiling(&t, ti, tj, step, &Theme::for_mode(ctx.present), width, &caption)));
+    // Drawn again only when what it shows changes (not on a speed or smem change).
+    let scene = use_memo(
+        (t, ti, tj, step, width as u32, ctx.present, caption.clone()),
+        |(t, ti, tj, step, w, present, cap)| {
+            SceneRef(Rc::new(draw_tiling(t, *ti, *tj, *step, &Theme::for_mode(*present), *w as f64, cap)))
+        },
+    );
     let (loads, macs) =
         if t.tiled { t.tile_progress(ti, tj, step) } else { (2 * rows * cols * step, rows * cols * step) };
     let smem = v.int("smem") as u64 * 1024;
@@ -122,7 +130,7 @@ pub fn TilingPanel() -> Html {
     let ratio = if loads == 0 { "—".to_string() } else { format!("{:.2}", macs as f64 / loads as f64) };
     let stage_html = html! {
         <>
-            <SceneCanvas scene={scene} name={format!("tiling-{}-n{}-t{}-s{}", v.choice("mode"), t.n, t.t, step)} label={caption.clone()} />
+            <SceneCanvas scene={(*scene).clone()} name={format!("tiling-{}-n{}-t{}-s{}", v.choice("mode"), t.n, t.t, step)} label={caption.clone()} />
             <Player pos={step} len={steps} speed={v.int("speed")} unit="param.step" on_seek={setter(&d, "step").reform(|s: u64| s as i64)} on_speed={setter(&d, "speed")} />
             <p class="formula" data-testid="tile-counters">{ ctx.tf("tiling.counters", &[("loads", &group_digits(loads)), ("macs", &group_digits(macs)), ("ratio", &ratio)]) }</p>
             <Readouts topic="tiling" metrics={Rc::new([vec![Metric::count("step", step)], t.metrics(smem)].concat())} />
@@ -368,7 +376,9 @@ pub fn GpuTpuPanel() -> Html {
     let stage = use_node_ref();
     let width = use_width(stage.clone(), 860.0).min(1000.0);
     let titles = [ctx.t("gputpu.tpu"), ctx.t("gputpu.gpu")];
-    let scene = SceneRef(Rc::new(draw_compare(&c, &Theme::for_mode(ctx.present), width, [&titles[0], &titles[1]])));
+    let scene = use_memo((c, width as u32, ctx.present, titles.clone()), |(c, w, present, titles)| {
+        SceneRef(Rc::new(draw_compare(c, &Theme::for_mode(*present), *w as f64, [&titles[0], &titles[1]])))
+    });
     let d = st.dispatch.clone();
     let tpu_detail = ctx.tf(
         "gputpu.tpu.detail",
@@ -410,7 +420,7 @@ pub fn GpuTpuPanel() -> Html {
     let term = |i: usize| html! { <tr><td>{ ctx.t(&format!("gputpu.term.{i}")) }</td><td>{ ctx.t(&format!("gputpu.term.{i}t")) }</td></tr> };
     let stage_html = html! {
         <>
-            <SceneCanvas scene={scene} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)} label={ctx.t("topic.gpu-vs-tpu.title")} />
+            <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)} label={ctx.t("topic.gpu-vs-tpu.title")} />
             <Readouts topic="gpu-vs-tpu" metrics={Rc::new(c.metrics())} />
             <p class="formula" data-testid="tpu-detail">{ tpu_detail }</p>
             <p class="formula" data-testid="gpu-detail">{ gpu_detail }</p>

@@ -14,6 +14,7 @@ use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::slider::Slider;
 use crate::ui::url_state::{use_url_state, Action};
+use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -29,12 +30,99 @@ fn num(v: f64) -> String {
     }
 }
 
+/// Table rows shown at most (the latest blocks; earlier ones in one row).
+const TABLE_ROWS: u64 = 12;
+/// Probabilities listed open up to this many; more start folded.
+const INLINE_PROBS: usize = 256;
+/// Probabilities put in the page per task.
+const PROBS_CHUNK: usize = 256;
+
+#[derive(Properties, PartialEq)]
+struct ProbabilitiesProps {
+    /// (online probabilities, three-pass reference).
+    values: Rc<(Vec<f64>, Vec<f64>)>,
+}
+
+/// The spans of probabilities `range`, as markup (numbers only: nothing to escape).
+fn probs_markup(p: &[f64], reference: &[f64], range: std::ops::Range<usize>) -> String {
+    use std::fmt::Write;
+    let mut markup = String::with_capacity(range.len() * 96);
+    for i in range {
+        let _ = write!(
+            markup,
+            "<span class=\"prob\" data-metric=\"p-{i}\" data-value=\"{}\" title=\"three-pass: {}\">p{i} = {}</span>",
+            p[i],
+            reference[i],
+            num(p[i])
+        );
+    }
+    markup
+}
+
+/// Resolve on a later task (a zero timeout): input and painting run between.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Every probability as a metric `p-<i>` (up to 4096 of them). A component of
+/// its own, so that a render of the panel does not touch the list; the first
+/// [`PROBS_CHUNK`] are put in at once, the rest a chunk per task, so that the
+/// step that finishes the run stays short; a long list starts folded (in the
+/// page, every metric readable, but not laid out until opened).
+#[component]
+fn Probabilities(props: &ProbabilitiesProps) -> Html {
+    let list = use_node_ref();
+    {
+        let list = list.clone();
+        use_effect_with(props.values.clone(), move |values| {
+            let cancel = Rc::new(Cell::new(false));
+            if let Some(el) = list.cast::<web_sys::Element>() {
+                let (p, reference) = &**values;
+                let n = p.len();
+                el.set_inner_html(&probs_markup(p, reference, 0..n.min(PROBS_CHUNK)));
+                if n > PROBS_CHUNK {
+                    let values = values.clone();
+                    let cancel = cancel.clone();
+                    yew::platform::spawn_local(async move {
+                        let mut i = PROBS_CHUNK;
+                        while i < n {
+                            next_task().await;
+                            if cancel.get() {
+                                return;
+                            }
+                            let end = (i + PROBS_CHUNK).min(n);
+                            let _ = el.insert_adjacent_html("beforeend", &probs_markup(&values.0, &values.1, i..end));
+                            i = end;
+                        }
+                    });
+                }
+            }
+            move || cancel.set(true)
+        });
+    }
+    let n = props.values.0.len();
+    if n > INLINE_PROBS {
+        html! {
+            <details class="probs-all">
+                <summary>{ format!("p0 … p{} ({n})", n - 1) }</summary>
+                <div class="probs" ref={list}></div>
+            </details>
+        }
+    } else {
+        html! { <div class="probs" ref={list}></div> }
+    }
+}
+
 #[component]
 pub fn SoftmaxPanel() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let st = use_url_state(&ONLINE_SOFTMAX);
     let v = st.values.clone();
     let key = (v.text("x").to_string(), v.int("block"));
+    let key_probs = key.clone();
     let sim: Rc<OnlineSoftmax> = {
         let v = v.clone();
         use_memo(key.clone(), move |_| softmax_run(&v))
@@ -45,7 +133,8 @@ pub fn SoftmaxPanel() -> Html {
         let draft = draft.clone();
         use_effect_with(v.text("x").to_string(), move |x| draft.set(x.clone()));
     }
-    let draft_error = parse_vector(&draft).err();
+    // Parsed again only when the text changes (up to 4096 numbers).
+    let draft_error = use_memo((*draft).clone(), |d| parse_vector(d).err());
     let stage = use_node_ref();
     let width = use_width(stage.clone(), 860.0).min(1000.0);
     let scene = {
@@ -88,15 +177,22 @@ pub fn SoftmaxPanel() -> Html {
     };
     let blocks = sim.blocks() as u64;
     let done = step >= blocks;
-    let probs = done.then(|| sim.probabilities());
-    let reference = softmax_three_pass(&sim.x);
+    // The probabilities (and the three-pass reference in their tooltips), once
+    // per input; the list of up to 4096 is its own component, rendered again
+    // only when they change.
+    let probs = {
+        let sim = sim.clone();
+        use_memo((key_probs, done), move |(_, done)| {
+            done.then(|| Rc::new((sim.probabilities(), softmax_three_pass(&sim.x))))
+        })
+    };
     let controls = html! {
         <>
             <div class="control" data-param="x" title={ctx.t("param.x.doc")}>
                 <label class="control-label" for="param-x">{ ctx.t("param.x") }</label>
                 <input id="param-x" name="x" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
                     spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_x} />
-                if let Some(err) = draft_error.clone() {
+                if let Some(err) = (*draft_error).clone() {
                     <pre class="cond-error" data-testid="x-error">{ ctx.tf("softmax.vector-error", &[("msg", &err)]) }</pre>
                 }
                 <button class="preset" data-testid="random-vector" onclick={random}>{ ctx.t("softmax.random") }</button>
@@ -104,7 +200,11 @@ pub fn SoftmaxPanel() -> Html {
             <Slider topic="online-softmax" name="block" value={v.int("block")} min={1} max={4096} log={true} on_change={set("block")} />
         </>
     };
-    let rows: Vec<Html> = (1..=step.min(blocks))
+    // The last TABLE_ROWS processed blocks (the current one last); earlier ones
+    // are summarised in one row, so a step costs the same at block 4096 as at 2.
+    let last = step.min(blocks);
+    let first = last.saturating_sub(TABLE_ROWS - 1).max(1);
+    let rows: Vec<Html> = (first..=last)
         .map(|s| {
             let r = sim.running(s);
             let prev = sim.running(s - 1);
@@ -114,7 +214,7 @@ pub fn SoftmaxPanel() -> Html {
             let bmax = sim.x[range].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             let grew = r.m > prev.m && prev.m != f64::NEG_INFINITY;
             html! {
-                <tr class={classes!((s == step).then_some("current"))}>
+                <tr key={s} class={classes!((s == step).then_some("current"))}>
                     <td>{ s }</td>
                     <td class="mono">{ vals.join(", ") }{ more }</td>
                     <td class="mono">{ num(bmax) }</td>
@@ -127,6 +227,14 @@ pub fn SoftmaxPanel() -> Html {
             }
         })
         .collect();
+    let earlier = (first > 1).then(|| {
+        html! {
+            <tr key="earlier" class="muted" data-testid="softmax-earlier">
+                <td>{ format!("1 – {}", first - 1) }</td><td class="mono">{ "⋯" }</td><td class="mono">{ "⋯" }</td>
+                <td class="mono">{ "⋯" }</td><td class="mono">{ "⋯" }</td><td class="mono">{ "⋯" }</td>
+            </tr>
+        }
+    });
     let stage_html = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("online-softmax-step{step}")} label={ctx.t("param.x")} />
@@ -138,16 +246,11 @@ pub fn SoftmaxPanel() -> Html {
                     <th>{ ctx.t("softmax.table.bmax") }</th><th>{ ctx.t("softmax.table.m") }</th>
                     <th>{ ctx.t("softmax.table.rescale") }</th><th>{ ctx.t("softmax.table.l") }</th>
                 </tr></thead>
-                <tbody>{ for rows }</tbody>
+                <tbody>{ for earlier }{ for rows }</tbody>
             </table>
             <h2 class="chart-title">{ ctx.t("softmax.probs") }</h2>
-            if let Some(p) = probs {
-                <div class="probs">
-                    { for p.iter().enumerate().map(|(i, pi)| html! {
-                        <span class="prob" data-metric={format!("p-{i}")} data-value={pi.to_string()}
-                            title={format!("three-pass: {}", reference[i])}>{ format!("p{i} = {}", num(*pi)) }</span>
-                    }) }
-                </div>
+            if let Some(p) = (*probs).clone() {
+                <Probabilities values={p} />
             } else {
                 <p class="muted">{ ctx.t("softmax.probs-wait") }</p>
             }

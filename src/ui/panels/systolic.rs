@@ -16,9 +16,73 @@ use crate::ui::player::Player;
 use crate::ui::readouts::{Notices, Readouts};
 use crate::ui::slider::Slider;
 use crate::ui::url_state::{use_url_state, Action};
+use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// Checks of at most this many multiply-adds (a few milliseconds) run at once,
+/// in the render; larger ones (up to 2 × 268 M at 256 × 256 × 4096) run in
+/// slices between frames while the panel shows "checking…".
+const SYNC_CHECK_MACS: u64 = 1 << 22;
+/// Work per slice of the background check, in milliseconds.
+const SLICE_MS: f64 = 6.0;
+
+fn now() -> f64 {
+    crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Resolve on a later task (a zero timeout), so that input, rendering and
+/// painting run between two slices of the check.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Run the check of `sim` in slices of about [`SLICE_MS`]; `progress` gets the
+/// percentage done now and then, and 100 at the end. Stops when `cancel` is set.
+fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseStateSetter<u32>) {
+    yew::platform::spawn_local(async move {
+        let mut shown = 0;
+        loop {
+            next_task().await;
+            if cancel.get() {
+                return;
+            }
+            let t0 = now();
+            // A row is 2 · cols · k multiply-adds (≈ 1 ms at the largest size).
+            let row = 2 * (sim.params().cols * sim.params().k) as u64;
+            let done = loop {
+                let done = sim.check_step(row);
+                if done || now() - t0 >= SLICE_MS {
+                    break done;
+                }
+            };
+            let pct = (sim.check_progress() * 100.0).floor() as u32;
+            if done {
+                progress.set(100);
+                return;
+            }
+            if pct >= shown + 5 {
+                shown = pct;
+                progress.set(pct);
+            }
+        }
+    });
+}
+
+/// "Checking…" in the panel's language, long (the result line) or short (the
+/// pending metric), with the percentage done.
+fn checking_text(ctx: &AppCtx, pct: u32, long: bool) -> String {
+    match (ctx.lang, long) {
+        (crate::i18n::Lang::Zh, true) => format!("正在核对 C 与直接计算的 A·B……{pct}%"),
+        (crate::i18n::Lang::Zh, false) => format!("核对中……{pct}%"),
+        (_, true) => format!("checking C against A·B computed directly… {pct}%"),
+        (_, false) => format!("checking… {pct}%"),
+    }
+}
 
 /// The lecture's claims, each a button that sets the panel to that case.
 const PRESETS: [(&str, i64, i64, i64); 4] = [
@@ -93,7 +157,26 @@ pub fn SystolicPanel() -> Html {
         let ctx = ctx.clone();
         use_memo((params, ctx.clone()), move |_| Rc::new(timeline(&ctx, &sim, &Theme::for_mode(ctx.present))))
     };
-    let metrics = Rc::new(sim.metrics(cycle));
+    // The result check: at once when small, else in slices after the render.
+    if sim.check_result().is_none() && sim.check_macs() <= SYNC_CHECK_MACS {
+        sim.check();
+    }
+    let check_pct = use_state(|| 0u32);
+    {
+        let sim = sim.clone();
+        let progress = check_pct.setter();
+        use_effect_with(params, move |_| {
+            let cancel = Rc::new(Cell::new(false));
+            if sim.check_result().is_none() {
+                check_in_background(sim, cancel.clone(), progress);
+            }
+            move || cancel.set(true)
+        });
+    }
+    let checked = sim.check_result().map(|(_, err)| *err);
+    // Read from the check itself (the state above only asks for re-renders).
+    let pct = ((sim.check_progress() * 100.0).floor() as u32).min(99);
+    let metrics = Rc::new(sim.metrics_checked(cycle));
     let frame = sim.state_at(cycle);
 
     let set = |name: &'static str| setter(&st.dispatch, name);
@@ -129,7 +212,6 @@ pub fn SystolicPanel() -> Html {
         let seed = v.int("seed");
         Callback::from(move |_: MouseEvent| d.emit(Action::Set("seed", Value::Int(seed + 1))))
     };
-    let (_, err) = sim.check();
     let legend = |color: crate::scene::Rgba, key: &str| {
         html! { <span class="legend-item"><span class="swatch" style={format!("background:{}", color.css())}></span>{ ctx.t(key) }</span> }
     };
@@ -212,15 +294,31 @@ pub fn SystolicPanel() -> Html {
                     <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                         on_seek={on_seek} label={ctx.t("systolic.timeline")} />
                     <Readouts topic="systolic" metrics={metrics} />
+                    if checked.is_none() {
+                        // Until the check has finished there is no max-abs-error
+                        // metric (no number that has not been computed), only this.
+                        <div class="readouts" role="status" aria-busy="true">
+                            <div class="metric" data-testid="check-pending" data-pending-metric="max-abs-error">
+                                <span class="metric-label">{ ctx.t("metric.systolic.max-abs-error") }</span>
+                                <span class="metric-value" style="font-size:1rem;color:var(--muted)">{ checking_text(&ctx, pct, false) }</span>
+                            </div>
+                        </div>
+                    }
                     <RooflineInset gpu={v.choice("gpu")} dtype="bf16" dispatch={st.dispatch.clone()} points={Rc::new(vec![
                         ("inset.this", Work {
                             flops: 2.0 * (params.rows * params.cols * params.k) as f64,
                             bytes: 2.0 * (params.rows * params.k + params.k * params.cols + params.rows * params.cols) as f64,
                         }),
                     ])} />
-                    <p class={classes!("result", (*err != 0).then_some("bad"))} data-testid="result">
+                    <p class={classes!("result", checked.is_some_and(|e| e != 0).then_some("bad"), checked.is_none().then_some("pending"))}
+                        data-testid="result" aria-busy={checked.is_none().to_string()}
+                        style={checked.is_none().then_some("color:var(--muted)")}>
                         <strong>{ ctx.t("systolic.result") }{": "}</strong>
-                        { ctx.t(if *err == 0 { "systolic.result.ok" } else { "systolic.result.bad" }) }
+                        { match checked {
+                            None => checking_text(&ctx, pct, true),
+                            Some(0) => ctx.t("systolic.result.ok"),
+                            Some(_) => ctx.t("systolic.result.bad"),
+                        } }
                     </p>
                 </section>
             </div>
