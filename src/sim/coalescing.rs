@@ -6,12 +6,7 @@ use super::{Metric, SplitMix64};
 
 pub const LANES: usize = 32;
 
-/// Element types and their sizes in bytes.
-pub const DTYPES: [(&str, u64); 5] = [("fp64", 8), ("fp32", 4), ("bf16", 2), ("fp16", 2), ("fp8", 1)];
-
-pub fn dtype_bytes(code: &str) -> u64 {
-    DTYPES.iter().find(|d| d.0 == code).map(|d| d.1).unwrap_or(4)
-}
+pub use super::hw::dtype_bytes;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {

@@ -11,6 +11,7 @@ pub mod divergence;
 pub mod expr;
 pub mod flash;
 pub mod fusion;
+pub mod hw;
 pub mod matmul;
 pub mod occupancy;
 pub mod roofline;

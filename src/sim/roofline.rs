@@ -4,113 +4,13 @@
 
 use super::Metric;
 
-/// A GPU's public figures. Peaks are dense (no sparsity), in TFLOP/s.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Hardware {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub sms: u32,
-    /// Tensor Core bf16 / fp16 peak.
-    pub bf16_tflops: f64,
-    /// Tensor Core fp8 peak (None where the GPU has no fp8 Tensor Cores).
-    pub fp8_tflops: Option<f64>,
-    /// Non-Tensor-Core fp32 peak.
-    pub fp32_tflops: f64,
-    pub hbm_tbps: f64,
-    pub hbm_gb: f64,
-    pub l2_mb: f64,
-    pub smem_kb_per_sm: f64,
-    pub regs_kb_per_sm: f64,
-    /// Where the numbers come from.
-    pub source: &'static str,
-}
+/// The GPUs are the crate's one table (`sim::hw`); the roofline calls a GPU
+/// "hardware".
+pub use super::hw::{gpu as hardware, Gpu as Hardware, GPUS as HARDWARE};
 
-pub const HARDWARE: [Hardware; 4] = [
-    Hardware {
-        code: "a100",
-        name: "A100",
-        sms: 108,
-        bf16_tflops: 312.0,
-        fp8_tflops: None,
-        fp32_tflops: 19.5,
-        hbm_tbps: 2.0,
-        hbm_gb: 80.0,
-        l2_mb: 40.0,
-        smem_kb_per_sm: 164.0,
-        regs_kb_per_sm: 256.0,
-        source: "NVIDIA A100 Tensor Core GPU datasheet (SXM 80 GB: 2.0 TB/s as the lecture rounds 2,039 GB/s); NVIDIA Ampere GA100 whitepaper (SMs, L2, shared memory, registers)",
-    },
-    Hardware {
-        code: "h100",
-        name: "H100",
-        sms: 132,
-        bf16_tflops: 989.5,
-        fp8_tflops: Some(1979.0),
-        fp32_tflops: 67.0,
-        hbm_tbps: 3.35,
-        hbm_gb: 80.0,
-        l2_mb: 50.0,
-        smem_kb_per_sm: 228.0,
-        regs_kb_per_sm: 256.0,
-        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the lecture rounds to 990); NVIDIA Hopper architecture whitepaper (SMs, L2, shared memory, registers)",
-    },
-    Hardware {
-        code: "h200",
-        name: "H200",
-        sms: 132,
-        bf16_tflops: 989.5,
-        fp8_tflops: Some(1979.0),
-        fp32_tflops: 67.0,
-        hbm_tbps: 4.8,
-        hbm_gb: 141.0,
-        l2_mb: 50.0,
-        smem_kb_per_sm: 228.0,
-        regs_kb_per_sm: 256.0,
-        source: "NVIDIA H200 Tensor Core GPU datasheet (SXM: 141 GB HBM3e at 4.8 TB/s; same Hopper compute as H100)",
-    },
-    Hardware {
-        code: "b200",
-        name: "B200",
-        sms: 148,
-        bf16_tflops: 2250.0,
-        fp8_tflops: Some(4500.0),
-        fp32_tflops: 80.0,
-        hbm_tbps: 8.0,
-        hbm_gb: 180.0,
-        // Not in NVIDIA's published B200 specifications: shown as unknown.
-        l2_mb: 0.0,
-        smem_kb_per_sm: 228.0,
-        regs_kb_per_sm: 256.0,
-        source: "NVIDIA HGX B200 / DGX B200 specifications (per GPU at 1,000 W: 2.25 PFLOPS dense BF16, 4.5 PFLOPS dense FP8, 80 TFLOPS FP32, 8 TB/s, 180 GB); L2 size not published by NVIDIA",
-    },
-];
-
-pub fn hardware(code: &str) -> &'static Hardware {
-    HARDWARE.iter().find(|h| h.code == code).unwrap_or(&HARDWARE[1])
-}
-
-/// Bytes per element of a dtype.
+/// Bytes per element of a dtype (as a float, for FLOP/byte arithmetic).
 pub fn dtype_bytes(dtype: &str) -> f64 {
-    match dtype {
-        "fp32" => 4.0,
-        "fp8" => 1.0,
-        _ => 2.0,
-    }
-}
-
-impl Hardware {
-    /// The compute roof for a dtype (fp8 falls back to bf16 where absent).
-    pub fn peak_tflops(&self, dtype: &str) -> f64 {
-        match dtype {
-            "fp32" => self.fp32_tflops,
-            "fp8" => self.fp8_tflops.unwrap_or(self.bf16_tflops),
-            _ => self.bf16_tflops,
-        }
-    }
-    /// Ridge point: peak ÷ bandwidth, FLOP per byte.
-    pub fn ridge(&self, dtype: &str) -> f64 {
-        self.peak_tflops(dtype) / self.hbm_tbps
-    }
+    super::hw::dtype_bytes(dtype) as f64
 }
 
 /// `min(peak, intensity × bandwidth)` in TFLOP/s (the one roofline formula).
@@ -172,10 +72,12 @@ mod tests {
 
     #[test]
     fn lecture_ridges() {
-        // notes §4: A100 156, H100 295, B200 281 FLOP/byte.
+        // notes §4: A100 156, H100 295, B200 281 FLOP/byte (with the notes'
+        // bandwidths; NVIDIA's 2,039 GB/s gives the A100 153).
         for (code, r) in [("a100", "156"), ("h100", "295"), ("b200", "281")] {
-            assert_eq!(format!("{:.0}", hardware(code).ridge("bf16")), r, "{code}");
+            assert_eq!(format!("{:.0}", hardware(code).notes_ridge("bf16")), r, "{code}");
         }
+        assert_eq!(format!("{:.0}", hardware("a100").ridge("bf16")), "153");
     }
 
     #[test]

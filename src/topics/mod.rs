@@ -155,7 +155,7 @@ pub fn or_n(v: &Values, name: &str) -> u64 {
 }
 
 /// The GPU a panel's roofline inset is drawn for.
-pub const INSET_GPU: ParamSpec = ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100").optional();
+pub const INSET_GPU: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100").optional();
 
 /// Declares each topic's module (its folder, named by its route id) and
 /// `ALL`, the one list of topics in lecture order that the landing page,

@@ -12,7 +12,7 @@ mod view;
 pub static MEMORY_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),
     ParamSpec::int("d", 1, 256, 128).log(),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("stats", &["l", "ml"], "l"),
 ];
 

@@ -9,7 +9,7 @@ use crate::sim::coalescing::{self, Pattern};
 mod view;
 
 pub static COALESCING_PARAMS: [ParamSpec; 7] = [
-    ParamSpec::choice("dtype", &["fp64", "fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("dtype", crate::sim::hw::ALL_DTYPES, "fp32"),
     ParamSpec::choice("pattern", &["stride", "row", "column", "random"], "stride"),
     ParamSpec::int("stride", 1, 1024, 1).log(),
     ParamSpec::int("offset", 0, 4096, 0),

@@ -18,7 +18,7 @@ pub static FLASH_PARAMS: [ParamSpec; 12] = [
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
     ParamSpec::choice("pass", &["fwd", "bwd"], "fwd"),
     ParamSpec::position("step"),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::int("sram", 1, 1024, 228),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
     INSET_GPU,

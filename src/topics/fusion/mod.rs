@@ -17,7 +17,7 @@ fn check_fusion(s: &str) -> Result<(), String> {
 pub static FUSION_PARAMS: [ParamSpec; 4] = [
     ParamSpec::text("expr", fusion::MAX_LEN, "sin(x)^2 + cos(x)^2", check_fusion),
     ParamSpec::int("n", 1, 1 << 30, 16_777_216).log(),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
     INSET_GPU,
 ];
 

@@ -14,7 +14,7 @@ pub static GPU_TPU_PARAMS: [ParamSpec; 7] = [
     ParamSpec::int("k", 1, 16384, 4096),
     ParamSpec::int("n", 1, 16384, 4096),
     ParamSpec::choice("mxu", &["128", "256"], "128"),
-    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100"),
+    ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100"),
     ParamSpec::int("tm", 1, 1024, 128),
     ParamSpec::int("tn", 1, 1024, 128),
 ];

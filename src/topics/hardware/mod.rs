@@ -12,7 +12,7 @@ mod view;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200", "custom"], "h100"),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::int("peak", 1, 100_000, 1000).optional().log(),
     ParamSpec::int("bw", 1, 100_000, 3350).optional().log(),
 ];
@@ -38,6 +38,9 @@ pub fn machine(v: &Values) -> Hardware {
                 code: "custom",
                 name: "custom",
                 sms: 0,
+                arch: "",
+                macs_per_sm_cycle: 0,
+                notes_hbm_tbps: v.int("bw") as f64 / 1000.0,
                 bf16_tflops: peak,
                 fp8_tflops: Some(peak),
                 fp32_tflops: peak,
@@ -122,6 +125,9 @@ pub struct GpuRow {
     pub bf16: String,
     pub hbm: String,
     pub ridge: String,
+    /// The notes' bandwidth and ridge where they round NVIDIA's figure
+    /// (A100: 2.0 TB/s → 156 against 2.039 → 153).
+    pub notes: Option<(String, String)>,
 }
 
 /// The lecture's GPU table: every preset, bf16.
@@ -133,8 +139,10 @@ pub fn gpu_table() -> Vec<GpuRow> {
             name: g.name,
             sms: g.sms,
             bf16: format!("{:.0} TFLOP/s", g.bf16_tflops),
-            hbm: format!("{:.2} TB/s", g.hbm_tbps),
+            hbm: format!("{} TB/s", g.hbm_tbps),
             ridge: format!("{:.0}", g.ridge("bf16")),
+            notes: (g.notes_hbm_tbps != g.hbm_tbps)
+                .then(|| (format!("{:.1} TB/s", g.notes_hbm_tbps), format!("{:.0}", g.notes_ridge("bf16")))),
         })
         .collect()
 }
@@ -177,6 +185,8 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("hardware.chip", "whole chip", "整个芯片"),
     ("hardware.ridge", "Ridge point: {peak} TFLOP/s ÷ {bw} TB/s = {r} FLOP per byte: every byte read from HBM must feed about {r} operations to keep the compute busy.", "平衡点：{peak} TFLOP/s ÷ {bw} TB/s = 每字节 {r} 次运算：每从 HBM 读一个字节，要做约 {r} 次运算，计算单元才不会闲着。"),
     ("hardware.table", "The lecture's table (notes §4)", "讲义中的表（§4）"),
+    ("hardware.notes-value", "notes: {v}", "讲义：{v}"),
+    ("hardware.notes-why", "NVIDIA's data sheet gives the A100 (SXM, 80 GB) 2,039 GB/s; the notes round it to 2.0 TB/s, so their ridge point is 156 where NVIDIA's figures give 153. Both are computed here.", "NVIDIA 数据手册给出 A100（SXM，80 GB）带宽 2,039 GB/s；讲义取整为 2.0 TB/s，所以讲义的平衡点是 156，而按 NVIDIA 的数字是 153。两者都在这里算出。"),
     ("hardware.growth", "Growth per 2 years (CS336 slides, after Gholami et al., “AI and Memory Wall”): compute 3.0×, DRAM bandwidth 1.6×, interconnect 1.4×", "每两年的增长（CS336 课件，引自 Gholami 等《AI and Memory Wall》）：算力 3.0 倍，DRAM 带宽 1.6 倍，互连 1.4 倍"),
     ("hardware.growth.compute", "compute 3.0× / 2 years", "算力 3.0 倍/两年"),
     ("hardware.growth.dram", "DRAM bandwidth 1.6× / 2 years", "DRAM 带宽 1.6 倍/两年"),
@@ -206,8 +216,9 @@ mod tests {
 
     #[test]
     fn lecture_ridges_through_the_url() {
-        // notes §4: A100 156, H100 295, B200 281 FLOP/byte.
-        for (gpu, ridge) in [("a100", "156"), ("h100", "295"), ("b200", "281")] {
+        // notes §4: A100 156 (NVIDIA's 2,039 GB/s: 153; the table shows
+        // both), H100 295, B200 281 FLOP/byte.
+        for (gpu, ridge) in [("a100", "153"), ("h100", "295"), ("b200", "281")] {
             let (v, n) = HARDWARE.parse(&q(&[("gpu", gpu), ("dtype", "bf16")]));
             assert!(n.is_empty());
             let m = metrics(&machine(&v), "bf16");
@@ -250,12 +261,15 @@ mod tests {
         assert_eq!(
             cells,
             [
-                ("a100", 108, "312 TFLOP/s", "2.00 TB/s", "156"),
+                ("a100", 108, "312 TFLOP/s", "2.039 TB/s", "153"),
                 ("h100", 132, "990 TFLOP/s", "3.35 TB/s", "295"),
-                ("h200", 132, "990 TFLOP/s", "4.80 TB/s", "206"),
-                ("b200", 148, "2250 TFLOP/s", "8.00 TB/s", "281"),
+                ("h200", 132, "990 TFLOP/s", "4.8 TB/s", "206"),
+                ("b200", 148, "2250 TFLOP/s", "8 TB/s", "281"),
             ]
         );
+        // The notes' rounding, shown beside it: 2.0 TB/s → 156.
+        assert_eq!(rows[0].notes, Some(("2.0 TB/s".to_string(), "156".to_string())));
+        assert!(rows[1..].iter().all(|r| r.notes.is_none()));
     }
 
     #[test]

@@ -62,12 +62,15 @@ pub fn HardwarePanel() -> Html {
                         <tr data-gpu={g.code}>
                             <td>{ g.name }</td><td class="num">{ g.sms }</td>
                             <td class="num">{ g.bf16 }</td>
-                            <td class="num">{ g.hbm }</td>
-                            <td class="num">{ g.ridge }</td>
+                            <td class="num">{ g.hbm }{ for g.notes.as_ref().map(|(hbm, _)| html! {
+                                <span class="notes-value">{ ctx.tf("hardware.notes-value", &[("v", hbm)]) }</span> }) }</td>
+                            <td class="num" data-ridge={g.ridge.clone()}>{ g.ridge.clone() }{ for g.notes.as_ref().map(|(_, ridge)| html! {
+                                <span class="notes-value" data-notes-ridge={ridge.clone()}>{ ctx.tf("hardware.notes-value", &[("v", ridge)]) }</span> }) }</td>
                         </tr>
                     }) }
                 </tbody>
             </table>
+            <p class="muted">{ ctx.t("hardware.notes-why") }</p>
             <h2 class="chart-title">{ ctx.t("hardware.growth") }</h2>
             <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
                 width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />

@@ -13,7 +13,7 @@ pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 8192, 1025),
     ParamSpec::int("m", 0, 8192, 0).optional(),
     ParamSpec::int("tile", 1, 512, 128),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
     ParamSpec::choice("section", &["32", "64", "128"], "128"),
 ];
 

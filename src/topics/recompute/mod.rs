@@ -11,7 +11,7 @@ mod view;
 pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("depth", 1, 16, 3),
     ParamSpec::int("n", 1, 1 << 28, 1 << 20).log(),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
     ParamSpec::choice("upstream", &["1", "0"], "1"),
 ];
 

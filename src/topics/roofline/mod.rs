@@ -12,8 +12,8 @@ use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, 
 mod view;
 
 pub static ROOFLINE_PARAMS: [ParamSpec; 8] = [
-    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "h100"),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "bf16"),
+    ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("op", &["relu", "dot", "matvec", "matmul", "decode", "custom"], "matmul"),
     ParamSpec::int("n", 1, 65536, 4096).log(),
     ParamSpec::int("d", 1, 65536, 8192).log(),

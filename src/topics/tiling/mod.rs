@@ -14,7 +14,7 @@ pub static TILING_PARAMS: [ParamSpec; 12] = [
     ParamSpec::int("m", 0, 4096, 0).optional(),
     ParamSpec::int("k", 0, 4096, 0).optional(),
     ParamSpec::int("tile", 1, 256, 16),
-    ParamSpec::choice("dtype", &["fp32", "bf16", "fp16", "fp8"], "fp32"),
+    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
     ParamSpec::choice("mode", &["naive", "tiled"], "tiled"),
     ParamSpec::position("step"),
     ParamSpec::int("smem", 1, 1024, 228),

@@ -10,7 +10,7 @@ use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
 use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
 
 pub static WAVES_PARAMS: [ParamSpec; 8] = [
-    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200"], "a100"),
+    ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "a100"),
     ParamSpec::int("sms", 0, 1024, 0).optional(),
     ParamSpec::int("n", 1, 16384, 1792),
     ParamSpec::int("m", 0, 16384, 0).optional(),

@@ -50,7 +50,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
     html! {
         <div class="inset" data-testid="roofline-inset">
             <h2 class="chart-title">{ ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)]) }</h2>
-            <Choice name="gpu" options={&["a100", "h100", "h200", "b200"][..]} value={p.gpu} dispatch={p.dispatch.clone()} />
+            <Choice name="gpu" options={crate::sim::hw::GPU_CODES} value={p.gpu} dispatch={p.dispatch.clone()} />
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={"FLOP / byte"}
                 width={if ctx.present { 520.0 } else { 420.0 }} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
                 label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />

@@ -1,0 +1,218 @@
+//! One hardware and dtype vocabulary for every panel: the GPU table (with its
+//! sources) and the element types. Nothing else in the crate restates a GPU's
+//! figures or a dtype's size.
+
+/// An element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dtype {
+    Fp64,
+    Fp32,
+    Bf16,
+    Fp16,
+    Fp8,
+}
+
+impl Dtype {
+    pub const ALL: [Dtype; 5] = [Dtype::Fp64, Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8];
+
+    /// The URL code (`fp32`, `bf16`, …), also the translation key's last part.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Dtype::Fp64 => "fp64",
+            Dtype::Fp32 => "fp32",
+            Dtype::Bf16 => "bf16",
+            Dtype::Fp16 => "fp16",
+            Dtype::Fp8 => "fp8",
+        }
+    }
+
+    pub const fn bytes(self) -> u64 {
+        match self {
+            Dtype::Fp64 => 8,
+            Dtype::Fp32 => 4,
+            Dtype::Bf16 | Dtype::Fp16 => 2,
+            Dtype::Fp8 => 1,
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Dtype> {
+        Dtype::ALL.into_iter().find(|d| d.code() == code)
+    }
+}
+
+/// The dtype choices of panels about ML arithmetic (no fp64).
+pub const ML_DTYPES: &[&str] = &["fp32", "bf16", "fp16", "fp8"];
+/// Every dtype code (the coalescing panel also offers fp64).
+pub const ALL_DTYPES: &[&str] = &["fp64", "fp32", "bf16", "fp16", "fp8"];
+
+/// Bytes per element of a dtype code (4 for an unknown code: URL values are
+/// validated against the choices before they get here).
+pub fn dtype_bytes(code: &str) -> u64 {
+    Dtype::from_code(code).map_or(4, Dtype::bytes)
+}
+
+/// A GPU's public figures. Peaks are dense (no sparsity), in TFLOP/s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gpu {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub sms: u32,
+    /// Its occupancy rules (`sim::occupancy::arch`).
+    pub arch: &'static str,
+    /// Tensor Core bf16 / fp16 peak.
+    pub bf16_tflops: f64,
+    /// Tensor Core fp8 peak (None where the GPU has no fp8 Tensor Cores).
+    pub fp8_tflops: Option<f64>,
+    /// Non-Tensor-Core fp32 peak.
+    pub fp32_tflops: f64,
+    /// Dense bf16 Tensor Core multiply-adds per SM per clock.
+    pub macs_per_sm_cycle: u64,
+    pub hbm_tbps: f64,
+    /// The bandwidth the lecture notes use, where they round NVIDIA's figure.
+    pub notes_hbm_tbps: f64,
+    pub hbm_gb: f64,
+    /// 0 where NVIDIA does not publish it.
+    pub l2_mb: f64,
+    pub smem_kb_per_sm: f64,
+    pub regs_kb_per_sm: f64,
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+/// The GPU choices, in the table's order.
+pub const GPU_CODES: &[&str] = &["a100", "h100", "h200", "b200"];
+
+pub const GPUS: [Gpu; 4] = [
+    Gpu {
+        code: "a100",
+        name: "A100",
+        sms: 108,
+        arch: "sm80",
+        bf16_tflops: 312.0,
+        fp8_tflops: None,
+        fp32_tflops: 19.5,
+        // 312 TFLOP/s = 2 × 1024 × 108 SMs × 1.41 GHz.
+        macs_per_sm_cycle: 1024,
+        hbm_tbps: 2.039,
+        notes_hbm_tbps: 2.0,
+        hbm_gb: 80.0,
+        l2_mb: 40.0,
+        smem_kb_per_sm: 164.0,
+        regs_kb_per_sm: 256.0,
+        source: "NVIDIA A100 Tensor Core GPU datasheet (SXM 80 GB: 312 TFLOPS BF16 dense, 2,039 GB/s, which the notes round to 2.0 TB/s); NVIDIA Ampere GA100 whitepaper (108 SMs enabled of the die's 128, 40 MB L2, 164 KB shared memory and 256 KB registers per SM)",
+    },
+    Gpu {
+        code: "h100",
+        name: "H100",
+        sms: 132,
+        arch: "sm90",
+        bf16_tflops: 989.5,
+        fp8_tflops: Some(1979.0),
+        fp32_tflops: 67.0,
+        macs_per_sm_cycle: 2048,
+        hbm_tbps: 3.35,
+        notes_hbm_tbps: 3.35,
+        hbm_gb: 80.0,
+        l2_mb: 50.0,
+        smem_kb_per_sm: 228.0,
+        regs_kb_per_sm: 256.0,
+        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the notes round to 990; 3.35 TB/s); NVIDIA Hopper architecture whitepaper (132 SMs, 50 MB L2, 228 KB shared memory and 256 KB registers per SM)",
+    },
+    Gpu {
+        code: "h200",
+        name: "H200",
+        sms: 132,
+        arch: "sm90",
+        bf16_tflops: 989.5,
+        fp8_tflops: Some(1979.0),
+        fp32_tflops: 67.0,
+        macs_per_sm_cycle: 2048,
+        hbm_tbps: 4.8,
+        notes_hbm_tbps: 4.8,
+        hbm_gb: 141.0,
+        l2_mb: 50.0,
+        smem_kb_per_sm: 228.0,
+        regs_kb_per_sm: 256.0,
+        source: "NVIDIA H200 Tensor Core GPU datasheet (SXM: 141 GB HBM3e at 4.8 TB/s; the same Hopper compute as H100)",
+    },
+    Gpu {
+        code: "b200",
+        name: "B200",
+        sms: 148,
+        arch: "sm100",
+        bf16_tflops: 2250.0,
+        fp8_tflops: Some(4500.0),
+        fp32_tflops: 80.0,
+        macs_per_sm_cycle: 4096,
+        hbm_tbps: 8.0,
+        notes_hbm_tbps: 8.0,
+        hbm_gb: 180.0,
+        l2_mb: 0.0,
+        smem_kb_per_sm: 228.0,
+        regs_kb_per_sm: 256.0,
+        source: "NVIDIA HGX B200 / DGX B200 specifications (per GPU at 1,000 W: 2.25 PFLOPS dense BF16, 4.5 PFLOPS dense FP8, 80 TFLOPS FP32, 8 TB/s, 180 GB); L2 size not published by NVIDIA",
+    },
+];
+
+/// The GPU with this code; an unknown code (never one a URL lets through)
+/// gives the H100.
+pub fn gpu(code: &str) -> &'static Gpu {
+    GPUS.iter().find(|g| g.code == code).unwrap_or(&GPUS[1])
+}
+
+impl Gpu {
+    /// The compute roof for a dtype (fp8 falls back to bf16 where absent;
+    /// fp64 counts as fp32's vector rate here).
+    pub fn peak_tflops(&self, dtype: &str) -> f64 {
+        match dtype {
+            "fp32" | "fp64" => self.fp32_tflops,
+            "fp8" => self.fp8_tflops.unwrap_or(self.bf16_tflops),
+            _ => self.bf16_tflops,
+        }
+    }
+
+    /// Ridge point: peak ÷ bandwidth, FLOP per byte.
+    pub fn ridge(&self, dtype: &str) -> f64 {
+        self.peak_tflops(dtype) / self.hbm_tbps
+    }
+
+    /// The ridge point with the bandwidth the notes use (their table).
+    pub fn notes_ridge(&self, dtype: &str) -> f64 {
+        self.peak_tflops(dtype) / self.notes_hbm_tbps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_sizes() {
+        for d in Dtype::ALL {
+            assert_eq!(Dtype::from_code(d.code()), Some(d));
+            assert_eq!(dtype_bytes(d.code()), d.bytes());
+        }
+        assert_eq!(ALL_DTYPES, Dtype::ALL.map(Dtype::code));
+        assert!(ML_DTYPES.iter().all(|c| ALL_DTYPES.contains(c)));
+        assert_eq!(GPU_CODES, GPUS.map(|g| g.code));
+    }
+
+    /// The table agrees with itself: the Tensor Core rate times SMs times a
+    /// plausible boost clock (1.4–2.0 GHz) gives the published peak.
+    #[test]
+    fn peaks_follow_from_the_tensor_core_rate() {
+        for g in GPUS {
+            let ghz = g.bf16_tflops * 1e12 / (2.0 * g.macs_per_sm_cycle as f64 * g.sms as f64) / 1e9;
+            assert!((1.4..2.0).contains(&ghz), "{}: {ghz} GHz", g.code);
+        }
+    }
+
+    /// The notes' GPU table (§4): A100 156, H100 295, B200 281 FLOP/byte.
+    #[test]
+    fn the_notes_ridge_points() {
+        let r = |c| gpu(c).notes_ridge("bf16").round();
+        assert_eq!((r("a100"), r("h100"), r("b200")), (156.0, 295.0, 281.0));
+        // With NVIDIA's 2,039 GB/s the A100's is 153.
+        assert_eq!(gpu("a100").ridge("bf16").round(), 153.0);
+    }
+}
