@@ -32,6 +32,48 @@ pub trait Steppable {
     fn state_at(&self, t: u64) -> Self::State;
     /// The key figures at step `t`, in display order.
     fn metrics(&self, t: u64) -> Vec<Metric>;
+    /// The state one step after `prev`, the state at `t`. Simulations with
+    /// an incremental form (an online update, a register transfer) compute it
+    /// from `prev`; the laws below check that it agrees with `state_at(t + 1)`.
+    fn step_from(&self, prev: &Self::State, t: u64) -> Self::State {
+        let _ = prev;
+        self.state_at(t + 1)
+    }
+}
+
+/// The laws every [`Steppable`] obeys, checked by one generic test over all of
+/// them (`sim::tests::steppable_laws`): `state_at` is pure and clamped; the
+/// player's step then back is the identity; a jump to `t` equals `t` steps
+/// from the start (through `step_from`); the metrics name the same figures at
+/// every step.
+#[cfg(test)]
+pub(crate) fn check_steppable_laws<S: Steppable>(s: &S)
+where
+    S::State: PartialEq + std::fmt::Debug,
+{
+    let n = s.steps();
+    let raw = |t: u64| s.metrics(t).iter().map(|m| (m.name, m.raw())).collect::<Vec<_>>();
+    let names: Vec<&str> = s.metrics(0).iter().map(|m| m.name).collect();
+    let mut probes = vec![0, 1, n / 3, n / 2, n.saturating_sub(1), n];
+    probes.retain(|&t| t <= n);
+    for &t in &probes {
+        assert_eq!(s.state_at(t), s.state_at(t), "state_at({t}) is not pure");
+        assert_eq!(raw(t), raw(t), "metrics({t}) are not pure");
+        assert_eq!(s.metrics(t).iter().map(|m| m.name).collect::<Vec<_>>(), names, "metrics({t}) change names");
+        let mut c = Cursor::at(n, t);
+        c.step();
+        c.back();
+        assert_eq!(c.pos(), if t == n { n.saturating_sub(1) } else { t }, "step then back from {t}");
+        if t < n {
+            assert_eq!(s.step_from(&s.state_at(t), t), s.state_at(t + 1), "one step from {t}");
+        }
+    }
+    assert_eq!(s.state_at(n.saturating_add(5)), s.state_at(n), "past the end is the end");
+    let mut walked = s.state_at(0);
+    for t in 0..n.min(300) {
+        walked = s.step_from(&walked, t);
+        assert_eq!(walked, s.state_at(t + 1), "{} steps against a jump", t + 1);
+    }
 }
 
 /// How a metric's raw value is shown to a person (the raw value always goes
@@ -110,23 +152,6 @@ impl SplitMix64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splitmix_is_deterministic_and_in_range() {
-        let mut a = SplitMix64::new(7);
-        let mut b = SplitMix64::new(7);
-        for _ in 0..1000 {
-            let x = a.range_i32(-3, 9);
-            assert_eq!(x, b.range_i32(-3, 9));
-            assert!((-3..=9).contains(&x));
-        }
-        assert_ne!(SplitMix64::new(1).next_u64(), SplitMix64::new(2).next_u64());
-    }
-}
-
 /// A position in `0..=len`: what the player moves. Step, back and jump are
 /// all clamped, so no sequence of presses can leave the range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,5 +191,41 @@ impl Cursor {
     /// Advance by `n` steps (used by playback at speeds above one step a frame).
     pub fn advance(&mut self, n: u64) {
         self.pos = self.pos.saturating_add(n).min(self.len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn splitmix_is_deterministic_and_in_range() {
+        let mut a = SplitMix64::new(7);
+        let mut b = SplitMix64::new(7);
+        for _ in 0..1000 {
+            let x = a.range_i32(-3, 9);
+            assert_eq!(x, b.range_i32(-3, 9));
+            assert!((-3..=9).contains(&x));
+        }
+        assert_ne!(SplitMix64::new(1).next_u64(), SplitMix64::new(2).next_u64());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// The laws of `Steppable`, over every stepping simulation.
+        #[test]
+        fn steppable_laws(rows in 1usize..9, cols in 1usize..9, k in 1usize..20, ws in any::<bool>(), seed in 0u64..1000,
+                          warps in 1usize..6, cond in 0usize..4, then in 0usize..5, els in 0usize..5,
+                          x in proptest::collection::vec(-50.0f64..50.0, 1..40), block in 1usize..9) {
+            let dataflow = if ws { systolic::Dataflow::Ws } else { systolic::Dataflow::Os };
+            check_steppable_laws(&systolic::Systolic::new(systolic::Params { rows, cols, k, dataflow, seed }));
+            let cond = ["tid%2==0", "(tid/32)%2==0", "tid<100", "lane<7 || warp==1"][cond].to_string();
+            check_steppable_laws(&divergence::Divergence::new(divergence::Params {
+                warps, cond, then_steps: then, else_steps: els, after_steps: 1,
+            }));
+            check_steppable_laws(&softmax::OnlineSoftmax::new(x, block));
+        }
     }
 }

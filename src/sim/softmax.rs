@@ -65,6 +65,14 @@ pub struct OnlineSoftmax {
     states: Vec<Running>,
 }
 
+/// The online update: the running maximum and sum after one more block.
+pub fn update(prev: Running, chunk: &[f64]) -> Running {
+    let m_new = chunk.iter().cloned().fold(prev.m, f64::max);
+    let rescale = if prev.m == f64::NEG_INFINITY { 0.0 } else { (prev.m - m_new).exp() };
+    let l = prev.l * rescale + chunk.iter().map(|v| (v - m_new).exp()).sum::<f64>();
+    Running { m: m_new, l, rescale }
+}
+
 /// The standard three-pass softmax.
 pub fn softmax_three_pass(x: &[f64]) -> Vec<f64> {
     let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -78,10 +86,7 @@ impl OnlineSoftmax {
         let mut states = vec![Running { m: f64::NEG_INFINITY, l: 0.0, rescale: 1.0 }];
         for chunk in x.chunks(block) {
             let prev = *states.last().expect("one state");
-            let m_new = chunk.iter().cloned().fold(prev.m, f64::max);
-            let rescale = if prev.m == f64::NEG_INFINITY { 0.0 } else { (prev.m - m_new).exp() };
-            let l = prev.l * rescale + chunk.iter().map(|v| (v - m_new).exp()).sum::<f64>();
-            states.push(Running { m: m_new, l, rescale });
+            states.push(update(prev, chunk));
         }
         OnlineSoftmax { x, block, states }
     }
@@ -114,6 +119,14 @@ impl Steppable for OnlineSoftmax {
     }
     fn state_at(&self, t: u64) -> Running {
         self.running(t)
+    }
+    /// One online update from the previous state (the stored states must
+    /// agree with it: a law of `Steppable`).
+    fn step_from(&self, prev: &Running, t: u64) -> Running {
+        if t >= self.steps() {
+            return *prev;
+        }
+        update(*prev, &self.x[self.block_range(t + 1)])
     }
     fn metrics(&self, t: u64) -> Vec<Metric> {
         let r = self.running(t);
