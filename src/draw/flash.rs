@@ -70,65 +70,131 @@ fn edge(k: usize, tiles: usize, px: usize) -> usize {
     (k as u64 * tiles as u64 / px as u64) as usize
 }
 
-/// For every pixel `(a, b)` of a `pw × ph` grid laid over the tiles (`pw ≤
-/// tile_cols`, `ph ≤ tile_rows`), the number of its tiles done, current, to
-/// do and skipped at `step`. O(pw·ph + tile_rows + tile_cols), whatever the
-/// number of tiles.
-pub fn pixel_counts(f: &Flash, pass: Pass, step: u64, pw: usize, ph: usize, mut out: impl FnMut(usize, usize, [u64; 4])) {
+/// What a span of pixels in one pixel row shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// Every tile of every pixel of the span is in this state (0 done, 2 to
+    /// do, 3 skipped).
+    All(usize),
+    /// One pixel with tiles in several states: how many done, current, to
+    /// do, skipped.
+    Mixed([u64; 4]),
+}
+
+/// The pixels of a `pw × ph` grid laid over the tiles (`pw ≤ tile_cols`,
+/// `ph ≤ tile_rows`; pixel `b` covers tile columns `edge(b)..edge(b + 1)`),
+/// row by row, as spans `(a, b0..b1, span)` covering each row in order.
+/// The schedule's tiles per query block are non-decreasing, so a pixel row
+/// is wholly computed up to the diagonal band and wholly skipped after it,
+/// and the pass's progress splits it at most at the current tile: a row is a
+/// few uniform spans and a few mixed pixels (the diagonal band, the current
+/// tile's row or column), each counted over its rows. O(pw + ph · (rows per
+/// pixel)) in all, whatever the number of tiles.
+pub fn pixel_spans(
+    f: &Flash,
+    pass: Pass,
+    step: u64,
+    pw: usize,
+    ph: usize,
+    mut out: impl FnMut(usize, usize, usize, Span),
+) {
     let (tr, tc) = (f.tile_rows(), f.tile_cols());
     let (pw, ph) = (pw.clamp(1, tc), ph.clamp(1, tr));
     let front = Front::new(f, pass, step);
-    let c = |i: usize| f.cols_in_row(i) as u64;
-    // Computed tiles of rows i0..i1 in columns j0..j1, row by row (used only
-    // for the one pixel row or column the current tile cuts).
-    let computed_loop = |i0: usize, i1: usize, j0: usize, j1: usize| -> u64 {
-        (i0..i1).map(|i| c(i).clamp(j0 as u64, j1.max(j0) as u64) - j0 as u64).sum()
+    let c = |i: usize| f.cols_in_row(i);
+    let cols: Vec<usize> = (0..=pw).map(|b| edge(b, tc, pw)).collect();
+    // Computed tiles of rows i0..i1 in columns j0..j1 (j1 ≥ j0), row by row.
+    let computed = |i0: usize, i1: usize, j0: usize, j1: usize| -> u64 {
+        (i0..i1).map(|i| (c(i).clamp(j0, j1) - j0) as u64).sum()
     };
-    let col_edges: Vec<usize> = (0..=pw).map(|b| edge(b, tc, pw)).collect();
+    // The counts of one pixel, from its rows.
+    let mixed = |i0: usize, i1: usize, b: usize| -> [u64; 4] {
+        let (j0, j1) = (cols[b], cols[b + 1]);
+        let all = computed(i0, i1, j0, j1);
+        let (done, cur) = match (front.cur, pass) {
+            (None, _) => (if front.all_done { all } else { 0 }, 0),
+            (Some((ci, _)), Pass::Fwd) if i1 <= ci => (all, 0),
+            (Some((ci, _)), Pass::Fwd) if i0 > ci => (0, 0),
+            (Some((ci, cj)), Pass::Fwd) => {
+                // Rows above the current one, then the current row left of it.
+                let row = j1.min(cj).saturating_sub(j0) as u64;
+                (computed(i0, ci, j0, j1) + row, (j0..j1).contains(&cj) as u64)
+            }
+            (Some((_, cj)), Pass::Bwd) if j1 <= cj => (all, 0),
+            (Some((_, cj)), Pass::Bwd) if j0 > cj => (0, 0),
+            (Some((ci, cj)), Pass::Bwd) => {
+                // Columns left of the current one, then the current column above it.
+                let col = (f.first_row(cj).max(i0)..ci.min(i1)).len() as u64;
+                (computed(i0, i1, j0, cj) + col, (i0..i1).contains(&ci) as u64)
+            }
+        };
+        [done, cur, all - done - cur, ((i1 - i0) * (j1 - j0)) as u64 - all]
+    };
     for a in 0..ph {
         let (i0, i1) = (edge(a, tr, ph), edge(a + 1, tr, ph));
-        // c(i) is non-decreasing: rows before `pa` have c ≤ j0 (nothing in
-        // the pixel), rows from `pb` on have c ≥ j1 (the whole width);
-        // `sa`, `sb` are the sums of c over i0..pa and i0..pb, `ca`, `cb`
-        // the values of c at `pa`, `pb` (u64::MAX past i1).
-        let at = |i: usize| if i < i1 { c(i) } else { u64::MAX };
-        let (mut pa, mut sa, mut ca) = (i0, 0u64, at(i0));
-        let (mut pb, mut sb, mut cb) = (i0, 0u64, at(i0));
-        for b in 0..pw {
-            let (j0, j1) = (col_edges[b], col_edges[b + 1]);
-            while ca <= j0 as u64 {
-                sa += ca;
-                pa += 1;
-                ca = at(pa);
+        // Columns 0..b_all are computed in every row of the pixel row (c is
+        // smallest in its first row), columns b_none.. in none (largest in its last).
+        let b_all = cols[1..].partition_point(|&j1| j1 <= c(i0));
+        let b_none = cols[..pw].partition_point(|&j0| j0 < c(i1 - 1));
+        // The computed part: uniform, or cut where the pass stands.
+        let (lo, hi) = match (front.cur, pass) {
+            (None, _) if front.all_done => (b_all, b_all),
+            (None, _) => (0, 0),
+            (Some((ci, _)), Pass::Fwd) if i1 <= ci => (b_all, b_all),
+            (Some((ci, _)), Pass::Fwd) if i0 > ci => (0, 0),
+            (Some(_), Pass::Fwd) => (0, b_all),
+            // Columns left of the pixel column holding cj are done, right of it to do.
+            (Some((_, cj)), Pass::Bwd) => {
+                let b = cols[1..].partition_point(|&j1| j1 <= cj).min(b_all);
+                (b, (b + 1).min(b_all))
             }
-            while cb < j1 as u64 {
-                sb += cb;
-                pb += 1;
-                cb = at(pb);
-            }
-            let w = (j1 - j0) as u64;
-            let computed = (sb - sa) - (pb - pa) as u64 * j0 as u64 + (i1 - pb) as u64 * w;
-            let area = (i1 - i0) as u64 * w;
-            let (done, cur) = match (front.cur, pass) {
-                (None, _) => (if front.all_done { computed } else { 0 }, 0),
-                (Some((ci, _)), Pass::Fwd) if i1 <= ci => (computed, 0),
-                (Some((ci, _)), Pass::Fwd) if i0 > ci => (0, 0),
-                (Some((ci, cj)), Pass::Fwd) => {
-                    // Rows above the current one, then the current row left of it.
-                    let row = (j1.min(cj).saturating_sub(j0)) as u64;
-                    (computed_loop(i0, ci, j0, j1) + row, (j0..j1).contains(&cj) as u64)
-                }
-                (Some((_, cj)), Pass::Bwd) if j1 <= cj => (computed, 0),
-                (Some((_, cj)), Pass::Bwd) if j0 > cj => (0, 0),
-                (Some((ci, cj)), Pass::Bwd) => {
-                    // Columns left of the current one, then the current column above it.
-                    let col = (f.first_row(cj).max(i0)..ci.min(i1)).len() as u64;
-                    (computed_loop(i0, i1, j0, cj) + col, (i0..i1).contains(&ci) as u64)
-                }
-            };
-            out(a, b, [done, cur, computed - done - cur, area - computed]);
+        };
+        if lo > 0 {
+            out(a, 0, lo, Span::All(0));
+        }
+        for b in lo..hi {
+            out(a, b, b + 1, Span::Mixed(mixed(i0, i1, b)));
+        }
+        if hi < b_all {
+            out(a, hi, b_all, Span::All(2));
+        }
+        for b in b_all..b_none {
+            out(a, b, b + 1, Span::Mixed(mixed(i0, i1, b)));
+        }
+        if b_none.max(b_all) < pw {
+            out(a, b_none.max(b_all), pw, Span::All(3));
         }
     }
+}
+
+/// For every pixel `(a, b)` (as [`pixel_spans`]), the number of its tiles
+/// done, current, to do and skipped at `step`.
+pub fn pixel_counts(
+    f: &Flash,
+    pass: Pass,
+    step: u64,
+    pw: usize,
+    ph: usize,
+    mut out: impl FnMut(usize, usize, [u64; 4]),
+) {
+    let (tr, tc) = (f.tile_rows(), f.tile_cols());
+    let (pw, ph) = (pw.clamp(1, tc), ph.clamp(1, tr));
+    pixel_spans(f, pass, step, pw, ph, |a, b0, b1, span| {
+        for b in b0..b1 {
+            out(
+                a,
+                b,
+                match span {
+                    Span::Mixed(n) => n,
+                    Span::All(k) => {
+                        let area =
+                            ((edge(a + 1, tr, ph) - edge(a, tr, ph)) * (edge(b + 1, tc, pw) - edge(b, tc, pw))) as u64;
+                        std::array::from_fn(|x| if x == k { area } else { 0 })
+                    }
+                },
+            );
+        }
+    });
 }
 
 /// The colour of a pixel from its counts: the current tile's if it holds
@@ -218,10 +284,18 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
         let hatch = th.grid.mix(th.bg, 0.35);
         let hatch = [hatch.0, hatch.1, hatch.2, 255];
         let mut px = vec![0u8; pw * ph * 4];
-        pixel_counts(f, pass, step, pw, ph, |a, b, n| {
-            let at = (a * pw + b) * 4;
-            let c = if n[0] + n[1] + n[2] == 0 && (b + ph - a) % HATCH == 0 { hatch } else { pixel_color(n, &cols) };
-            px[at..at + 4].copy_from_slice(&c);
+        let solid = cols.map(|c| [c.0, c.1, c.2, 255]);
+        pixel_spans(f, pass, step, pw, ph, |a, b0, b1, span| {
+            let row = &mut px[(a * pw + b0) * 4..(a * pw + b1) * 4];
+            match span {
+                Span::All(3) => {
+                    for (b, p) in (b0..b1).zip(row.chunks_exact_mut(4)) {
+                        p.copy_from_slice(if (b + ph - a) % HATCH == 0 { &hatch } else { &solid[3] });
+                    }
+                }
+                Span::All(k) => row.chunks_exact_mut(4).for_each(|p| p.copy_from_slice(&solid[k])),
+                Span::Mixed(n) => row.copy_from_slice(&pixel_color(n, &cols)),
+            }
         });
         scene.shapes.push(Shape::Bitmap { x: gx, y: gy, w, h, px_w: pw as u32, px_h: ph as u32, rgba: px });
     }
@@ -316,13 +390,27 @@ mod tests {
         assert_eq!(counts[10 * 512 + 5][0], 128 * 128);
         assert_eq!(counts[5 * 512 + 10][3], 128 * 128);
         assert_eq!(counts[500 * 512 + 5][2], 128 * 128);
+        // A few spans a row: uniform runs, the diagonal's pixels, the current row's.
+        for (pass, step) in [(Pass::Fwd, 0), (Pass::Fwd, half), (Pass::Bwd, half), (Pass::Bwd, f.steps() + 1)] {
+            let (mut next, mut mixed) = ((0, 0), 0);
+            pixel_spans(&f, pass, step, 512, 512, |a, b0, b1, span| {
+                assert_eq!((a, b0), if next.1 == 512 { (next.0 + 1, 0) } else { next });
+                assert!(b1 > b0);
+                next = (a, b1);
+                mixed += matches!(span, Span::Mixed(_)) as usize;
+            });
+            assert_eq!(next, (511, 512));
+            assert!(mixed <= 4 * 512 + 512, "{mixed}");
+        }
         // And so the bitmap: done, skipped (white or hatched), to do.
         let th = Theme::normal();
         let s = draw(&f, Pass::Fwd, half, &th, 900.0, "");
         let Some(Shape::Bitmap { rgba, .. }) = s.shapes.iter().find(|x| matches!(x, Shape::Bitmap { .. })) else {
             panic!("no bitmap")
         };
-        let px = |a: usize, b: usize| Rgba::rgb(rgba[(a * 512 + b) * 4], rgba[(a * 512 + b) * 4 + 1], rgba[(a * 512 + b) * 4 + 2]);
+        let px = |a: usize, b: usize| {
+            Rgba::rgb(rgba[(a * 512 + b) * 4], rgba[(a * 512 + b) * 4 + 1], rgba[(a * 512 + b) * 4 + 2])
+        };
         let cols = colors(&th);
         assert_eq!(px(10, 5), cols[0]);
         assert_eq!(px(500, 5), cols[2]);

@@ -438,11 +438,11 @@ impl Flash {
             i,
             rows.clone(),
             Some(self.cols_in_row(i) - 1),
-            (Mat { data: &q, first: rows.start, cols: d }, Mat { data: &k, first: 0, cols: d }, Mat {
-                data: &v,
-                first: 0,
-                cols,
-            }),
+            (
+                Mat { data: &q, first: rows.start, cols: d },
+                Mat { data: &k, first: 0, cols: d },
+                Mat { data: &v, first: 0, cols },
+            ),
             |_, st| out.push(st.clone()),
         );
         out
@@ -681,7 +681,14 @@ impl Check {
     /// The numbers (run to the end first).
     pub fn into_numeric(mut self) -> Numeric {
         while !self.run(u64::MAX) {}
-        Numeric { inputs: self.inp, o: self.o, lse: self.lse, err: self.err, grads: self.grads, grad_err: self.grad_err }
+        Numeric {
+            inputs: self.inp,
+            o: self.o,
+            lse: self.lse,
+            err: self.err,
+            grads: self.grads,
+            grad_err: self.grad_err,
+        }
     }
 
     /// One unit of work; returns its nominal cost in multiply-adds.
@@ -800,7 +807,11 @@ impl Check {
                     let dp = dot(dor, &v[kj * d..(kj + 1) * d]);
                     let ds = p * (dp - self.dd[qi]);
                     axpy3(
-                        (&mut g.dq[qi * d..(qi + 1) * d], &mut g.dk[kj * d..(kj + 1) * d], &mut g.dv[kj * d..(kj + 1) * d]),
+                        (
+                            &mut g.dq[qi * d..(qi + 1) * d],
+                            &mut g.dk[kj * d..(kj + 1) * d],
+                            &mut g.dv[kj * d..(kj + 1) * d],
+                        ),
                         (ds, kr, qr, scale),
                         (p, dor),
                     );
@@ -924,8 +935,7 @@ mod tests {
             bwd[j + 1] = bwd[j] + (tr - first(j)) as u64;
         }
         let keys_read = (0..tr).map(|i| (cols(i) * p.bk).min(p.n) as u64).sum();
-        let bwd_rows =
-            (0..tc).map(|j| (first(j)..tr).map(|i| rows(i).len() as u64).sum::<u64>()).sum();
+        let bwd_rows = (0..tc).map(|j| (first(j)..tr).map(|i| rows(i).len() as u64).sum::<u64>()).sum();
         let scores = (0..tr)
             .map(|i| {
                 rows(i)
@@ -944,6 +954,7 @@ mod tests {
     }
 
     /// The one-shot FlashAttention-2 backward of the first version.
+    #[allow(clippy::needless_range_loop)]
     fn backward_reference(f: &Flash, num: &Numeric) -> Grads {
         let (n, d, p) = (f.p.n, f.p.d, f.p);
         let scale = 1.0 / (d as f64).sqrt();

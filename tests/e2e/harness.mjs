@@ -88,7 +88,9 @@ export async function open(page, base, hash) {
 }
 
 export async function metric(page, name) {
-  const el = page.locator(`[data-metric="${name}"]`);
+  // A figure still being computed (flash's reference check) has no
+  // data-value yet: wait for it rather than read Number(null) = 0.
+  const el = page.locator(`[data-metric="${name}"][data-value]`);
   await el.waitFor();
   return Number(await el.getAttribute('data-value'));
 }

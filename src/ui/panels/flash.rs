@@ -59,9 +59,9 @@ struct Checks {
 
 /// Work per slice of a running check, in milliseconds: a step or a scrub
 /// that arrives meanwhile waits at most this long.
-const SLICE_MS: f64 = 6.0;
+const SLICE_MS: f64 = 4.0;
 /// Multiply-adds between two looks at the clock (well under a millisecond).
-const CHUNK_OPS: u64 = 150_000;
+const CHUNK_OPS: u64 = 100_000;
 /// Checks this small (a few milliseconds) are done before the first paint.
 const SYNC_OPS: u64 = 2_000_000;
 /// How many finished checks are remembered.
@@ -181,9 +181,10 @@ fn readouts(ctx: &AppCtx, entries: &[Entry]) -> Html {
                 Entry::Checking(name, progress) => {
                     let (text, title) = label(name);
                     html! {
-                        <div class="metric checking" data-metric={*name} data-state="checking" aria-busy="true" title={title}>
+                        <div class="metric checking" data-metric={*name} data-state="checking" aria-busy="true"
+                            data-progress={format!("{progress:.2}")} title={title}>
                             <span class="metric-label">{ text }</span>
-                            <span class="metric-value muted">{ format!("{checking} {:.0} %", progress * 100.0) }</span>
+                            <span class="metric-value muted">{ checking }</span>
                         </div>
                     }
                 }
@@ -275,7 +276,7 @@ pub fn FlashPanel() -> Html {
         (Pass::Fwd, Some((i, j)), Some(trace)) => {
             let stn = &trace[j];
             let shown = stn.m.len();
-            let cols = params.d.clamp(1, MAX_D_SHOWN);
+            let cols = sim.p.d.min(MAX_D_SHOWN);
             html! {
                 <>
                     <h2 class="chart-title">{ ctx.tf("flash.rows", &[("i", &i.to_string())]) }</h2>
