@@ -22,7 +22,8 @@ const CASES = [
   { hash: '#/gpu-vs-tpu?tm=1&tn=1', ops: ['slider:m', 'slider:tm'] },
   { hash: '#/systolic?rows=256&cols=256&k=4096&dataflow=os', ops: ['step', 'scrub', 'slider:k', 'slider:rows'] },
   { hash: '#/divergence?warps=32&then=100&else=100&after=100', ops: ['step', 'scrub'] },
-  { hash: '#/coalescing?pattern=random&dtype=fp8', ops: ['slider:stride', 'slider:seed'] },
+  { hash: '#/coalescing?pattern=stride&dtype=fp8', ops: ['slider:stride', 'slider:offset'] },
+  { hash: '#/coalescing?pattern=random&dtype=fp8', ops: ['slider:seed'] },
   { hash: '#/waves?n=16384&tm=1&tn=1', ops: ['slider:n'] },
   { hash: '#/occupancy', ops: ['slider:threads'] },
   { hash: '#/threads?n=16777216&block=1', ops: ['slider:thread'] },
@@ -62,6 +63,11 @@ async function measure(page, op, n) {
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const out = [];
+    // Long tasks (≥ 50 ms on the main thread) during these samples: a render
+    // that lands after the yield below would escape the work time, not this.
+    const long = [];
+    const po = new PerformanceObserver((list) => list.getEntries().forEach((e) => long.push(e.duration)));
+    po.observe({ type: 'longtask' });
     const setRange = (el, v) => {
       el.value = String(v);
       el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -98,22 +104,25 @@ async function measure(page, op, n) {
       const paint = c ? Number(c.dataset.paintMs ?? 0) : 0;
       out.push({ render, paint });
     }
-    return out;
+    await frame();
+    po.disconnect();
+    return { samples: out, longest: long.length ? Math.max(...long) : 0, longTasks: long.length };
   }, [op, n]);
 }
 
 const srv = await serveDist();
 const browser = await launch();
 const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
-console.log('| panel (largest legal settings) | load | operation | work median | work p95 |');
-console.log('|---|---|---|---|---|');
+console.log('| panel (largest legal settings) | load | operation | work median | work p95 | long tasks (≥ 50 ms) |');
+console.log('|---|---|---|---|---|---|');
 for (const c of CASES) {
   const loadMs = await load(page, srv.base, c.hash);
   for (const op of c.ops) {
     const r = await measure(page, op, N);
     if (r.error) { console.log(`| ${c.hash.slice(0, 60)} | | ${op} | ${r.error} | |`); continue; }
-    const s = stats(r.map((x) => x.render + x.paint));
-    console.log(`| \`${c.hash.slice(0, 60)}${c.hash.length > 60 ? '…' : ''}\` | ${loadMs.toFixed(0)} ms | ${op} | ${s.median.toFixed(1)} ms | ${s.p95.toFixed(1)} ms |`);
+    const s = stats(r.samples.map((x) => x.render + x.paint));
+    const lt = r.longTasks ? `${r.longTasks}, longest ${r.longest.toFixed(0)} ms` : 'none';
+    console.log(`| \`${c.hash.slice(0, 60)}${c.hash.length > 60 ? '…' : ''}\` | ${loadMs.toFixed(0)} ms | ${op} | ${s.median.toFixed(1)} ms | ${s.p95.toFixed(1)} ms | ${lt} |`);
   }
 }
 await browser.close();
