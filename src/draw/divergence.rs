@@ -220,7 +220,8 @@ mod tests {
     #[test]
     fn timeline_pixels_show_the_active_share() {
         // One warp, tid%2==0, 1 + 1 steps: then (16 lanes), else (16 lanes).
-        let d = Divergence::new(Params { warps: 1, cond: "tid%2==0".into(), then_steps: 1, else_steps: 1, after_steps: 0 });
+        let d =
+            Divergence::new(Params { warps: 1, cond: "tid%2==0".into(), then_steps: 1, else_steps: 1, after_steps: 0 });
         let th = Theme::normal();
         let (cols, row_px) = (2, 14);
         let px = timeline_pixels(&d, 1, &th, cols, row_px);

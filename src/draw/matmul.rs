@@ -3,7 +3,7 @@
 //! TPU's weight blocks.
 
 use crate::scene::{Align, Rgba, Scene, Shape, Theme};
-use crate::sim::matmul::{Compare, Quantization, Tiling, Waves};
+use crate::sim::matmul::{Compare, Quantization, TileState, TileStatus, Tiling, Waves};
 
 /// Thinnest a highlighted row or column of cells is drawn (CSS pixels), so
 /// that it stays visible when the cells are smaller than a pixel.
@@ -93,8 +93,9 @@ impl Grid {
 }
 
 /// A (m × k), B (k × n) and C (m × n) as tile grids; output tile (ti, tj) is
-/// the one being computed; after `step` phases, A tiles (ti, 0..step) and B
-/// tiles (0..step, tj) have been used, the current pair highlighted.
+/// the one being computed, in state `state`: after `state.step` phases, A
+/// tiles (ti, 0..step) and B tiles (0..step, tj) have been used, the current
+/// pair highlighted.
 ///
 /// The scene has a bounded number of shapes whatever the grid (4096 × 4096
 /// tiles at T = 1): each grid is one background rectangle, the followed row,
@@ -102,7 +103,7 @@ impl Grid {
 /// [`MIN_STRIP`] pixels), and lines between tiles only where tiles are at
 /// least [`LINES_FROM`] pixels.
 #[allow(clippy::too_many_arguments)]
-pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
+pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, state: &TileState, th: &Theme, width: f64, caption: &str) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 13.0 * th.text_scale;
@@ -122,7 +123,7 @@ pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, step: u64, th: &Theme, width: f
     let b = Grid { x: pad + ktn as f64 * cell + gap, y: top, rows: ktn, cols: nt, cell };
     let c = Grid { x: b.x, y: a.y, rows: mt, cols: nt, cell };
     // Phases 0..step-1 used, step-1 current, step.. to come.
-    let step = step.min(ktn);
+    let step = state.step.min(ktn);
     let used = step.saturating_sub(1);
     for g in [&a, &b, &c] {
         g.background(&mut scene, th);
@@ -135,12 +136,10 @@ pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, step: u64, th: &Theme, width: f
         a.row_span(&mut scene, ti, used, step, MIN_CELL, th.busy_hot);
         b.col_span(&mut scene, tj, used, step, MIN_CELL, th.busy_hot);
     }
-    let out = if step >= ktn {
-        th.done
-    } else if step > 0 {
-        th.busy
-    } else {
-        th.waiting.mix(th.busy, 0.3)
+    let out = match state.status {
+        TileStatus::Done => th.done,
+        TileStatus::Accumulating => th.busy,
+        TileStatus::Waiting => th.waiting.mix(th.busy, 0.3),
     };
     c.cell_rect(&mut scene, ti, tj, MIN_CELL, out);
     for g in [&a, &b, &c] {
@@ -183,8 +182,9 @@ pub fn draw_quantization(q: &Quantization, th: &Theme, width: f64) -> Scene {
     scene
 }
 
-/// Waves (rows) × SMs (columns): which SM works on which tile in which wave.
-pub fn draw_waves(wv: &Waves, th: &Theme, width: f64) -> Scene {
+/// Waves (rows) × SMs (columns): which SM works on which tile in which wave;
+/// `wave_label(w)` names row `w` (1-based, translated by the caller).
+pub fn draw_waves(wv: &Waves, th: &Theme, width: f64, wave_label: &dyn Fn(u64) -> String) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 12.0 * th.text_scale;
@@ -198,7 +198,7 @@ pub fn draw_waves(wv: &Waves, th: &Theme, width: f64) -> Scene {
     for wave in 0..shown {
         let y = pad + wave as f64 * row_h;
         if row_h >= 10.0 {
-            scene.text(pad, y + row_h / 2.0, format!("wave {}", wave + 1), font, th.fg, Align::Left, false);
+            scene.text(pad, y + row_h / 2.0, wave_label(wave + 1), font, th.fg, Align::Left, false);
         }
         let px: Vec<u8> = (0..sms)
             .flat_map(|sm| {
@@ -331,21 +331,29 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
 mod tests {
     use super::*;
 
+    /// The followed tile's state after `step` steps.
+    fn at(t: Tiling, ti: u64, tj: u64, step: u64) -> TileState {
+        use crate::sim::Steppable;
+        crate::sim::matmul::TileRun { tiling: t, ti, tj, smem: 0 }.state_at(step)
+    }
+
     #[test]
     fn scenes_have_sensible_sizes() {
         let th = Theme::normal();
         let t = Tiling { m: 256, n: 256, k: 256, t: 16, elem_bytes: 4, tiled: true };
-        let s = draw_tiling(&t, 1, 2, 3, &th, 900.0, "x");
+        let s = draw_tiling(&t, 1, 2, &at(t, 1, 2, 3), &th, 900.0, "x");
         assert!(s.height > 100.0 && s.height < 900.0);
         let naive = Tiling { tiled: false, ..t };
-        let ns = draw_tiling(&naive, 0, 0, 3, &th, 900.0, "x");
+        let ns = draw_tiling(&naive, 0, 0, &at(naive, 0, 0, 3), &th, 900.0, "x");
         assert!(ns.shapes.iter().any(|x| matches!(x, Shape::Rect { fill: Some(f), .. } if *f == th.busy_hot)));
         let q = Quantization { m: 1025, n: 1025, t: 128, elem_bytes: 4, section: 128 };
         assert!(draw_quantization(&q, &th, 800.0).height > 100.0);
         let w = Waves { m: 1793, n: 1793, k: 1793, tm: 256, tn: 128, sms: 108 };
-        let ws = draw_waves(&w, &th, 900.0);
+        let label = |w: u64| format!("波 {w}");
+        let ws = draw_waves(&w, &th, 900.0, &label);
         let bitmaps = ws.shapes.iter().filter(|x| matches!(x, Shape::Bitmap { .. })).count();
         assert_eq!(bitmaps, 2, "one row per wave");
+        assert!(ws.texts().contains(&"波 2"), "rows labelled by the caller");
         let c = Compare { m: 512, k: 4096, n: 4096, mxu: 128, sms: 132, tm: 128, tn: 128, macs_per_sm_cycle: 2048 };
         assert!(draw_compare(&c, &th, 900.0, ["a", "b"]).height > 100.0);
     }
@@ -385,7 +393,7 @@ mod tests {
             // n = m = k = 4096, T = 1: 4096 × 4096 tiles in each grid.
             let t = Tiling { m: 4096, n: 4096, k: 4096, t: 1, elem_bytes: 4, tiled };
             for (ti, tj, step) in [(0, 0, 0), (4095, 17, 1), (2000, 4095, 2048), (4095, 4095, 4096)] {
-                let s = draw_tiling(&t, ti, tj, step, &th, 1000.0, "caption");
+                let s = draw_tiling(&t, ti, tj, &at(t, ti, tj, step), &th, 1000.0, "caption");
                 let (px, shapes) = cost(&s);
                 assert_eq!(px, 0);
                 assert!(shapes <= 40, "{shapes} shapes");
@@ -406,7 +414,7 @@ mod tests {
         }
         // Small grids keep their lines between tiles.
         let t = Tiling { m: 64, n: 64, k: 64, t: 16, elem_bytes: 4, tiled: true };
-        let s = draw_tiling(&t, 1, 2, 3, &th, 900.0, "x");
+        let s = draw_tiling(&t, 1, 2, &at(t, 1, 2, 3), &th, 900.0, "x");
         let lines = s.shapes.iter().filter(|x| matches!(x, Shape::Line { .. })).count();
         assert_eq!(lines, 3 * (3 + 3));
         inside(&s);

@@ -47,13 +47,31 @@ pub fn phase_tint(phase: Phase, th: &Theme) -> Rgba {
     }
 }
 
+/// The names drawn beside the array (translated by the caller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labels<'a> {
+    /// The left operand, beside its queues.
+    pub a: &'a str,
+    /// The top operand (output-stationary).
+    pub b: &'a str,
+    /// The top operand as weights (weight-stationary).
+    pub weights: &'a str,
+    /// The output accumulators (weight-stationary).
+    pub c: &'a str,
+}
+
+impl Labels<'static> {
+    /// The bare matrix names, for tests.
+    pub const PLAIN: Labels<'static> = Labels { a: "A", b: "B", weights: "B (W)", c: "C" };
+}
+
 /// Draw the array at cycle `c` into a scene `width` CSS pixels wide; `caption`
 /// is the (already translated) line shown above the array.
-pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Scene {
+pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
     let p = s.params();
     let width = width.max(240.0);
     if p.rows <= DETAIL_MAX && p.cols <= DETAIL_MAX {
-        draw_detail(s, c, th, width, caption)
+        draw_detail(s, c, th, width, caption, labels)
     } else {
         draw_heat(s, c, th, width, caption)
     }
@@ -79,7 +97,7 @@ fn queue_slots(s: &Systolic) -> (usize, usize) {
     (left.min(MAX_SLOTS), top.min(MAX_SLOTS))
 }
 
-fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Scene {
+fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
     let p = *s.params();
     let ws = p.dataflow == Dataflow::Ws;
     let (ql, qt) = queue_slots(s);
@@ -98,11 +116,11 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
 
     // Edge labels.
     let lab = 17.0 * th.text_scale;
-    scene.text(PAD, gy + p.rows as f64 * cs / 2.0, "A", lab, th.a_color, Align::Left, true);
+    scene.text(PAD, gy + p.rows as f64 * cs / 2.0, labels.a, lab, th.a_color, Align::Left, true);
     scene.text(
         gx + p.cols as f64 * cs / 2.0,
         top + 8.0 * th.text_scale,
-        if ws { "B (W)" } else { "B" },
+        if ws { labels.weights } else { labels.b },
         lab,
         th.b_color,
         Align::Center,
@@ -216,7 +234,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> S
     // Weight-stationary: the output accumulators below the array.
     if ws {
         let oy = bottom + 22.0 * th.text_scale;
-        scene.text(PAD, oy + p.rows as f64 * out_h / 2.0, "C", lab, th.fg, Align::Left, true);
+        scene.text(PAD, oy + p.rows as f64 * out_h / 2.0, labels.c, lab, th.fg, Align::Left, true);
         let pos = (c > 0).then(|| s.ws_pos(c));
         for m_ in 0..p.rows {
             for j in 0..p.cols {
@@ -394,7 +412,7 @@ mod tests {
     #[test]
     fn small_arrays_show_every_accumulator() {
         let s = sim(4, 4, 6, Dataflow::Os);
-        let scene = draw(&s, 12, &Theme::normal(), 800.0, "cycle 12");
+        let scene = draw(&s, 12, &Theme::normal(), 800.0, "cycle 12", &Labels::PLAIN);
         let texts = scene.texts();
         let (out, _) = s.check();
         for v in out {
@@ -430,7 +448,7 @@ mod tests {
                 }
                 let busy = (0..128 * 128).filter(|&n| s.pe_brief(c, n / 128, n % 128).0).count() as u64;
                 assert_eq!(busy, s.busy_at(c));
-                let scene = draw(&s, c, &th, 900.0, "");
+                let scene = draw(&s, c, &th, 900.0, "", &Labels::PLAIN);
                 assert!(scene.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 128, px_h: 128, .. })));
             }
         }
@@ -439,7 +457,7 @@ mod tests {
     #[test]
     fn weight_stationary_draws_outputs() {
         let s = sim(3, 3, 5, Dataflow::Ws);
-        let scene = draw(&s, s.total_cycles(), &Theme::present(), 700.0, "");
+        let scene = draw(&s, s.total_cycles(), &Theme::present(), 700.0, "", &Labels::PLAIN);
         let texts = scene.texts();
         for v in &s.check().0 {
             assert!(texts.contains(&v.to_string().as_str()));

@@ -19,7 +19,7 @@
 //! `n ≤ NUMERIC_MAX_N`, by [`Check`]: an incremental job that does a bounded
 //! amount of work per call, so a page can run it in slices without freezing.
 
-use super::{Metric, SplitMix64};
+use super::{Metric, SplitMix64, Steppable};
 use std::ops::Range;
 
 pub const MAX_N: usize = 65536;
@@ -559,6 +559,67 @@ impl Flash {
             Metric::count("sram-bytes", self.sram_bytes()),
         ]);
         m
+    }
+}
+
+// ---- One pass as a stepping simulation. ----
+
+/// One pass of one configuration, step by step: step `t` (1-based) computes
+/// one tile, in the pass's order (query blocks outer forward, key blocks
+/// outer backward).
+pub struct FlashRun {
+    pub flash: Flash,
+    pub pass: Pass,
+}
+
+/// Where a pass stands after `step` steps: the tile computed in that step
+/// (`None` at step 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileStep {
+    pub step: u64,
+    pub tile: Option<(usize, usize)>,
+}
+
+impl FlashRun {
+    pub fn new(flash: Flash, pass: Pass) -> Self {
+        FlashRun { flash, pass }
+    }
+
+    /// The tile after `cur` in the pass's order (`None` → the first tile),
+    /// in O(1); `None` after the last.
+    pub fn next_tile(&self, cur: Option<(usize, usize)>) -> Option<(usize, usize)> {
+        let f = &self.flash;
+        let (tr, tc) = (f.tr, f.tc);
+        match (self.pass, cur) {
+            (Pass::Fwd, None) => Some((0, 0)),
+            (Pass::Bwd, None) => Some((f.first_row(0), 0)),
+            (Pass::Fwd, Some((i, j))) if j + 1 < f.cols_in_row(i) => Some((i, j + 1)),
+            (Pass::Fwd, Some((i, _))) => (i + 1 < tr).then_some((i + 1, 0)),
+            (Pass::Bwd, Some((i, j))) if i + 1 < tr => Some((i + 1, j)),
+            (Pass::Bwd, Some((_, j))) => (j + 1 < tc).then(|| (f.first_row(j + 1), j + 1)),
+        }
+    }
+}
+
+impl Steppable for FlashRun {
+    type State = TileStep;
+    fn steps(&self) -> u64 {
+        self.flash.steps()
+    }
+    /// O(log n): the closed-form schedule looked up.
+    fn state_at(&self, t: u64) -> TileStep {
+        let step = t.min(self.steps());
+        TileStep { step, tile: self.flash.tile_at(self.pass, step) }
+    }
+    /// O(1): the next tile in the pass's order.
+    fn step_from(&self, prev: &TileStep, t: u64) -> TileStep {
+        if t >= self.steps() {
+            return *prev;
+        }
+        TileStep { step: prev.step + 1, tile: self.next_tile(prev.tile) }
+    }
+    fn metrics(&self, t: u64) -> Vec<Metric> {
+        self.flash.metrics(self.pass, t)
     }
 }
 
@@ -1122,6 +1183,33 @@ mod tests {
         assert_eq!(c.scores(), 4096 * 4097 / 2);
     }
 
+    #[test]
+    fn a_pass_is_a_steppable_run() {
+        for causal in [false, true] {
+            for pass in [Pass::Fwd, Pass::Bwd] {
+                // Blocks that do not divide n; one-element blocks; one block.
+                for (n, bq, bk) in [(100, 16, 24), (37, 5, 3), (9, 1, 1), (12, 12, 12), (1, 1, 1)] {
+                    let run = FlashRun::new(Flash::schedule_only(params(n, 4, bq, bk, causal, 2)), pass);
+                    crate::sim::check_steppable_laws(&run);
+                    // Walked to the end, the steps visit every computed tile once, then stop.
+                    let mut st = run.state_at(0);
+                    for t in 0..run.steps() {
+                        st = run.step_from(&st, t);
+                        let (i, j) = st.tile.unwrap();
+                        assert_eq!(run.flash.step_of(pass, i, j), Some(t + 1));
+                    }
+                    assert_eq!(run.next_tile(st.tile), None);
+                    assert_eq!(run.step_from(&st, run.steps()), st);
+                }
+            }
+        }
+        // The lecture's run, with its numbers: the checks are among the metrics at every step.
+        let run = FlashRun::new(flash(64, 16, 16, 16, true, 1), Pass::Bwd);
+        crate::sim::check_steppable_laws(&run);
+        assert!(run.metrics(3).iter().any(|m| m.name == "grad-max-abs-error"));
+        assert_eq!(run.state_at(u64::MAX), TileStep { step: 10, tile: Some((3, 3)) });
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(40))]
         #[test]
@@ -1148,6 +1236,13 @@ mod tests {
             }
             prop_assert_eq!(f.tiles_skipped(), skipped);
             prop_assert_eq!(f.tiles_computed() + skipped, (f.tile_rows() * f.tile_cols()) as u64);
+        }
+
+        #[test]
+        fn every_pass_obeys_the_steppable_laws(n in 1usize..200, bq in 1usize..40, bk in 1usize..40,
+                                                causal in any::<bool>(), bwd in any::<bool>()) {
+            let pass = if bwd { Pass::Bwd } else { Pass::Fwd };
+            crate::sim::check_steppable_laws(&FlashRun::new(Flash::schedule_only(params(n, 2, bq, bk, causal, 0)), pass));
         }
 
         #[test]

@@ -2,32 +2,8 @@
 //! and its reuse, tile (block) quantization and alignment, wave quantization,
 //! and a modelled throughput curve with its sawtooth.
 
-use super::Metric;
-
-/// A GPU for the wave model: SMs, dense bf16 peak and HBM bandwidth.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Gpu {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub sms: u32,
-    /// Dense bf16 Tensor Core peak, TFLOP/s.
-    pub peak_tflops: f64,
-    /// HBM bandwidth, TB/s.
-    pub bandwidth_tbps: f64,
-}
-
-/// Public figures: NVIDIA A100 (SXM 80 GB), H100 (SXM), H200 (SXM) and B200
-/// data sheets; SM counts from the respective architecture whitepapers.
-pub const GPUS: [Gpu; 4] = [
-    Gpu { code: "a100", name: "A100", sms: 108, peak_tflops: 312.0, bandwidth_tbps: 2.039 },
-    Gpu { code: "h100", name: "H100", sms: 132, peak_tflops: 989.0, bandwidth_tbps: 3.35 },
-    Gpu { code: "h200", name: "H200", sms: 132, peak_tflops: 989.0, bandwidth_tbps: 4.8 },
-    Gpu { code: "b200", name: "B200", sms: 148, peak_tflops: 2250.0, bandwidth_tbps: 8.0 },
-];
-
-pub fn gpu(code: &str) -> &'static Gpu {
-    GPUS.iter().find(|g| g.code == code).unwrap_or(&GPUS[0])
-}
+use super::hw::Gpu;
+use super::{Metric, Steppable};
 
 /// An m × k by k × n product cut into tm × tn output tiles, on `sms` SMs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,17 +52,32 @@ impl Waves {
     pub fn time_waves_k(&self) -> f64 {
         (self.waves() * self.k) as f64
     }
+    /// Tiles in the last wave (all of `sms` when the tiles fill it).
+    pub fn last_wave_tiles(&self) -> u64 {
+        self.tiles() - (self.waves().max(1) - 1) * self.sms
+    }
+    /// The panel's figures, FLOPs and time relative to `reference` (the
+    /// notes' 1792).
+    pub fn metrics_against(&self, reference: &Waves) -> Vec<Metric> {
+        vec![
+            Metric::count("tiles", self.tiles()),
+            Metric::count("waves", self.waves()),
+            Metric::percent("sm-utilization", self.sm_utilization()),
+            Metric::real("relative-flops", self.flops() / reference.flops()),
+            Metric::real("relative-time", self.time_waves() / reference.time_waves()),
+        ]
+    }
 }
 
 /// Modelled throughput (TFLOP/s) of an m × k × n bf16 product: each wave runs
 /// its tiles at the SMs' share of peak, padded tiles cost full price, and the
 /// run cannot beat moving A, B and C through HBM once.
 pub fn modelled_tflops(w: &Waves, g: &Gpu) -> f64 {
-    let per_sm = g.peak_tflops * 1e12 / g.sms as f64;
+    let per_sm = g.bf16_tflops * 1e12 / g.sms as f64;
     let tile_flops = 2.0 * (w.tm * w.tn * w.k) as f64;
     let compute = w.waves() as f64 * tile_flops / per_sm;
     let bytes = 2.0 * (w.m * w.k + w.k * w.n + w.m * w.n) as f64;
-    let memory = bytes / (g.bandwidth_tbps * 1e12);
+    let memory = bytes / (g.hbm_tbps * 1e12);
     w.flops() / compute.max(memory) / 1e12
 }
 
@@ -154,13 +145,55 @@ impl Tiling {
     pub fn phases(&self) -> u64 {
         self.k.div_ceil(self.t)
     }
-    /// For the output tile (ti, tj) after `s` phases: (elements loaded from
-    /// global, multiply-adds done).
-    pub fn tile_progress(&self, ti: u64, tj: u64, s: u64) -> (u64, u64) {
+    /// Steps of a run: tiled, one per phase (a pair of tiles); naive, one per k.
+    pub fn steps(&self) -> u64 {
+        if self.tiled {
+            self.phases()
+        } else {
+            self.k
+        }
+    }
+    /// Output tiles down (over m) and across (over n).
+    pub fn tile_grid(&self) -> (u64, u64) {
+        (self.m.div_ceil(self.t), self.n.div_ceil(self.t))
+    }
+    /// Rows and columns of output tile (ti, tj) inside the product (edge
+    /// tiles are cut by m and n; a tile outside the grid has none).
+    pub fn tile_extent(&self, ti: u64, tj: u64) -> (u64, u64) {
         let rows = (self.m - (ti * self.t).min(self.m)).min(self.t);
         let cols = (self.n - (tj * self.t).min(self.n)).min(self.t);
-        let kk = (s * self.t).min(self.k);
-        (rows * kk + kk * cols, rows * cols * kk)
+        (rows, cols)
+    }
+    /// The k indices step `s` (1-based) brings in: tiled, the `s`-th tile
+    /// along k; naive, the single index `s − 1`.
+    pub fn step_k(&self, s: u64) -> KSpan {
+        let s = s.clamp(1, self.steps().max(1));
+        let kt = if self.tiled { self.t } else { 1 };
+        KSpan { start: ((s - 1) * kt).min(self.k), end: (s * kt).min(self.k) }
+    }
+    /// For the output tile (ti, tj) after `s` steps: (elements loaded from
+    /// global, multiply-adds done). Tiled: per phase, its rows of the A tile
+    /// and columns of the B tile; naive: each output element reads one
+    /// element of A and one of B per k.
+    pub fn tile_progress(&self, ti: u64, tj: u64, s: u64) -> (u64, u64) {
+        let (rows, cols) = self.tile_extent(ti, tj);
+        if self.tiled {
+            let kk = (s * self.t).min(self.k);
+            (rows * kk + kk * cols, rows * cols * kk)
+        } else {
+            let kk = s.min(self.k);
+            (2 * rows * cols * kk, rows * cols * kk)
+        }
+    }
+    /// Shared memory that two T × T tiles of this dtype need (what has to
+    /// fit, whichever mode is shown).
+    pub fn pair_bytes(&self) -> u64 {
+        2 * self.t * self.t * self.elem_bytes
+    }
+    /// Whether two T × T tiles fit in `smem` bytes, and the largest T that does.
+    pub fn fit(&self, smem: u64) -> SmemFit {
+        let bytes = self.pair_bytes();
+        SmemFit { bytes, fits: bytes <= smem, max_tile: max_tile(smem, self.elem_bytes) }
     }
     pub fn metrics(&self, smem: u64) -> Vec<Metric> {
         vec![
@@ -170,6 +203,118 @@ impl Tiling {
             Metric::count("smem-bytes", self.smem_bytes()),
             Metric::count("max-tile", max_tile(smem, self.elem_bytes)),
         ]
+    }
+}
+
+/// A range `start..end` of the inner dimension k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KSpan {
+    pub start: u64,
+    pub end: u64,
+}
+
+impl KSpan {
+    pub fn len(&self) -> u64 {
+        self.end - self.start
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+}
+
+/// Two T × T tiles against the shared memory budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmemFit {
+    /// Bytes the two tiles need.
+    pub bytes: u64,
+    pub fits: bool,
+    /// The largest T whose two tiles fit.
+    pub max_tile: u64,
+}
+
+/// The tiled (or naive) product as the panel plays it: one output tile
+/// (ti, tj) followed through its steps, with the shared memory budget in
+/// bytes (for the fit metric).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileRun {
+    pub tiling: Tiling,
+    pub ti: u64,
+    pub tj: u64,
+    pub smem: u64,
+}
+
+/// Where the followed output tile is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TileStatus {
+    /// Step 0: nothing loaded yet.
+    Waiting,
+    /// Some of its k range is accumulated.
+    Accumulating,
+    /// Every step done: the tile is final.
+    Done,
+}
+
+/// The followed output tile after `step` steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileState {
+    pub step: u64,
+    /// The k range the latest step brought in (`None` at step 0).
+    pub current: Option<KSpan>,
+    /// Elements this tile has read from global memory so far.
+    pub loads: u64,
+    /// Multiply-adds it has done so far.
+    pub macs: u64,
+    pub status: TileStatus,
+}
+
+impl TileRun {
+    fn status(&self, step: u64) -> TileStatus {
+        if step == 0 {
+            TileStatus::Waiting
+        } else if step >= self.tiling.steps() {
+            TileStatus::Done
+        } else {
+            TileStatus::Accumulating
+        }
+    }
+}
+
+impl Steppable for TileRun {
+    type State = TileState;
+    fn steps(&self) -> u64 {
+        self.tiling.steps()
+    }
+    fn state_at(&self, t: u64) -> TileState {
+        let step = t.min(self.steps());
+        let (loads, macs) = self.tiling.tile_progress(self.ti, self.tj, step);
+        TileState {
+            step,
+            current: (step > 0).then(|| self.tiling.step_k(step)),
+            loads,
+            macs,
+            status: self.status(step),
+        }
+    }
+    /// One step more: the next k range's loads and multiply-adds added to the
+    /// tile's counters.
+    fn step_from(&self, prev: &TileState, t: u64) -> TileState {
+        if t >= self.steps() {
+            return *prev;
+        }
+        let step = prev.step + 1;
+        let span = self.tiling.step_k(step);
+        let (rows, cols) = self.tiling.tile_extent(self.ti, self.tj);
+        let loads = if self.tiling.tiled { (rows + cols) * span.len() } else { 2 * rows * cols };
+        TileState {
+            step,
+            current: Some(span),
+            loads: prev.loads + loads,
+            macs: prev.macs + rows * cols * span.len(),
+            status: self.status(step),
+        }
+    }
+    fn metrics(&self, t: u64) -> Vec<Metric> {
+        [vec![Metric::count("step", t.min(self.steps()))], self.tiling.metrics(self.smem)].concat()
     }
 }
 
@@ -224,6 +369,16 @@ impl Quantization {
             })
             .sum()
     }
+    /// Bytes per row of the row-major output.
+    pub fn row_bytes(&self) -> u64 {
+        self.n * self.elem_bytes
+    }
+    /// The row length, in elements, padded up to whole sections (what fixes
+    /// the alignment).
+    pub fn padded_n(&self) -> u64 {
+        let per_section = (self.section / self.elem_bytes).max(1);
+        self.n.div_ceil(per_section) * per_section
+    }
     pub fn metrics(&self) -> Vec<Metric> {
         vec![
             Metric::percent("useful-fraction", self.useful_fraction()),
@@ -261,6 +416,51 @@ mod tests {
     }
 
     #[test]
+    fn lecture_waves_metrics() {
+        let m = |n| a100(n).metrics_against(&a100(1792)).iter().map(|m| m.value).collect::<Vec<_>>();
+        let x = m(2560);
+        assert_eq!(
+            (x[0], x[1], format!("{:.2}", x[2]), format!("{:.2}", x[3]), x[4]),
+            (200.0, 2.0, "0.93".into(), "2.92".into(), 2.0)
+        );
+        assert_eq!(a100(1793).last_wave_tiles(), 12);
+        assert_eq!(a100(1792).last_wave_tiles(), 98);
+    }
+
+    #[test]
+    fn followed_tiles_count_their_loads() {
+        // The e2e cases: n = 256, T = 64, tile (0, 0) after 2 phases; n = 100,
+        // T = 32, edge tile (3, 1) (4 rows × 32 columns) after all 4 phases.
+        let t = Tiling { m: 256, n: 256, k: 256, t: 64, elem_bytes: 4, tiled: true };
+        let run = TileRun { tiling: t, ti: 0, tj: 0, smem: 228 * 1024 };
+        let s = run.state_at(2);
+        assert_eq!((s.loads, s.macs, s.status), (16_384, 524_288, TileStatus::Accumulating));
+        assert_eq!(s.current, Some(KSpan { start: 64, end: 128 }));
+        let edge = TileRun { tiling: Tiling { m: 100, n: 100, k: 100, t: 32, ..t }, ti: 3, tj: 1, smem: 0 };
+        assert_eq!(edge.tiling.tile_extent(3, 1), (4, 32));
+        let s = edge.state_at(4);
+        assert_eq!((s.loads, s.macs, s.status), (4 * 100 + 100 * 32, 12_800, TileStatus::Done));
+        assert_eq!(s.current, Some(KSpan { start: 96, end: 100 }), "the last phase is cut by k");
+        assert_eq!(edge.state_at(0).status, TileStatus::Waiting);
+        // Naive: one k per step, two reads per output element.
+        let naive = TileRun { tiling: Tiling { tiled: false, ..t }, ..run };
+        assert_eq!(naive.steps(), 256);
+        let s = naive.state_at(3);
+        assert_eq!((s.loads, s.macs, s.current), (2 * 64 * 64 * 3, 64 * 64 * 3, Some(KSpan { start: 2, end: 3 })));
+        let names: Vec<&str> = run.metrics(0).iter().map(|m| m.name).collect();
+        assert_eq!(names, ["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"]);
+    }
+
+    #[test]
+    fn shared_memory_fit() {
+        let t = |t| Tiling { m: 256, n: 256, k: 256, t, elem_bytes: 4, tiled: true };
+        assert_eq!(t(64).fit(228 * 1024), SmemFit { bytes: 32_768, fits: true, max_tile: 170 });
+        // T = 200 in fp32: 320,000 bytes, more than 228 KB.
+        assert_eq!(t(200).fit(228 * 1024), SmemFit { bytes: 320_000, fits: false, max_tile: 170 });
+        assert!(t(170).fit(228 * 1024).fits && !t(171).fit(228 * 1024).fits);
+    }
+
+    #[test]
     fn measured_series_parse() {
         let v = parse_measured("n,tflops\n# A100\n2048, 250.5\n1024,200\nbad,line\n\n4096,nan\n");
         assert_eq!(v, vec![(1024.0, 200.0), (2048.0, 250.5)]);
@@ -288,6 +488,8 @@ mod tests {
         assert!(q(1024).aligned() && !q(1025).aligned());
         assert_eq!(q(1024).extra_transactions(), 0);
         assert!(q(1025).extra_transactions() > 0);
+        // 1025 fp32 elements are 4100 bytes; padding to whole 128-byte sections gives 1056.
+        assert_eq!((q(1025).row_bytes(), q(1025).padded_n(), q(1024).padded_n()), (4100, 1056, 1024));
     }
 
     proptest! {
@@ -302,9 +504,11 @@ mod tests {
             prop_assert_eq!(x.global_reads(), 2 * n * n * n.div_ceil(t));
             // Summed over output tiles, the per-tile loads give the total.
             let tiles = n.div_ceil(t);
-            let total: u64 = (0..tiles).flat_map(|i| (0..tiles).map(move |j| (i, j)))
-                .map(|(i, j)| x.tile_progress(i, j, x.phases()).0).sum();
-            prop_assert_eq!(total, x.global_reads());
+            for x in [x, Tiling { tiled: false, ..x }] {
+                let total: u64 = (0..tiles).flat_map(|i| (0..tiles).map(move |j| (i, j)))
+                    .map(|(i, j)| x.tile_progress(i, j, x.steps()).0).sum();
+                prop_assert_eq!(total, x.global_reads());
+            }
         }
 
         #[test]
@@ -315,8 +519,8 @@ mod tests {
             prop_assert!(w.sm_utilization() > 0.0 && w.sm_utilization() <= 1.0);
             prop_assert!(w.tile_efficiency() > 0.0 && w.tile_efficiency() <= 1.0);
             // Never above the peak of the SMs it has.
-            let g = &GPUS[0];
-            let peak = g.peak_tflops * sms as f64 / g.sms as f64;
+            let g = &crate::sim::hw::GPUS[0];
+            let peak = g.bf16_tflops * sms as f64 / g.sms as f64;
             prop_assert!(modelled_tflops(&w, g) <= peak * (1.0 + 1e-9));
         }
     }
@@ -372,17 +576,6 @@ impl Compare {
             Metric::count("gpu-waves", self.waves().waves()),
             Metric::percent("gpu-utilization", self.gpu_utilization()),
         ]
-    }
-}
-
-/// Dense bf16 multiply-adds per SM per cycle: A100 1024 (312 TFLOP/s at
-/// 1.41 GHz on 108 SMs); H100/H200 and B200 per NVIDIA's Hopper and
-/// Blackwell whitepapers (dense, no sparsity).
-pub fn macs_per_sm_cycle(code: &str) -> u64 {
-    match code {
-        "a100" => 1024,
-        "b200" => 4096,
-        _ => 2048,
     }
 }
 

@@ -194,17 +194,11 @@ pub use coalescing::{coalescing_params, COALESCING, COALESCING_PARAMS};
 pub use divergence::{divergence_params, divergence_run, DIVERGENCE, DIVERGENCE_PARAMS};
 pub use flash::{flash_params, flash_pass, FLASH, FLASH_PARAMS};
 pub use fusion::{FUSION, FUSION_PARAMS};
-pub use gpu_vs_tpu::{gpu_tpu, GPU_TPU, GPU_TPU_PARAMS};
 pub use hardware::{machine, HARDWARE, HARDWARE_PARAMS};
 pub use occupancy::{occupancy_kernel, OCCUPANCY, OCCUPANCY_PARAMS};
-pub use online_softmax::{softmax_run, ONLINE_SOFTMAX, SOFTMAX_PARAMS};
-pub use quantization::{quantization, QUANTIZATION, QUANTIZATION_PARAMS};
 pub use recompute::{recompute, RECOMPUTE, RECOMPUTE_PARAMS};
 pub use roofline::{roofline_work, ROOFLINE, ROOFLINE_PARAMS};
-pub use systolic::{systolic_params, SYSTOLIC, SYSTOLIC_PARAMS};
 pub use threads::{threads_grid, THREADS, THREADS_PARAMS};
-pub use tiling::{tiling, tiling_steps, TILING, TILING_PARAMS};
-pub use waves::{waves_at, WAVES, WAVES_PARAMS};
 
 /// One registry entry: the pure meta, this topic's texts and (in the
 /// browser) its panel.
@@ -313,7 +307,7 @@ mod tests {
 
     #[test]
     fn the_issue_deep_link_parses_cleanly() {
-        let (v, notices) = SYSTOLIC.parse(&q(&[
+        let (v, notices) = systolic::SYSTOLIC.parse(&q(&[
             ("rows", "4"),
             ("cols", "4"),
             ("k", "6"),
@@ -328,13 +322,13 @@ mod tests {
             q(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3")])
         );
         // Shrinking k pulls the cycle back inside the run.
-        let shrunk = SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
+        let shrunk = systolic::SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
         assert_eq!(shrunk.int("cycle"), 7);
     }
 
     #[test]
     fn params_json_names_every_parameter() {
-        let j = SYSTOLIC.params_json();
+        let j = systolic::SYSTOLIC.params_json();
         assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
         assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws"]}"#));
         assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
@@ -361,10 +355,11 @@ mod tests {
 
     #[test]
     fn matmul_deep_links() {
+        use tiling::{tiling, TILING};
         let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("dtype", "fp32")]));
         assert!(n.is_empty());
         assert_eq!(tiling(&v).global_reads(), 524_288);
-        assert_eq!(tiling_steps(&tiling(&v)), 4);
+        assert_eq!(tiling(&v).steps(), 4);
         // The chosen output tile is kept inside the grid, with a notice.
         let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "9"), ("tj", "3")]));
         assert_eq!((v.int("ti"), v.int("tj")), (3, 3));
@@ -373,10 +368,10 @@ mod tests {
         let (_, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "100000")]));
         assert_eq!(n.len(), 1, "one notice per parameter");
         assert_eq!(n[0].problem, crate::params::Problem::OutOfRange { min: 0, max: 3, used: 3 });
-        let (v, _) = WAVES.parse(&q(&[("gpu", "a100"), ("n", "1793")]));
-        assert_eq!(waves_at(&v, 1793).waves(), 2);
-        let (v, _) = QUANTIZATION.parse(&q(&[("n", "1024")]));
-        assert_eq!(quantization(&v).useful_fraction(), 1.0);
+        let (v, _) = waves::WAVES.parse(&q(&[("gpu", "a100"), ("n", "1793")]));
+        assert_eq!(waves::waves_at(&v, 1793).waves(), 2);
+        let (v, _) = quantization::QUANTIZATION.parse(&q(&[("n", "1024")]));
+        assert_eq!(quantization::quantization(&v).useful_fraction(), 1.0);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Key figures (`data-metric` / `data-value`) and URL notices.
+//! Key figures (`data-metric` / `data-value`, or pending while still being
+//! computed) and URL notices.
 
 use super::app::AppCtx;
 use crate::i18n::{format_metric, has, notice_text};
@@ -7,27 +8,75 @@ use crate::sim::Metric;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// Key figures still being computed (a reference check running in the
+/// background): their names, how far the computation has got, and the text
+/// shown in place of their values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pending {
+    /// Metrics still being computed. A metric of the list with one of these
+    /// names is shown pending in its place (its value ignored); a name not in
+    /// the list is shown pending after it.
+    pub metrics: Vec<&'static str>,
+    /// Share of the computation done, 0 to 1 (`data-progress`).
+    pub progress: f64,
+    /// Translation key of the text shown instead of a value ("checking…").
+    pub text: &'static str,
+}
+
+impl Pending {
+    pub fn new(text: &'static str, metrics: Vec<&'static str>, progress: f64) -> Self {
+        Pending { metrics, progress, text }
+    }
+    fn has(&self, name: &str) -> bool {
+        self.metrics.contains(&name)
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ReadoutsProps {
     pub metrics: Rc<Vec<Metric>>,
     /// The panel: a label `metric.<topic>.<name>` overrides `metric.<name>`.
     pub topic: &'static str,
+    /// Metrics still being computed (none by default).
+    #[prop_or_default]
+    pub pending: Pending,
 }
 
 /// Every metric as `<div data-metric=name data-value=raw>` with a translated
-/// label, its formatted value and (where there is one) a tooltip.
+/// label, its formatted value and (where there is one) a tooltip. A pending
+/// metric has no `data-value` (a test reading it waits): `<div class="metric
+/// checking" data-metric=name data-state="checking" aria-busy="true"
+/// data-progress="0.37">` with the pending text in place of the value.
 #[component]
 pub fn Readouts(props: &ReadoutsProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let label = |name: &str| {
+        let label_key = crate::i18n::topic_key("metric", props.topic, name);
+        let doc_key = format!("{label_key}.doc");
+        (ctx.t(&label_key), has(&doc_key).then(|| ctx.t(&doc_key)))
+    };
+    let pending = &props.pending;
+    let checking = |name: &'static str| {
+        let (text, title) = label(name);
+        html! {
+            <div class="metric checking" data-metric={name} data-state="checking" aria-busy="true"
+                data-progress={format!("{:.2}", pending.progress)} title={title}>
+                <span class="metric-label">{ text }</span>
+                <span class="metric-value muted">{ ctx.t(pending.text) }</span>
+            </div>
+        }
+    };
+    let listed = |name: &str| props.metrics.iter().any(|m| m.name == name);
     html! {
         <div class="readouts" role="group">
             { for props.metrics.iter().map(|m| {
-                let label_key = crate::i18n::topic_key("metric", props.topic, m.name);
-                let doc_key = format!("{label_key}.doc");
-                let title = has(&doc_key).then(|| ctx.t(&doc_key));
+                if pending.has(m.name) {
+                    return checking(m.name);
+                }
+                let (text, title) = label(m.name);
                 html! {
                     <div class="metric" data-metric={m.name} data-value={m.raw()} title={title}>
-                        <span class="metric-label">{ ctx.t(&label_key) }</span>
+                        <span class="metric-label">{ text }</span>
                         <span class="metric-value">{ match m.word {
                             Some(w) => ctx.t(&format!("word.{w}")),
                             None => format_metric(m),
@@ -35,6 +84,7 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
                     </div>
                 }
             }) }
+            { for pending.metrics.iter().filter(|n| !listed(n)).map(|n| checking(n)) }
         </div>
     }
 }

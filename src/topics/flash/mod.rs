@@ -1,25 +1,29 @@
-//! `#/flash`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! `#/flash`: its URL parameters, its registry entry, the typed conversion
+//! from URL values to simulation parameters, and the panel's math: which
+//! checks are known, pending or to be computed in the background, the key
+//! figures with the pending ones marked, captions, check lines, the rows
+//! table and the ledger's texts.
 
 use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::i18n::{tr, trf, Lang};
+use crate::params::{ParamSpec, Values};
+use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
+use crate::sim::{hw, Metric};
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static FLASH_PARAMS: [ParamSpec; 12] = [
-    ParamSpec::int("n", 1, flash::MAX_N as i64, 256),
-    ParamSpec::int("d", 1, flash::MAX_D as i64, 64),
-    ParamSpec::int("bq", 1, flash::MAX_N as i64, 32),
-    ParamSpec::int("bk", 1, flash::MAX_N as i64, 32),
+    ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),
+    ParamSpec::int("d", 1, flash::MAX_D as i64, 64).log(),
+    ParamSpec::int("bq", 1, flash::MAX_N as i64, 32).log(),
+    ParamSpec::int("bk", 1, flash::MAX_N as i64, 32).log(),
     ParamSpec::choice("causal", &["0", "1"], "1"),
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
     ParamSpec::choice("pass", &["fwd", "bwd"], "fwd"),
     ParamSpec::position("step"),
-    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
-    ParamSpec::int("sram", 1, 1024, 228),
+    ParamSpec::choice("dtype", hw::ML_DTYPES, "bf16"),
+    ParamSpec::int("sram", 1, 1024, 228).log(),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
     INSET_GPU,
 ];
@@ -40,7 +44,7 @@ pub static FLASH: TopicMeta = TopicMeta {
         "hbm-bytes-standard",
         "sram-bytes",
     ],
-    position_max: Some(|v| flash::Flash::schedule_only(flash_params(v)).steps()),
+    position_max: Some(|v| Flash::schedule_only(flash_params(v)).steps()),
     bounds: None,
 };
 
@@ -52,17 +56,270 @@ pub fn flash_params(v: &Values) -> flash::Params {
         bk: v.int("bk") as usize,
         causal: v.choice("causal") == "1",
         seed: v.int("seed") as u64,
-        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        elem_bytes: hw::dtype_bytes(v.choice("dtype")),
         sram: v.int("sram") as u64 * 1024,
     }
 }
 
-pub fn flash_pass(v: &Values) -> flash::Pass {
+pub fn flash_pass(v: &Values) -> Pass {
     if v.choice("pass") == "bwd" {
-        flash::Pass::Bwd
+        Pass::Bwd
     } else {
-        flash::Pass::Fwd
+        Pass::Fwd
     }
+}
+
+/// The chosen pass over the schedule (no numbers: O(1) to build, any n).
+pub fn flash_run(v: &Values) -> FlashRun {
+    FlashRun::new(Flash::schedule_only(flash_params(v)), flash_pass(v))
+}
+
+/// The largest query or key block the sliders offer: n. A larger one from
+/// the URL is kept as given (the simulation uses n), so this is the sliders'
+/// range only, not a bound that rewrites the URL.
+pub fn block_max(v: &Values) -> i64 {
+    v.int("n").max(1)
+}
+
+/// Drawing width cap of the tile grid (CSS pixels).
+pub const MAX_WIDTH: f64 = 1000.0;
+/// Rows of the current query block shown in the rows table, and O's columns.
+pub const ROWS_SHOWN: usize = 6;
+pub const MAX_D_SHOWN: usize = 3;
+
+// ---- The checks: cached, done at once if tiny, else in the background. ----
+
+/// What the numbers depend on (`Params::numeric_key`).
+pub type Key = (usize, usize, usize, usize, bool, u64);
+
+/// What the panel knows of one configuration's checks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Checks {
+    pub key: Key,
+    /// max |O − naive|, once known.
+    pub err: Option<f64>,
+    /// max gradient error, once known.
+    pub grad: Option<f64>,
+    /// Share of the check's work done, 0 to 1.
+    pub progress: f64,
+}
+
+impl Checks {
+    pub fn done(key: Key, (err, grad): (f64, f64)) -> Self {
+        Checks { key, err: Some(err), grad: Some(grad), progress: 1.0 }
+    }
+    pub fn pending(key: Key) -> Self {
+        Checks { key, err: None, grad: None, progress: 0.0 }
+    }
+}
+
+/// Checks this small (a few milliseconds) are done before the first paint.
+pub const SYNC_OPS: u64 = 2_000_000;
+/// How many finished checks are remembered.
+pub const REMEMBER: usize = 32;
+
+/// Finished checks, most recent last: coming back to a configuration
+/// (another seed and back, or to the panel) shows them at once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecentChecks(Vec<(Key, f64, f64)>);
+
+impl RecentChecks {
+    pub const fn new() -> Self {
+        RecentChecks(Vec::new())
+    }
+    /// (forward error, gradient error) of `key`, if finished.
+    pub fn get(&self, key: Key) -> Option<(f64, f64)> {
+        self.0.iter().find(|x| x.0 == key).map(|x| (x.1, x.2))
+    }
+    /// Remember a finished check (the most recent; the oldest beyond
+    /// [`REMEMBER`] forgotten).
+    pub fn remember(&mut self, key: Key, err: f64, grad: f64) {
+        self.0.retain(|x| x.0 != key);
+        if self.0.len() >= REMEMBER {
+            self.0.remove(0);
+        }
+        self.0.push((key, err, grad));
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Should the page start a background check for `key`? Only for numbers it
+/// computes (n ≤ NUMERIC_MAX_N) and does not already have.
+pub fn needs_background_check(key: Key, cache: &RecentChecks) -> bool {
+    key.0 <= NUMERIC_MAX_N && cache.get(key).is_none()
+}
+
+/// The checks of `f` as the panel shows them now: `None` above
+/// NUMERIC_MAX_N; else remembered, or computed at once if tiny (and
+/// remembered), or what the background check `live` has published for this
+/// configuration, or pending at 0 %.
+pub fn current_checks(f: &Flash, cache: &mut RecentChecks, live: Option<Checks>) -> Option<Checks> {
+    let key = f.p.numeric_key();
+    if f.p.n > NUMERIC_MAX_N {
+        return None;
+    }
+    if let Some(r) = cache.get(key) {
+        return Some(Checks::done(key, r));
+    }
+    if let Some(mut job) = Check::new(f).filter(|j| j.total_ops() <= SYNC_OPS) {
+        while !job.run(u64::MAX) {}
+        let r = (job.err().unwrap_or(f64::NAN), job.grad_err().unwrap_or(f64::NAN));
+        cache.remember(key, r.0, r.1);
+        return Some(Checks::done(key, r));
+    }
+    Some(live.filter(|c| c.key == key).unwrap_or(Checks::pending(key)))
+}
+
+/// Should a background check publish now? When done, when the forward error
+/// has just become known, or when the last published progress is
+/// `every_ms` old (`published`: whether the error was known then, and when).
+pub fn should_publish(done: bool, err_known: bool, published: (bool, f64), now_ms: f64, every_ms: f64) -> bool {
+    done || err_known != published.0 || now_ms - published.1 >= every_ms
+}
+
+/// The key figures in display order (the checks after the tile counts), and
+/// the names of those still being computed: these are in the list with a
+/// placeholder value, for the readouts to show as "checking…".
+pub fn readout_metrics(f: &Flash, pass: Pass, step: u64, checks: Option<&Checks>) -> (Vec<Metric>, Vec<&'static str>) {
+    let mut metrics = f.metrics(pass, step);
+    let mut pending = Vec::new();
+    if let Some(c) = checks {
+        let at = metrics.len().min(3);
+        for (name, value) in [("grad-max-abs-error", c.grad), ("max-abs-error", c.err)] {
+            if value.is_none() {
+                pending.insert(0, name);
+            }
+            metrics.insert(at, Metric::real(name, value.unwrap_or(f64::NAN)));
+        }
+    }
+    (metrics, pending)
+}
+
+/// A small error in scientific notation (0 as "0").
+pub fn sci(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+/// A running statistic, five decimals (−∞ before the first tile).
+pub fn num(v: f64) -> String {
+    if v == f64::NEG_INFINITY {
+        "−∞".into()
+    } else {
+        format!("{v:.5}")
+    }
+}
+
+/// What step `step` of the pass does.
+pub fn caption(lang: Lang, f: &Flash, pass: Pass, step: u64) -> String {
+    match f.tile_at(pass, step) {
+        None => tr(lang, "flash.start"),
+        Some((i, j)) => trf(
+            lang,
+            if pass == Pass::Fwd { "flash.current.fwd" } else { "flash.current.bwd" },
+            &[("t", &step.to_string()), ("i", &i.to_string()), ("j", &j.to_string())],
+        ),
+    }
+}
+
+/// "checking… (37 %)".
+pub fn checking_text(lang: Lang, progress: f64) -> String {
+    trf(lang, "flash.checking.progress", &[("p", &format!("{:.0}", progress * 100.0))])
+}
+
+/// How a check line reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Ok,
+    Bad,
+    Checking,
+}
+
+/// One line under the readouts: `data-testid`, text and verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckLine {
+    pub id: &'static str,
+    pub text: String,
+    pub verdict: Verdict,
+}
+
+/// The forward and backward check lines: exact below 10⁻¹⁰ (forward) and
+/// 10⁻⁹ (gradients); their progress while being computed.
+pub fn check_lines(lang: Lang, c: &Checks) -> [CheckLine; 2] {
+    let line = |id, key, value: Option<f64>, ok_below: f64| match value {
+        Some(e) => CheckLine {
+            id,
+            text: trf(lang, key, &[("e", &sci(e))]),
+            verdict: if e < ok_below { Verdict::Ok } else { Verdict::Bad },
+        },
+        None => CheckLine {
+            id,
+            text: trf(lang, key, &[("e", &checking_text(lang, c.progress))]),
+            verdict: Verdict::Checking,
+        },
+    };
+    [line("check-fwd", "flash.check.fwd", c.err, 1e-10), line("check-bwd", "flash.check.bwd", c.grad, 1e-9)]
+}
+
+/// The query block whose rows the table shows: the current tile's, forward,
+/// where the numbers are computed.
+pub fn trace_block(pass: Pass, tile: Option<(usize, usize)>, numeric: bool) -> Option<usize> {
+    match (pass, tile) {
+        (Pass::Fwd, Some((i, _))) if numeric => Some(i),
+        _ => None,
+    }
+}
+
+/// One row of the rows table, formatted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowLine {
+    /// The query row (global index).
+    pub row: usize,
+    pub m: String,
+    pub l: String,
+    pub rescale: String,
+    /// The last tile raised this row's maximum (its O and ℓ were rescaled).
+    pub hot: bool,
+    /// O's first columns divided by ℓ.
+    pub o: String,
+}
+
+/// The rows table of query block `i` after its key block `j`, from that
+/// step's state (`Flash::row_trace` with [`ROWS_SHOWN`], [`MAX_D_SHOWN`]).
+pub fn row_lines(f: &Flash, i: usize, j: usize, st: &RowState) -> Vec<RowLine> {
+    let cols = f.p.d.min(MAX_D_SHOWN);
+    (0..st.m.len())
+        .map(|r| RowLine {
+            row: i * f.p.bq + r,
+            m: num(st.m[r]),
+            l: num(st.l[r]),
+            rescale: num(st.rescale[r]),
+            hot: st.rescale[r] < 1.0 && j > 0,
+            o: (0..cols).map(|x| num(st.o[r * cols + x] / st.l[r])).collect::<Vec<_>>().join(", "),
+        })
+        .collect()
+}
+
+/// "{x}× less traffic": standard over flash bytes, one decimal.
+pub fn saving(lang: Lang, standard: u64, flash: u64) -> String {
+    trf(lang, "flash.ledger.saving", &[("x", &format!("{:.1}", standard as f64 / flash.max(1) as f64))])
+}
+
+/// The SRAM line: working set of one thread block against what it has.
+pub fn sram_line(lang: Lang, f: &Flash) -> String {
+    trf(
+        lang,
+        "flash.sram",
+        &[("used", &format!("{:.1} KB", f.sram_bytes() as f64 / 1024.0)), ("have", &format!("{} KB", f.p.sram / 1024))],
+    )
 }
 
 /// The registry entry.
@@ -70,7 +327,7 @@ pub static TOPIC: Topic = Topic {
     meta: &FLASH,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::flash::FlashPanel /> },
+    view: || yew::html! { <view::FlashPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -112,6 +369,8 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("flash.recompute", "Recomputation: {flops} FLOPs to rebuild S and P, instead of storing P ({bytes})", "重计算：用 {flops} 次浮点运算重建 S 和 P，代替存储 P（{bytes}）"),
     ("flash.check.fwd", "Forward: max |O − naive attention| = {e}", "前向：max |O − 朴素注意力| = {e}"),
     ("flash.check.bwd", "Backward: max |gradient − direct gradient| over dQ, dK, dV = {e}", "反向：dQ、dK、dV 与直接求导的最大差 = {e}"),
+    ("flash.checking", "checking…", "校验中…"),
+    ("flash.checking.progress", "checking… ({p} %)", "校验中…（{p} %）"),
     ("flash.check.large", "Values and checks are computed for n ≤ {max}; the tiles and the ledger are exact for any n.", "数值与校验只对 n ≤ {max} 计算；分块与流量账对任意 n 都精确。"),
     ("flash.explain", "Each query block is one thread block on the GPU; its Qᵢ, the current Kⱼ and Vⱼ, the score tile and the running O, m and ℓ stay in SRAM. Whenever a new tile raises a row's maximum, the old ℓ and O are rescaled by e^(m − m′), exactly as in online softmax. Nothing n × n is ever written to HBM. The backward pass recomputes P from the saved logsumexp L instead of reading a stored P: more FLOPs, far fewer bytes, and attention is memory-bound.", "每个 query 块对应 GPU 上的一个线程块；它的 Qᵢ、当前的 Kⱼ 和 Vⱼ、分数块以及运行中的 O、m、ℓ 都留在 SRAM 里。新分块使某行最大值变大时，旧的 ℓ 和 O 乘以 e^(m − m′) 换基准，与在线 softmax 完全相同。任何 n × n 的东西都不写回显存。反向时由保存的 logsumexp L 重算 P，而不是读取存下来的 P：计算多一些，字节少得多——而注意力是内存受限的。"),
     ("flash.lecture", "Lecture check (notes §8.3–8.4): FlashAttention is exact: forward differences from standard attention of order 10⁻¹⁶, gradients of order 10⁻¹⁵ (float64 here, as in the demos).", "讲义对照（§8.3–8.4）：FlashAttention 是精确计算：前向与标准注意力的差在 10⁻¹⁶ 量级，梯度差在 10⁻¹⁵ 量级（这里与演示一样用 float64）。"),
@@ -124,3 +383,180 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.sram-bytes", "SRAM working set", "SRAM 工作集"),
     ("param.flash.n", "Sequence length n", "序列长度 n"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Value;
+    use crate::sim::Steppable;
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    /// The lecture link of the browser tests.
+    fn lecture() -> Values {
+        let (v, notices) = FLASH.parse(&q(&[
+            ("n", "256"),
+            ("d", "64"),
+            ("bq", "32"),
+            ("bk", "32"),
+            ("causal", "1"),
+            ("seed", "1"),
+            ("pass", "fwd"),
+            ("step", "20"),
+            ("dtype", "bf16"),
+            ("sram", "228"),
+        ]));
+        assert!(notices.is_empty(), "{notices:?}");
+        v
+    }
+
+    #[test]
+    fn lecture_deep_link_gives_the_lecture_figures() {
+        let v = lecture();
+        let run = flash_run(&v);
+        let f = &run.flash;
+        assert_eq!((f.tiles_computed(), f.tiles_skipped()), (36, 28));
+        assert_eq!(f.sram_bytes(), 32 * 64 * 2 + 2 * 32 * 64 * 2 + 32 * 32 * 4 + 32 * 64 * 4 + 2 * 32 * 4);
+        assert!(f.hbm_bytes_flash(Pass::Fwd) < f.hbm_bytes_standard(Pass::Fwd));
+        assert!(sram_line(Lang::En, f).starts_with("SRAM working set") && f.fits_sram());
+        // Step 20 forward: query block 5 (15 tiles before it), its fifth key block.
+        assert_eq!(run.state_at(20).tile, Some((5, 4)));
+        assert_eq!(
+            caption(Lang::En, f, Pass::Fwd, 20),
+            "Step 20: query block 5 × key block 4: S = QᵢKⱼᵀ/√d in SRAM, update m, ℓ, O"
+        );
+        assert_eq!(caption(Lang::En, f, Pass::Fwd, 0), "Step 0: no tile computed yet");
+        assert!(caption(Lang::Zh, f, Pass::Bwd, 1).starts_with("第 1 步：key 块 0 × query 块 0"));
+        // Exact to 10⁻¹⁴ (forward) and 10⁻¹³ (gradients), as the notes say.
+        let num = Flash::new(flash_params(&v)).numeric.unwrap();
+        let mut cache = RecentChecks::new();
+        cache.remember(f.p.numeric_key(), num.err, num.grad_err);
+        let c = current_checks(f, &mut cache, None).unwrap();
+        assert!(c.err.unwrap() < 1e-14 && c.grad.unwrap() < 1e-13, "{c:?}");
+        let [fwd, bwd] = check_lines(Lang::En, &c);
+        assert_eq!((fwd.id, fwd.verdict, bwd.id, bwd.verdict), ("check-fwd", Verdict::Ok, "check-bwd", Verdict::Ok));
+        // Large n: no numbers, no check metrics; the schedule is exact anyway.
+        let big =
+            FLASH.normalize(v.with("n", Value::Int(65536)).with("bq", Value::Int(128)).with("bk", Value::Int(128)));
+        let f = Flash::schedule_only(flash_params(&big));
+        assert_eq!(f.tiles_skipped(), 512 * 511 / 2);
+        assert_eq!(current_checks(&f, &mut cache, None), None);
+        let (m, pending) = readout_metrics(&f, Pass::Fwd, 3, None);
+        assert!(pending.is_empty() && !m.iter().any(|m| m.name == "max-abs-error"));
+    }
+
+    #[test]
+    fn blocks_that_do_not_divide_n() {
+        let (v, notices) = FLASH.parse(&q(&[("n", "100"), ("d", "8"), ("bq", "24"), ("bk", "16"), ("causal", "0")]));
+        assert!(notices.is_empty());
+        let f = flash_run(&v).flash;
+        assert_eq!(f.tiles_computed(), 5 * 7);
+        // A block larger than n stays in the URL as given; the run uses n.
+        let (v, notices) = FLASH.parse(&q(&[("n", "16"), ("bq", "64")]));
+        assert!(notices.is_empty());
+        assert_eq!((v.int("bq"), block_max(&v), flash_run(&v).flash.p.bq), (64, 16, 16));
+    }
+
+    #[test]
+    fn the_readouts_keep_their_order_and_mark_what_is_pending() {
+        let v = lecture();
+        let f = Flash::schedule_only(flash_params(&v));
+        let key = f.p.numeric_key();
+        let names = |m: &[Metric]| m.iter().map(|m| m.name).collect::<Vec<_>>();
+        // Every metric of the registry, in its order, whatever the checks' state.
+        for c in [
+            Checks::pending(key),
+            Checks { key, err: Some(1e-17), grad: None, progress: 0.5 },
+            Checks::done(key, (1e-17, 2e-16)),
+        ] {
+            let (m, pending) = readout_metrics(&f, Pass::Fwd, 20, Some(&c));
+            assert_eq!(names(&m), FLASH.metrics);
+            let expected: Vec<&str> = [("max-abs-error", c.err), ("grad-max-abs-error", c.grad)]
+                .into_iter()
+                .filter(|(_, x)| x.is_none())
+                .map(|(n, _)| n)
+                .collect();
+            assert_eq!(pending, expected);
+            if let Some(e) = c.err {
+                assert_eq!(m[3].value, e);
+            }
+        }
+        // Pending lines say how far the check has got, in both languages.
+        let c = Checks { key, err: Some(0.0), grad: None, progress: 0.374 };
+        let [fwd, bwd] = check_lines(Lang::En, &c);
+        assert_eq!(fwd.text, "Forward: max |O − naive attention| = 0");
+        assert_eq!(bwd.verdict, Verdict::Checking);
+        assert_eq!(bwd.text, "Backward: max |gradient − direct gradient| over dQ, dK, dV = checking… (37 %)");
+        assert!(check_lines(Lang::Zh, &c)[1].text.ends_with("校验中…（37 %）"));
+        assert_eq!(tr(Lang::Zh, "flash.checking"), "校验中…");
+        let bad = Checks::done(key, (1e-3, 1e-10));
+        assert_eq!(check_lines(Lang::En, &bad).map(|l| l.verdict), [Verdict::Bad, Verdict::Ok]);
+    }
+
+    #[test]
+    fn checks_are_remembered_done_at_once_when_tiny_and_otherwise_left_to_the_background() {
+        let mut cache = RecentChecks::new();
+        // Tiny: computed before the first paint and remembered; nothing to run later.
+        let tiny = Flash::schedule_only(flash::Params { n: 40, d: 8, ..flash_params(&lecture()) });
+        let c = current_checks(&tiny, &mut cache, None).unwrap();
+        assert_eq!(c.progress, 1.0);
+        assert!(!needs_background_check(tiny.p.numeric_key(), &cache));
+        // Large enough to run in slices: pending until the background publishes.
+        let f = Flash::schedule_only(flash_params(&lecture()));
+        let key = f.p.numeric_key();
+        assert!(Check::new(&f).unwrap().total_ops() > SYNC_OPS);
+        assert!(needs_background_check(key, &cache));
+        assert_eq!(current_checks(&f, &mut cache, None), Some(Checks::pending(key)));
+        let other = Checks { key: (1, 1, 1, 1, false, 0), err: Some(0.0), grad: None, progress: 0.5 };
+        assert_eq!(current_checks(&f, &mut cache, Some(other)), Some(Checks::pending(key)), "another run's news");
+        let half = Checks { key, err: Some(1e-17), grad: None, progress: 0.6 };
+        assert_eq!(current_checks(&f, &mut cache, Some(half)), Some(half));
+        cache.remember(key, 1e-17, 1e-16);
+        assert_eq!(current_checks(&f, &mut cache, Some(half)), Some(Checks::done(key, (1e-17, 1e-16))));
+        // The dtype and the SRAM size do not change the numbers: the same key.
+        let fp32 = lecture().with("dtype", Value::Choice("fp32")).with("sram", Value::Int(100));
+        assert_eq!(flash_params(&fp32).numeric_key(), key);
+        // Only the most recent REMEMBER are kept; remembering again makes a key recent.
+        for s in 0..REMEMBER as u64 + 5 {
+            cache.remember((1, 1, 1, 1, false, s), 0.0, 0.0);
+            cache.remember(key, 1e-17, 1e-16);
+        }
+        assert_eq!(cache.len(), REMEMBER);
+        assert!(cache.get(key).is_some() && cache.get((1, 1, 1, 1, false, 0)).is_none());
+        assert!(!needs_background_check((2048, 1, 1, 1, false, 0), &RecentChecks::new()), "no numbers above 1024");
+    }
+
+    #[test]
+    fn publishing_is_throttled_but_news_goes_out_at_once() {
+        let every = 250.0;
+        assert!(should_publish(false, false, (false, f64::NEG_INFINITY), 0.0, every), "the first slice");
+        assert!(!should_publish(false, false, (false, 100.0), 200.0, every));
+        assert!(should_publish(false, false, (false, 100.0), 350.0, every));
+        assert!(should_publish(false, true, (false, 100.0), 101.0, every), "the forward error is known");
+        assert!(should_publish(true, true, (true, 100.0), 101.0, every), "done");
+    }
+
+    #[test]
+    fn the_rows_table_is_the_current_blocks_rows_after_this_tile() {
+        let v = lecture();
+        let f = Flash::schedule_only(flash_params(&v));
+        assert_eq!(trace_block(Pass::Fwd, Some((5, 2)), true), Some(5));
+        assert_eq!(trace_block(Pass::Fwd, Some((5, 2)), false), None);
+        assert_eq!(trace_block(Pass::Bwd, Some((5, 2)), true), None);
+        assert_eq!(trace_block(Pass::Fwd, None, true), None);
+        let trace = f.row_trace(5, ROWS_SHOWN, MAX_D_SHOWN);
+        let lines = row_lines(&f, 5, 4, &trace[4]);
+        assert_eq!(lines.len(), 6);
+        assert_eq!(lines.iter().map(|l| l.row).collect::<Vec<_>>(), (160..166).collect::<Vec<_>>());
+        assert!(lines.iter().all(|l| l.o.split(", ").count() == 3));
+        // The first tile never rescales.
+        assert!(row_lines(&f, 5, 0, &trace[0]).iter().all(|l| !l.hot && l.rescale == "0.00000"));
+        assert_eq!(num(f64::NEG_INFINITY), "−∞");
+        assert_eq!(sci(0.0), "0");
+        assert_eq!(sci(2.5e-16), "2.50e-16");
+        assert_eq!(saving(Lang::En, 1000, 300), "3.3× less traffic");
+        assert_eq!(saving(Lang::En, 1000, 0), "1000.0× less traffic");
+    }
+}

@@ -1,19 +1,21 @@
 //! `#/quantization`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! from URL values to simulation parameters; the alignment sentence and the
+//! lecture cases.
 
 use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::i18n::{trf, Lang};
+use crate::params::{ParamSpec, Value, Values};
+use crate::sim::hw;
+use crate::sim::matmul::{self, Quantization};
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
-    ParamSpec::int("n", 1, 8192, 1025),
+    ParamSpec::int("n", 1, 8192, 1025).log(),
     ParamSpec::int("m", 0, 8192, 0).optional(),
-    ParamSpec::int("tile", 1, 512, 128),
-    ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
+    ParamSpec::int("tile", 1, 512, 128).log(),
+    ParamSpec::choice("dtype", hw::ML_DTYPES, "fp32"),
     ParamSpec::choice("section", &["32", "64", "128"], "128"),
 ];
 
@@ -33,9 +35,38 @@ pub fn quantization(v: &Values) -> matmul::Quantization {
         m: or_n(v, "m"),
         n: v.int("n") as u64,
         t: v.int("tile") as u64,
-        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        elem_bytes: hw::dtype_bytes(v.choice("dtype")),
         section: v.choice("section").parse().unwrap_or(128),
     }
+}
+
+/// Whether the rows are aligned to the memory sections, and what that costs.
+pub fn alignment(lang: Lang, q: &Quantization) -> String {
+    let (row, section) = (q.row_bytes().to_string(), q.section.to_string());
+    if q.aligned() {
+        trf(lang, "quantization.align.yes", &[("row", &row), ("section", &section)])
+    } else {
+        trf(
+            lang,
+            "quantization.align.no",
+            &[
+                ("row", &row),
+                ("section", &section),
+                ("extra", &q.extra_transactions().to_string()),
+                ("t", &q.t.min(q.m).to_string()),
+                ("padded", &q.padded_n().to_string()),
+            ],
+        )
+    }
+}
+
+/// The lecture's cases (notes §6.6, tile 128, fp32): label key (also the
+/// `data-preset` id) and n.
+pub const LECTURE_CASES: [(&str, i64); 2] = [("quantization.preset.1024", 1024), ("quantization.preset.1025", 1025)];
+
+/// The values a lecture case sets.
+pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
+    vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))]
 }
 
 /// The registry entry.
@@ -43,7 +74,7 @@ pub static TOPIC: Topic = Topic {
     meta: &QUANTIZATION,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::matmul::QuantizationPanel /> },
+    view: || yew::html! { <view::QuantizationPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -64,3 +95,34 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.extra-transactions", "Extra transactions per tile load", "每次搬块多出的事务"),
     ("metric.quantization.useful-fraction", "Useful tile area", "块的有效面积"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lecture_cases_give_the_lecture_numbers() {
+        // notes §6.6, tile 128: n = 1024 → 100 % useful; n = 1025 → 79 %.
+        let start = Values::defaults(&QUANTIZATION_PARAMS).with("tile", Value::Int(64)).with("m", Value::Int(7));
+        let at = |n| quantization(&lecture_case(n).into_iter().fold(start.clone(), |acc, (k, x)| acc.with(k, x)));
+        assert_eq!(LECTURE_CASES.map(|(_, n)| n), [1024, 1025]);
+        assert_eq!(at(1024).useful_fraction(), 1.0);
+        assert_eq!(format!("{:.0}", 100.0 * at(1025).useful_fraction()), "79");
+    }
+
+    #[test]
+    fn the_alignment_sentence() {
+        let v = Values::defaults(&QUANTIZATION_PARAMS);
+        let q = quantization(&v);
+        let text = alignment(Lang::En, &q);
+        assert!(text.starts_with("Each row is 4100 bytes, not a multiple of the 128-byte section"), "{text}");
+        assert!(text.contains(&format!("costing {} extra transactions per 128-row tile load", q.extra_transactions())));
+        assert!(text.contains("pad the row to 1056 elements"), "{text}");
+        let aligned = quantization(&v.with("n", Value::Int(1024)));
+        assert_eq!(
+            alignment(Lang::En, &aligned),
+            "Each row is 4096 bytes, a multiple of the 128-byte section: tile rows start on section boundaries."
+        );
+        assert!(alignment(Lang::Zh, &aligned).contains("4096 字节"));
+    }
+}

@@ -1,13 +1,15 @@
 //! `#/systolic`: its URL parameters, its registry entry and the typed conversion
-//! from URL values to simulation parameters.
+//! from URL values to simulation parameters; the caption, the phases shown
+//! for a dataflow and the lecture presets.
 
 use super::*;
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::i18n::{tr, trf, Lang};
+use crate::params::{ParamSpec, Value, Values};
+use crate::sim::systolic::{self, Dataflow, Phase, Systolic, MAX_DIM, MAX_K};
+use crate::sim::Steppable;
+
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 /// The systolic simulation's parameters from validated URL values.
 pub fn systolic_params(v: &Values) -> systolic::Params {
@@ -21,9 +23,9 @@ pub fn systolic_params(v: &Values) -> systolic::Params {
 }
 
 pub static SYSTOLIC_PARAMS: [ParamSpec; 8] = [
-    ParamSpec::int("rows", 1, MAX_DIM as i64, 4),
-    ParamSpec::int("cols", 1, MAX_DIM as i64, 4),
-    ParamSpec::int("k", 1, MAX_K as i64, 6),
+    ParamSpec::int("rows", 1, MAX_DIM as i64, 4).log(),
+    ParamSpec::int("cols", 1, MAX_DIM as i64, 4).log(),
+    ParamSpec::int("k", 1, MAX_K as i64, 6).log(),
     ParamSpec::choice("dataflow", &["os", "ws"], "os"),
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
     ParamSpec::position("cycle"),
@@ -50,12 +52,69 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// The line above the array: cycle, phase, busy PEs (and the weight chunk).
+pub fn caption(lang: Lang, sim: &Systolic, cycle: u64) -> String {
+    let f = sim.state_at(cycle);
+    let p = sim.params();
+    let mut s = format!(
+        "{} {} / {} · {} · {} / {} PE",
+        tr(lang, "param.cycle"),
+        f.cycle,
+        sim.total_cycles(),
+        tr(lang, &format!("phase.{}", f.phase.code())),
+        f.busy_pes,
+        p.rows * p.cols
+    );
+    if let Some(ws) = f.ws {
+        let chunk =
+            trf(lang, "systolic.chunk", &[("q", &(ws.chunk + 1).to_string()), ("n", &sim.chunks().to_string())]);
+        s += &format!(" · {chunk}");
+    }
+    s
+}
+
+/// The phases a run of this dataflow goes through, in the order the chips show them.
+pub fn phases(dataflow: Dataflow) -> &'static [Phase] {
+    match dataflow {
+        Dataflow::Os => &[Phase::Fill, Phase::Steady, Phase::Drain, Phase::FillDrain],
+        Dataflow::Ws => &[Phase::LoadWeights, Phase::Fill, Phase::Steady, Phase::Drain, Phase::FillDrain],
+    }
+}
+
+/// The lecture's claims (notes §9.2): label key, `data-preset` id
+/// (`<rows>x<cols>x<k>`), rows, columns and K.
+pub const PRESETS: [(&str, &str, i64, i64, i64); 4] = [
+    ("systolic.preset.4x4", "4x4x6", 4, 4, 6),
+    ("systolic.preset.8x8", "8x8x8", 8, 8, 8),
+    ("systolic.preset.8x8-512", "8x8x512", 8, 8, 512),
+    ("systolic.preset.tpu", "128x128x512", 128, 128, 512),
+];
+
+/// The values a preset sets: output-stationary, played to the end.
+pub fn preset_values(rows: i64, cols: i64, k: i64) -> Vec<(&'static str, Value)> {
+    vec![
+        ("rows", Value::Int(rows)),
+        ("cols", Value::Int(cols)),
+        ("k", Value::Int(k)),
+        ("dataflow", Value::Choice("os")),
+        ("cycle", Value::Int(i64::MAX)),
+    ]
+}
+
+/// FLOPs and bytes of the product (bf16 operands and output), for the roofline inset.
+pub fn work(p: &systolic::Params) -> crate::sim::roofline::Work {
+    crate::sim::roofline::Work {
+        flops: 2.0 * (p.rows * p.cols * p.k) as f64,
+        bytes: 2.0 * (p.rows * p.k + p.k * p.cols + p.rows * p.cols) as f64,
+    }
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &SYSTOLIC,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <crate::ui::panels::systolic::SystolicPanel /> },
+    view: || yew::html! { <view::SystolicPanel /> },
 };
 
 /// This topic's texts: (key, English, 中文).
@@ -90,8 +149,10 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("systolic.legend.weight", "holds a weight", "存有权重"),
     ("systolic.a-queue", "A", "A"),
     ("systolic.b-queue", "B", "B"),
-    ("systolic.w-queue", "B (weights)", "B（权重）"),
-    ("systolic.out", "C (outputs)", "C（输出）"),
+    ("systolic.w-queue", "B (W)", "B（权重）"),
+    ("systolic.out", "C", "C"),
+    ("systolic.checking", "checking C against A·B computed directly… {pct}%", "正在核对 C 与直接计算的 A·B……{pct}%"),
+    ("systolic.checking.short", "checking… {pct}%", "核对中……{pct}%"),
     ("systolic.result", "Result", "结果"),
     ("systolic.result.ok", "C equals A·B computed directly.", "C 与直接计算的 A·B 完全一致。"),
     ("systolic.result.bad", "C differs from A·B!", "C 与 A·B 不一致！"),
@@ -114,3 +175,44 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.uses-per-operand", "Uses per operand", "每个操作数使用次数"),
     ("metric.uses-per-operand.doc", "PEs that use each element of A and B (the reuse a GPU gets from tiling)", "使用 A、B 中每个元素的 PE 数（GPU 靠分块获得的复用）"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_give_the_lecture_numbers() {
+        // notes §9.2: 4×4, K=6 → 12 cycles, 50 %; 8×8, K=8 → 36 %; 8×8, K=512 → 97 %.
+        let start =
+            Values::defaults(&SYSTOLIC_PARAMS).with("dataflow", Value::Choice("ws")).with("seed", Value::Int(7));
+        let expected = [(12, "50"), (22, "36"), (526, "97"), (128 + 128 + 512 - 2, "67")];
+        for ((key, id, r, c, k), (cycles, util)) in PRESETS.iter().zip(expected) {
+            assert_eq!(*id, format!("{r}x{c}x{k}"), "{key}");
+            let v =
+                SYSTOLIC.normalize(preset_values(*r, *c, *k).into_iter().fold(start.clone(), |a, (n, x)| a.with(n, x)));
+            let sim = Systolic::new(systolic_params(&v));
+            assert_eq!(sim.total_cycles(), cycles, "{id}");
+            assert_eq!(v.int("cycle") as u64, cycles, "{id}: played to the end");
+            assert_eq!(format!("{:.0}", 100.0 * sim.utilization()), util, "{id}");
+        }
+    }
+
+    #[test]
+    fn captions_name_cycle_phase_and_chunk() {
+        let p = |df| systolic::Params { rows: 4, cols: 4, k: 6, dataflow: df, seed: 1 };
+        let os = Systolic::new(p(Dataflow::Os));
+        assert_eq!(caption(Lang::En, &os, 3), "Cycle 3 / 12 · Fill: operands still arriving · 6 / 16 PE");
+        assert!(caption(Lang::Zh, &os, 12).starts_with("周期 12 / 12 · 排空"));
+        let ws = Systolic::new(p(Dataflow::Ws));
+        assert!(caption(Lang::En, &ws, 1).ends_with(" · weight chunk 1 of 2"), "{}", caption(Lang::En, &ws, 1));
+        assert!(
+            phases(Dataflow::Ws).contains(&Phase::LoadWeights) && !phases(Dataflow::Os).contains(&Phase::LoadWeights)
+        );
+    }
+
+    #[test]
+    fn the_inset_point() {
+        let w = work(&systolic::Params { rows: 4, cols: 4, k: 6, dataflow: Dataflow::Os, seed: 1 });
+        assert_eq!((w.flops, w.bytes), (192.0, 2.0 * (24 + 24 + 16) as f64));
+    }
+}

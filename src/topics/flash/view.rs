@@ -1,0 +1,261 @@
+//! The `#/flash` panel: FlashAttention forward and backward, tile by tile
+//! (notes §8.3–8.4, demos 2–3 of 05).
+//!
+//! Everything a step shows is O(1) or bounded by what is drawn: the schedule
+//! and ledger are closed forms, the tile grid a bounded scene, the rows table
+//! a replay of six rows kept for the whole query block. The checks against
+//! naive attention and direct gradients (O(n²d), up to seconds at n = 1024,
+//! d = 256) run as a [`Check`] in short slices between frames, once per
+//! configuration (not per step, pass, dtype or SRAM size), remembered when
+//! done; their metrics say "checking…" (`data-state="checking"`, no
+//! `data-value`) until their numbers are in.
+
+use super::{Checks, Key, RecentChecks, Verdict, MAX_D_SHOWN, MAX_WIDTH, ROWS_SHOWN};
+use crate::draw::flash::{colors, draw};
+use crate::i18n::{format_bytes, group_digits};
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
+use crate::sim::roofline::Work;
+use crate::sim::Steppable;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::legend_item;
+use crate::ui::panels::inset::RooflineInset;
+use crate::ui::player::Player;
+use crate::ui::readouts::{Pending, Readouts};
+use crate::ui::slider::Slider;
+use crate::ui::url_state::Action;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Work per slice of a running check, in milliseconds: a step or a scrub
+/// that arrives meanwhile waits at most this long.
+const SLICE_MS: f64 = 4.0;
+/// Multiply-adds between two looks at the clock (well under a millisecond).
+const CHUNK_OPS: u64 = 100_000;
+/// A running check shows its progress this often (ms).
+const PROGRESS_EVERY_MS: f64 = 250.0;
+
+thread_local! {
+    /// Finished checks of this page.
+    static FINISHED: RefCell<RecentChecks> = const { RefCell::new(RecentChecks::new()) };
+}
+
+fn now() -> f64 {
+    crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Let the browser handle input and paint: resolves in a new task, posted
+/// through a `MessageChannel` (a chain of `setTimeout(0)` is clamped to 4 ms
+/// a link, which would leave the CPU idle 40 % of the time), or a timer
+/// where there is none.
+async fn yield_to_browser() {
+    use js_sys::{Function, Reflect};
+    use wasm_bindgen::{JsCast, JsValue};
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let posted = (|| -> Option<()> {
+            let ctor: Function = Reflect::get(&js_sys::global(), &"MessageChannel".into()).ok()?.dyn_into().ok()?;
+            let channel = Reflect::construct(&ctor, &js_sys::Array::new()).ok()?;
+            let (port1, port2) =
+                (Reflect::get(&channel, &"port1".into()).ok()?, Reflect::get(&channel, &"port2".into()).ok()?);
+            Reflect::set(&port1, &"onmessage".into(), &resolve).ok()?;
+            let post: Function = Reflect::get(&port2, &"postMessage".into()).ok()?.dyn_into().ok()?;
+            post.call1(&port2, &JsValue::from(0)).ok()?;
+            Some(())
+        })();
+        if posted.is_none() {
+            let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// Run `job` in slices of about `SLICE_MS`, publishing what is known into
+/// `live`, until it is done or `stop` is set (new parameters, unmount).
+async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>>, stop: Rc<Cell<bool>>) {
+    let mut published = (false, f64::NEG_INFINITY);
+    loop {
+        yield_to_browser().await;
+        if stop.get() {
+            return;
+        }
+        let t0 = now();
+        let done = loop {
+            let done = job.run(CHUNK_OPS);
+            if done || now() - t0 >= SLICE_MS {
+                break done;
+            }
+        };
+        let (err, grad) = (job.err(), job.grad_err());
+        if let (Some(e), Some(g)) = (err, grad) {
+            FINISHED.with(|f| f.borrow_mut().remember(key, e, g));
+        }
+        let t = now();
+        if super::should_publish(done, err.is_some(), published, t, PROGRESS_EVERY_MS) {
+            live.set(Some(Checks { key, err, grad, progress: job.progress() }));
+            published = (err.is_some(), t);
+        }
+        if done {
+            return;
+        }
+    }
+}
+
+#[component]
+pub fn FlashPanel() -> Html {
+    let p = use_panel(&super::FLASH);
+    let ctx = &p.ctx;
+    let v = &p.v;
+    let params = super::flash_params(v);
+    let pass = super::flash_pass(v);
+    // The schedule: a handful of integers, whatever n.
+    let run = use_memo((params, pass), |&(params, pass)| FlashRun::new(Flash::schedule_only(params), pass));
+    let sim = &run.flash;
+    let key: Key = params.numeric_key();
+    let numeric = sim.p.n <= NUMERIC_MAX_N;
+    let step = v.int("step") as u64;
+    let width = p.width.min(MAX_WIDTH);
+    let tile = run.state_at(step).tile;
+    let caption = super::caption(ctx.lang, sim, pass, step);
+    let scene = {
+        let run = run.clone();
+        use_memo(
+            (params, pass, step, width as u32, ctx.present, caption.clone()),
+            move |(_, pass, s, w, present, cap)| {
+                SceneRef(Rc::new(draw(&run.flash, *pass, *s, &Theme::for_mode(*present), *w as f64, cap)))
+            },
+        )
+    };
+
+    // The checks: remembered, done now if tiny, else running in slices.
+    let live = use_state(|| None::<Checks>);
+    {
+        let live = live.clone();
+        use_effect_with(key, move |&key| {
+            let stop = Rc::new(Cell::new(false));
+            if FINISHED.with(|f| super::needs_background_check(key, &f.borrow())) {
+                if let Some(job) = Check::new(&Flash::schedule_only(params)) {
+                    wasm_bindgen_futures::spawn_local(run_check(job, key, live, stop.clone()));
+                }
+            }
+            move || stop.set(true)
+        });
+    }
+    let checks = FINISHED.with(|f| super::current_checks(sim, &mut f.borrow_mut(), *live));
+
+    let on_seek = {
+        let d = p.dispatch.clone();
+        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
+    };
+    // The current query block's first rows after each of its tiles (forward,
+    // n ≤ NUMERIC_MAX_N): replayed once per block, so a step inside the block
+    // costs nothing and a jump to another block one replay of six rows.
+    let block = super::trace_block(pass, tile, numeric);
+    let trace = {
+        let run = run.clone();
+        use_memo((key, block), move |(_, block)| block.map(|i| run.flash.row_trace(i, ROWS_SHOWN, MAX_D_SHOWN)))
+    };
+    let rows_view = match (pass, tile, trace.as_ref()) {
+        (Pass::Fwd, Some((i, j)), Some(trace)) => html! {
+            <>
+                <h2 class="chart-title">{ ctx.tf("flash.rows", &[("i", &i.to_string())]) }</h2>
+                <table class="ledger" data-testid="flash-rows">
+                    <thead><tr><th>{ ctx.t("flash.row") }</th><th>{"mᵢ"}</th><th>{"ℓᵢ"}</th><th>{"e^(m − m′)"}</th><th>{"Oᵢ[0..3] / ℓᵢ"}</th></tr></thead>
+                    <tbody>
+                        { for super::row_lines(sim, i, j, &trace[j]).into_iter().map(|r| html! { <tr>
+                            <td>{ r.row }</td>
+                            <td class="mono">{ r.m }</td>
+                            <td class="mono">{ r.l }</td>
+                            <td class={classes!("mono", r.hot.then_some("hot"))}>{ r.rescale }</td>
+                            <td class="mono">{ r.o }</td>
+                        </tr> }) }
+                    </tbody>
+                </table>
+                <p class="muted">{ ctx.t("flash.final") }</p>
+            </>
+        },
+        (Pass::Bwd, _, _) => html! { <p class="muted">{ ctx.t("flash.bwd-note") }</p> },
+        _ => html! {},
+    };
+    let (std_b, fl_b) = (sim.hbm_bytes_standard(pass), sim.hbm_bytes_flash(pass));
+    let checks_html = match &checks {
+        Some(c) => html! {
+            <>{ for super::check_lines(ctx.lang, c).into_iter().map(|l| match l.verdict {
+                Verdict::Checking => html! {
+                    <p class="check muted" data-testid={l.id} data-state="checking" aria-busy="true">{ l.text }</p>
+                },
+                verdict => html! {
+                    <p class={classes!("check", if verdict == Verdict::Ok { "ok" } else { "bad" })} data-testid={l.id}>
+                        { l.text }</p>
+                },
+            }) }</>
+        },
+        None => {
+            html! { <p class="muted" data-testid="check-large">{ ctx.tf("flash.check.large", &[("max", &NUMERIC_MAX_N.to_string())]) }</p> }
+        }
+    };
+    let (metrics, pending) = super::readout_metrics(sim, pass, step, checks.as_ref());
+    let pending = Pending::new("flash.checking", pending, checks.map_or(0.0, |c| c.progress));
+    // The block sliders reach n (a larger block from the URL is kept; the run uses n).
+    let block_max = super::block_max(v);
+    let controls = html! {
+        <>
+            <Control name="pass" />
+            <Control name="n" />
+            <Control name="d" />
+            <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={block_max} log={true} on_change={p.set("bq")} />
+            <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={block_max} log={true} on_change={p.set("bk")} />
+            <Control name="causal" />
+            <Control name="dtype" />
+            <Control name="sram" />
+            <Control name="seed" />
+        </>
+    };
+    let c = colors(&Theme::normal());
+    let stage = html! {
+        <>
+            <h2 class="chart-title">{ ctx.t("flash.grid") }</h2>
+            <SceneCanvas scene={(*scene).clone()} name={format!("flash-{}-n{}-step{}", v.choice("pass"), params.n, step)} label={caption.clone()} />
+            <div class="legend">
+                { legend_item(ctx, c[0], "flash.legend.done") }
+                { legend_item(ctx, c[1], "flash.legend.current") }
+                { legend_item(ctx, c[2], "flash.legend.pending") }
+                { legend_item(ctx, c[3], "flash.legend.skipped") }
+            </div>
+            <Player pos={step} len={run.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={p.set("speed")} />
+            <Readouts topic="flash" metrics={Rc::new(metrics)} pending={pending} />
+            { checks_html }
+            { rows_view }
+            <h2 class="chart-title">{ ctx.t("flash.ledger") }</h2>
+            <table class="ledger" data-testid="flash-ledger">
+                <tbody>
+                    <tr><td>{ ctx.t("flash.ledger.standard") }</td><td class="num">{ format_bytes(std_b as f64) }</td><td class="num mono">{ group_digits(std_b) }{" B"}</td></tr>
+                    <tr><td>{ ctx.t("flash.ledger.flash") }</td><td class="num">{ format_bytes(fl_b as f64) }</td><td class="num mono">{ group_digits(fl_b) }{" B"}</td></tr>
+                    <tr><td colspan="3" class="hot">{ super::saving(ctx.lang, std_b, fl_b) }</td></tr>
+                </tbody>
+            </table>
+            <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
+                { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
+            </p>
+            <RooflineInset gpu={v.choice("gpu")} dtype={v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
+                ("inset.flash", Work { flops: sim.flops(pass) as f64, bytes: fl_b as f64 }),
+                ("inset.standard", Work { flops: sim.flops_standard(pass) as f64, bytes: std_b as f64 }),
+            ])} />
+            if pass == Pass::Bwd {
+                <p data-testid="recompute">{ ctx.tf("flash.recompute", &[
+                    ("flops", &group_digits(sim.recompute_flops())),
+                    ("bytes", &format_bytes(sim.bytes_not_stored() as f64)),
+                ]) }</p>
+            }
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("flash.explain") }</p>
+            <p class="lecture-check">{ ctx.t("flash.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,61 @@
+//! The `#/gpu-vs-tpu` panel: the same matmul on a TPU MXU and on a GPU's SMs
+//! (notes §9.1, demo 06).
+
+use crate::draw::matmul::draw_compare;
+use crate::scene::Theme;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::readouts::Readouts;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[component]
+pub fn GpuTpuPanel() -> Html {
+    let p = use_panel(&super::GPU_TPU);
+    let ctx = &p.ctx;
+    let c = super::gpu_tpu(&p.v);
+    let titles = [ctx.t("gpu-vs-tpu.tpu"), ctx.t("gpu-vs-tpu.gpu")];
+    let scene = use_memo((c, p.width as u32, ctx.present, titles), |(c, w, present, titles)| {
+        SceneRef(Rc::new(draw_compare(c, &Theme::for_mode(*present), *w as f64, [&titles[0], &titles[1]])))
+    });
+    let controls = html! {
+        <>
+            <Control name="m" />
+            <Control name="k" />
+            <Control name="n" />
+            <Control name="mxu" />
+            <Control name="gpu" />
+            <Control name="tm" />
+            <Control name="tn" />
+        </>
+    };
+    let term = |i: u32| {
+        html! {
+            <tr>
+                <td>{ ctx.t(&format!("gpu-vs-tpu.term.{i}")) }</td>
+                <td>{ ctx.t(&format!("gpu-vs-tpu.term.{i}t")) }</td>
+            </tr>
+        }
+    };
+    let stage = html! {
+        <>
+            <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)}
+                label={ctx.t("topic.gpu-vs-tpu.title")} />
+            <Readouts topic="gpu-vs-tpu" metrics={Rc::new(c.metrics())} />
+            <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
+            <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
+            <p>
+                <a href={super::systolic_link(ctx.lang, &c)} data-testid="systolic-link">
+                    { ctx.t("gpu-vs-tpu.systolic") }{" →"}
+                </a>
+            </p>
+            <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.terms") }</h2>
+            <table class="ledger" data-testid="terms">
+                <thead><tr><th>{ ctx.t("gpu-vs-tpu.term.gpu") }</th><th>{ ctx.t("gpu-vs-tpu.term.tpu") }</th></tr></thead>
+                <tbody>{ for (1..=super::TERMS).map(term) }</tbody>
+            </table>
+        </>
+    };
+    let explain = html! { <p class="current">{ ctx.t("gpu-vs-tpu.explain") }</p> };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,220 @@
+//! The `#/online-softmax` panel: the online softmax stepper (notes §8.2, demo
+//! 1 of 05).
+
+use crate::draw::softmax::draw;
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
+use crate::sim::Steppable;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::player::Player;
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Probabilities listed open up to this many; more start folded.
+const INLINE_PROBS: usize = 256;
+/// Probabilities put in the page per task.
+const PROBS_CHUNK: usize = 256;
+
+#[derive(Properties, PartialEq)]
+struct ProbabilitiesProps {
+    /// (online probabilities, three-pass reference).
+    values: Rc<(Vec<f64>, Vec<f64>)>,
+    /// The reference's label in the tooltips.
+    three_pass: String,
+}
+
+/// Resolve on a later task (a zero timeout): input and painting run between.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Every probability as a metric `p-<i>` (up to 4096 of them). A component of
+/// its own, so that a render of the panel does not touch the list; the first
+/// [`PROBS_CHUNK`] are put in at once, the rest a chunk per task, so that the
+/// step that finishes the run stays short; a long list starts folded (in the
+/// page, every metric readable, but not laid out until opened).
+#[component]
+fn Probabilities(props: &ProbabilitiesProps) -> Html {
+    let list = use_node_ref();
+    {
+        let list = list.clone();
+        use_effect_with((props.values.clone(), props.three_pass.clone()), move |(values, label)| {
+            let cancel = Rc::new(Cell::new(false));
+            if let Some(el) = list.cast::<web_sys::Element>() {
+                let (p, reference) = &**values;
+                let n = p.len();
+                el.set_inner_html(&super::probs_markup(p, reference, 0..n.min(PROBS_CHUNK), label));
+                if n > PROBS_CHUNK {
+                    let values = values.clone();
+                    let label = label.clone();
+                    let cancel = cancel.clone();
+                    yew::platform::spawn_local(async move {
+                        let mut i = PROBS_CHUNK;
+                        while i < n {
+                            next_task().await;
+                            if cancel.get() {
+                                return;
+                            }
+                            let end = (i + PROBS_CHUNK).min(n);
+                            let markup = super::probs_markup(&values.0, &values.1, i..end, &label);
+                            let _ = el.insert_adjacent_html("beforeend", &markup);
+                            i = end;
+                        }
+                    });
+                }
+            }
+            move || cancel.set(true)
+        });
+    }
+    let n = props.values.0.len();
+    if n > INLINE_PROBS {
+        html! {
+            <details class="probs-all">
+                <summary>{ format!("p0 … p{} ({n})", n - 1) }</summary>
+                <div class="probs" ref={list}></div>
+            </details>
+        }
+    } else {
+        html! { <div class="probs" ref={list}></div> }
+    }
+}
+
+#[component]
+pub fn SoftmaxPanel() -> Html {
+    let p = use_panel(&super::ONLINE_SOFTMAX);
+    let ctx = &p.ctx;
+    let v = &p.v;
+    let key = (v.text("x").to_string(), v.int("block"));
+    let sim: Rc<OnlineSoftmax> = {
+        let v = v.clone();
+        use_memo(key.clone(), move |_| super::softmax_run(&v))
+    };
+    let step = v.int("step") as u64;
+    let draft = {
+        let x = v.text("x").to_string();
+        use_state(move || x)
+    };
+    {
+        // A new vector from the URL (or the random button) replaces the draft.
+        let draft = draft.clone();
+        use_effect_with(v.text("x").to_string(), move |x| draft.set(x.clone()));
+    }
+    // Parsed again only when the text changes (up to 4096 numbers).
+    let draft_error = use_memo((*draft).clone(), |d| parse_vector(d).err());
+    let scene = {
+        let sim = sim.clone();
+        use_memo((key.clone(), step, p.width as u32, ctx.present), move |(_, s, w, present)| {
+            SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64)))
+        })
+    };
+    let on_x = {
+        let draft = draft.clone();
+        let d = p.dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let Some(text) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value())
+            else {
+                return;
+            };
+            if parse_vector(&text).is_ok() {
+                d.emit(Action::Set("x", Value::Text(text.clone())));
+            }
+            draft.set(text);
+        })
+    };
+    let random = {
+        let d = p.dispatch.clone();
+        let values = super::random_vector(v.text("x"));
+        Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))
+    };
+    let on_seek = {
+        let d = p.dispatch.clone();
+        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
+    };
+    let blocks = sim.blocks() as u64;
+    let done = step >= blocks;
+    // The probabilities (and the three-pass reference in their tooltips), once
+    // per input; the list of up to 4096 is its own component, rendered again
+    // only when they change.
+    let probs = {
+        let sim = sim.clone();
+        use_memo((key, done), move |(_, done)| done.then(|| Rc::new((sim.probabilities(), softmax_three_pass(&sim.x)))))
+    };
+    let controls = html! {
+        <>
+            <div class="control" data-param="x" title={ctx.t("param.x.doc")}>
+                <label class="control-label" for="param-x">{ ctx.t("param.x") }</label>
+                <input id="param-x" name="x" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
+                    spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_x} />
+                if let Some(err) = (*draft_error).clone() {
+                    <pre class="cond-error" data-testid="x-error">{ ctx.tf("online-softmax.vector-error", &[("msg", &err)]) }</pre>
+                }
+                <button class="preset" data-testid="random-vector" onclick={random}>{ ctx.t("online-softmax.random") }</button>
+            </div>
+            <Control name="block" />
+        </>
+    };
+    let (earlier, rows) = super::table(&sim, step);
+    let rows = rows.into_iter().map(|r| {
+        html! {
+            <tr key={r.step} class={classes!((r.step == step).then_some("current"))}>
+                <td>{ r.step }</td>
+                <td class="mono">{ r.values }</td>
+                <td class="mono">{ r.block_max }</td>
+                <td class="mono">{ r.m_before }{" → "}<strong>{ r.m_after }</strong></td>
+                <td class={classes!("mono", r.grew.then_some("hot"))}>{ r.rescale }</td>
+                <td class="mono">{ r.l }</td>
+            </tr>
+        }
+    });
+    let earlier = earlier.map(|(a, b)| {
+        html! {
+            <tr key="earlier" class="muted" data-testid="softmax-earlier">
+                <td>{ format!("{a} – {b}") }</td><td class="mono">{ "⋯" }</td><td class="mono">{ "⋯" }</td>
+                <td class="mono">{ "⋯" }</td><td class="mono">{ "⋯" }</td><td class="mono">{ "⋯" }</td>
+            </tr>
+        }
+    });
+    let stage = html! {
+        <>
+            <SceneCanvas scene={(*scene).clone()} name={format!("online-softmax-step{step}")} label={ctx.t("param.x")} />
+            <Player pos={step} len={blocks} speed={v.int("speed")} unit="param.step" on_seek={on_seek}
+                on_speed={p.set("speed")} />
+            <Readouts topic="online-softmax" metrics={Rc::new(sim.metrics(step))} />
+            <table class="ledger" data-testid="softmax-table">
+                <thead><tr>
+                    <th>{ ctx.t("online-softmax.table.block") }</th><th>{ ctx.t("online-softmax.table.values") }</th>
+                    <th>{ ctx.t("online-softmax.table.bmax") }</th><th>{ ctx.t("online-softmax.table.m") }</th>
+                    <th>{ ctx.t("online-softmax.table.rescale") }</th><th>{ ctx.t("online-softmax.table.l") }</th>
+                </tr></thead>
+                <tbody>{ for earlier }{ for rows }</tbody>
+            </table>
+            <h2 class="chart-title">{ ctx.t("online-softmax.probs") }</h2>
+            if let Some(values) = (*probs).clone() {
+                <Probabilities values={values} three_pass={ctx.t("online-softmax.three-pass")} />
+            } else {
+                <p class="muted">{ ctx.t("online-softmax.probs-wait") }</p>
+            }
+            <div class="passes">
+                <h2 class="chart-title">{ ctx.t("online-softmax.passes") }</h2>
+                <p>{ ctx.t("online-softmax.passes.three") }</p>
+                <p>{ ctx.t("online-softmax.passes.online") }</p>
+            </div>
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("online-softmax.explain") }</p>
+            <p class="lecture-check">{ ctx.t("online-softmax.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,51 @@
+//! The `#/quantization` panel: tile quantization and alignment (notes §6.6,
+//! §7, demo 04).
+
+use crate::draw::matmul::draw_quantization;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::{Preset, Presets};
+use crate::ui::readouts::Readouts;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[component]
+pub fn QuantizationPanel() -> Html {
+    let p = use_panel(&super::QUANTIZATION);
+    let ctx = &p.ctx;
+    let q = super::quantization(&p.v);
+    let scene = SceneRef(Rc::new(draw_quantization(&q, &p.theme, p.width.min(900.0))));
+    let presets = Rc::new(
+        super::LECTURE_CASES
+            .iter()
+            .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })
+            .collect::<Vec<_>>(),
+    );
+    let controls = html! {
+        <>
+            <Control name="n" />
+            <Control name="m" />
+            <Control name="tile" />
+            <Control name="dtype" />
+            <Control name="section" />
+            <Presets title="quantization.presets" presets={presets} dispatch={p.dispatch.clone()} />
+        </>
+    };
+    let stage = html! {
+        <>
+            <h2 class="chart-title">{ ctx.t("quantization.grid") }</h2>
+            <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={ctx.t("quantization.grid")} />
+            <Readouts topic="quantization" metrics={Rc::new(q.metrics())} />
+            <p class={classes!("check", if q.aligned() { "ok" } else { "bad" })} data-testid="alignment">
+                { super::alignment(ctx.lang, &q) }
+            </p>
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("quantization.explain") }</p>
+            <p class="lecture-check">{ ctx.t("quantization.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,243 @@
+//! The `#/systolic` panel: the TPU systolic array (notes §9.2, demo 06).
+
+use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::systolic::{Dataflow, Phase, Systolic};
+use crate::sim::Steppable;
+use crate::ui::app::AppCtx;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::chart::{Band, Chart, SeriesChart};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::{legend_item, Preset, Presets};
+use crate::ui::panels::inset::RooflineInset;
+use crate::ui::player::Player;
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::cell::Cell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Checks of at most this many multiply-adds (a few milliseconds) run at once,
+/// in the render; larger ones (up to 2 × 268 M at 256 × 256 × 4096) run in
+/// slices between frames while the panel shows "checking…".
+const SYNC_CHECK_MACS: u64 = 1 << 22;
+/// Work per slice of the background check, in milliseconds.
+const SLICE_MS: f64 = 6.0;
+
+fn now() -> f64 {
+    crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Resolve on a later task (a zero timeout), so that input, rendering and
+/// painting run between two slices of the check.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Resolve at the next animation frame.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = crate::ui::window().request_animation_frame(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Run the check of `sim` in slices of about [`SLICE_MS`], from the frame after
+/// the one that shows the new parameters; `progress` gets the percentage done
+/// now and then, and 100 at the end. Stops when `cancel` is set.
+fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseStateSetter<u32>) {
+    yew::platform::spawn_local(async move {
+        let mut shown = 0;
+        next_frame().await;
+        loop {
+            next_task().await;
+            if cancel.get() {
+                return;
+            }
+            let t0 = now();
+            // A row is 2 · cols · k multiply-adds (≈ 1 ms at the largest size).
+            let row = 2 * (sim.params().cols * sim.params().k) as u64;
+            let done = loop {
+                let done = sim.check_step(row);
+                if done || now() - t0 >= SLICE_MS {
+                    break done;
+                }
+            };
+            let pct = (sim.check_progress() * 100.0).floor() as u32;
+            if done {
+                progress.set(100);
+                return;
+            }
+            if pct >= shown + 5 {
+                shown = pct;
+                progress.set(pct);
+            }
+        }
+    });
+}
+
+/// Busy PEs per cycle over the whole run, the phases as bands behind.
+fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
+    let p = sim.params();
+    SeriesChart {
+        ys: sim.busy_series().into_iter().map(|b| b as f64).collect(),
+        x0: 0.0,
+        dx: 1.0,
+        y_max: (p.rows * p.cols) as f64,
+        bands: sim
+            .phase_segments()
+            .into_iter()
+            .map(|(a, b, ph)| Band { start: a as f64 - 1.0, end: b as f64, color: phase_tint(ph, theme) })
+            .collect(),
+        x_desc: ctx.t("param.cycle"),
+        y_desc: ctx.t("metric.busy-pes"),
+        color: theme.busy_hot,
+        present: theme.present,
+        overlay: vec![],
+    }
+}
+
+#[component]
+pub fn SystolicPanel() -> Html {
+    let p = use_panel(&super::SYSTOLIC);
+    let ctx = &p.ctx;
+    let theme = &p.theme;
+    let params = super::systolic_params(&p.v);
+    let sim = use_memo(params, |p| Systolic::new(*p));
+    let cycle = p.v.int("cycle") as u64;
+    let cap = super::caption(ctx.lang, &sim, cycle);
+    let scene = {
+        let sim = sim.clone();
+        let ctx = ctx.clone();
+        use_memo(
+            (params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()),
+            move |(_, c, w, present, _, cap)| {
+                let [a, b, weights, out] =
+                    ["systolic.a-queue", "systolic.b-queue", "systolic.w-queue", "systolic.out"].map(|k| ctx.t(k));
+                let labels = Labels { a: &a, b: &b, weights: &weights, c: &out };
+                SceneRef(Rc::new(draw(&sim, *c, &Theme::for_mode(*present), *w as f64, cap, &labels)))
+            },
+        )
+    };
+    let chart = {
+        let sim = sim.clone();
+        let ctx = ctx.clone();
+        use_memo((params, ctx.clone()), move |_| Rc::new(timeline(&ctx, &sim, &Theme::for_mode(ctx.present))))
+    };
+    // The result check: at once when small, else in slices after the render.
+    if sim.check_result().is_none() && sim.check_macs() <= SYNC_CHECK_MACS {
+        sim.check();
+    }
+    let check_pct = use_state(|| 0u32);
+    {
+        let sim = sim.clone();
+        let progress = check_pct.setter();
+        use_effect_with(params, move |_| {
+            let cancel = Rc::new(Cell::new(false));
+            if sim.check_result().is_none() {
+                check_in_background(sim, cancel.clone(), progress);
+            }
+            move || cancel.set(true)
+        });
+    }
+    let checked = sim.check_result().map(|(_, err)| *err);
+    // Read from the check itself (the state above only asks for re-renders).
+    let pct = ((sim.check_progress() * 100.0).floor() as u32).min(99).to_string();
+    let metrics = Rc::new(sim.metrics_checked(cycle));
+    let frame = sim.state_at(cycle);
+
+    let on_seek = {
+        let d = p.dispatch.clone();
+        Callback::from(move |c: u64| d.emit(Action::Set("cycle", Value::Int(c as i64))))
+    };
+    let presets = Rc::new(
+        super::PRESETS
+            .iter()
+            .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
+            .collect::<Vec<_>>(),
+    );
+    let phase_chip = |ph: &Phase| {
+        let active = frame.phase == *ph;
+        html! {
+            <span class={classes!("phase-chip", active.then_some("active"))} data-phase={ph.code()}
+                style={format!("--tint:{}", phase_tint(*ph, theme).css())}>{ ctx.t(&format!("phase.{}", ph.code())) }</span>
+        }
+    };
+    let chart_w = (p.width - 4.0).max(240.0);
+    let chart_h = if ctx.present { 240.0 } else { 180.0 };
+    let os = params.dataflow == Dataflow::Os;
+
+    let controls = html! {
+        <>
+            <Control name="rows" />
+            <Control name="cols" />
+            <Control name="k" />
+            <Control name="dataflow" />
+            <Control name="seed" />
+            <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
+        </>
+    };
+    let stage = html! {
+        <>
+            <div class="phase-row" data-testid="phase" data-value={frame.phase.code()}>
+                { for super::phases(params.dataflow).iter().map(phase_chip) }
+            </div>
+            <SceneCanvas scene={(*scene).clone()} name={format!("systolic-{}x{}x{}-{}-c{}", params.rows, params.cols, params.k, params.dataflow.code(), cycle)}
+                label={cap.clone()} />
+            <div class="legend">
+                { legend_item(ctx, theme.waiting, "systolic.legend.waiting") }
+                { legend_item(ctx, theme.busy_hot, "systolic.legend.busy") }
+                if os {
+                    { legend_item(ctx, theme.done, "systolic.legend.done") }
+                } else {
+                    { legend_item(ctx, theme.weight, "systolic.legend.weight") }
+                }
+                if params.rows > DETAIL_MAX || params.cols > DETAIL_MAX {
+                    <span class="legend-note">{ ctx.t("systolic.large") }</span>
+                }
+            </div>
+            <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
+                on_seek={on_seek.clone()} on_speed={p.set("speed")} />
+            <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
+            <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
+                on_seek={on_seek} label={ctx.t("systolic.timeline")} />
+            <Readouts topic="systolic" metrics={metrics} />
+            if checked.is_none() {
+                // Until the check has finished there is no max-abs-error
+                // metric (no number that has not been computed), only this.
+                <div class="readouts" role="status" aria-busy="true">
+                    <div class="metric" data-testid="check-pending" data-pending-metric="max-abs-error">
+                        <span class="metric-label">{ ctx.t("metric.systolic.max-abs-error") }</span>
+                        <span class="metric-value" style="font-size:1rem;color:var(--muted)">
+                            { ctx.tf("systolic.checking.short", &[("pct", &pct)]) }
+                        </span>
+                    </div>
+                </div>
+            }
+            <RooflineInset gpu={p.v.choice("gpu")} dtype="bf16" dispatch={p.dispatch.clone()}
+                points={Rc::new(vec![("inset.this", super::work(&params))])} />
+            <p class={classes!("result", checked.is_some_and(|e| e != 0).then_some("bad"), checked.is_none().then_some("pending"))}
+                data-testid="result" aria-busy={checked.is_none().to_string()}
+                style={checked.is_none().then_some("color:var(--muted)")}>
+                <strong>{ ctx.t("systolic.result") }{": "}</strong>
+                { match checked {
+                    None => ctx.tf("systolic.checking", &[("pct", &pct)]),
+                    Some(0) => ctx.t("systolic.result.ok"),
+                    Some(_) => ctx.t("systolic.result.bad"),
+                } }
+            </p>
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class={classes!(os.then_some("current"))} data-explain="os">{ ctx.t("systolic.os.explain") }</p>
+            <p class={classes!((!os).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
+            <p class="lecture-check">{ ctx.t("systolic.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

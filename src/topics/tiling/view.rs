@@ -1,0 +1,80 @@
+//! The `#/tiling` panel: tiled matmul and its reuse (notes §6.6, demo 04).
+
+use crate::draw::matmul::draw_tiling;
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::roofline::Work;
+use crate::sim::Steppable;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::{Preset, Presets};
+use crate::ui::panels::inset::RooflineInset;
+use crate::ui::player::Player;
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[component]
+pub fn TilingPanel() -> Html {
+    let p = use_panel(&super::TILING);
+    let ctx = &p.ctx;
+    let run = super::tile_run(&p.v);
+    let t = run.tiling;
+    let step = p.v.int("step") as u64;
+    let state = run.state_at(step);
+    let caption = super::caption(ctx.lang, &run, &state);
+    // Drawn again only when what it shows changes (not on a speed or smem change).
+    let scene = use_memo(
+        (t, run.ti, run.tj, state, p.width as u32, ctx.present, caption.clone()),
+        |(t, ti, tj, state, w, present, cap)| {
+            SceneRef(Rc::new(draw_tiling(t, *ti, *tj, state, &Theme::for_mode(*present), *w as f64, cap)))
+        },
+    );
+    let (fits, fit) = super::fit_text(ctx.lang, &p.v);
+    let presets = Rc::new(
+        super::LECTURE_CASES
+            .iter()
+            .map(|&(id, mode, tile)| Preset { label: id, id, values: super::lecture_case(mode, tile) })
+            .collect::<Vec<_>>(),
+    );
+    let controls = html! {
+        <>
+            <Control name="mode" />
+            <Control name="n" />
+            <Control name="m" />
+            <Control name="k" />
+            <Control name="tile" />
+            <Control name="ti" />
+            <Control name="tj" />
+            <Control name="dtype" />
+            <Control name="smem" />
+            <Presets title="tiling.presets" presets={presets} dispatch={p.dispatch.clone()} />
+        </>
+    };
+    let on_seek = {
+        let d = p.dispatch.clone();
+        Callback::from(move |s: u64| d.emit(Action::Set("step", Value::Int(s as i64))))
+    };
+    let stage = html! {
+        <>
+            <SceneCanvas scene={(*scene).clone()} name={format!("tiling-{}-n{}-t{}-s{}", p.v.choice("mode"), t.n, t.t, step)}
+                label={caption.clone()} />
+            <Player pos={step} len={run.steps()} speed={p.v.int("speed")} unit="param.step" on_seek={on_seek}
+                on_speed={p.set("speed")} />
+            <p class="formula" data-testid="tile-counters">{ super::counters(ctx.lang, &state) }</p>
+            <Readouts topic="tiling" metrics={Rc::new(run.metrics(step))} />
+            <p class={classes!("check", if fits { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
+            <RooflineInset gpu={p.v.choice("gpu")} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
+                ("inset.this", Work { flops: t.flops() as f64, bytes: t.global_bytes() as f64 }),
+            ])} />
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("tiling.explain") }</p>
+            <p class="lecture-check">{ ctx.t("tiling.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}

@@ -1,0 +1,139 @@
+//! The `#/waves` panel: wave quantization and the sawtooth (notes §7, demo
+//! 5 of 02).
+
+use crate::draw::matmul::draw_waves;
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::hw;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::chart::{Chart, SeriesChart};
+use crate::ui::panel::{use_panel, Control};
+use crate::ui::panels::frame::{legend_item, Preset, Presets};
+use crate::ui::readouts::Readouts;
+use crate::ui::url_state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// GET a text file next to the app; `None` if it is missing or unreadable.
+async fn fetch_text(url: &str) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let resp = wasm_bindgen_futures::JsFuture::from(crate::ui::window().fetch_with_str(url)).await.ok()?;
+    let resp: web_sys::Response = resp.dyn_into().ok()?;
+    if !resp.ok() {
+        return None;
+    }
+    wasm_bindgen_futures::JsFuture::from(resp.text().ok()?).await.ok()?.as_string()
+}
+
+#[component]
+pub fn WavesPanel() -> Html {
+    let p = use_panel(&super::WAVES);
+    let ctx = &p.ctx;
+    let v = &p.v;
+    let n = v.int("n") as u64;
+    let w = super::waves_at(v, n);
+    let g = hw::gpu(v.choice("gpu"));
+    let wave_label = |i: u64| ctx.tf("waves.wave", &[("w", &i.to_string())]);
+    let scene = SceneRef(Rc::new(draw_waves(&w, &p.theme, p.width, &wave_label)));
+    // An optional measured series, `assets/measured/matmul-<gpu>.csv` (lines
+    // "n,tflops"); without the file the chart shows the model alone.
+    let measured = use_state(Vec::<(f64, f64)>::new);
+    {
+        let measured = measured.clone();
+        use_effect_with(g.code, move |code| {
+            let code = code.to_string();
+            measured.set(Vec::new());
+            yew::platform::spawn_local(async move {
+                // The index names the files that exist, so no request 404s.
+                let Some(index) = fetch_text("assets/measured/available.txt").await else { return };
+                if !index.lines().map(str::trim).any(|l| l == code) {
+                    return;
+                }
+                if let Some(text) = fetch_text(&format!("assets/measured/matmul-{code}.csv")).await {
+                    measured.set(crate::sim::matmul::parse_measured(&text));
+                }
+            });
+        });
+    }
+    let chart = {
+        let v = v.clone();
+        let present = ctx.present;
+        let overlay = (*measured).clone();
+        let key = (
+            v.choice("gpu"),
+            v.int("sms"),
+            v.int("m"),
+            v.int("k"),
+            v.int("tm"),
+            v.int("tn"),
+            present,
+            ctx.lang,
+            overlay.len(),
+        );
+        use_memo(key, move |_| {
+            let (ys, y_max) = super::curve(&v);
+            Rc::new(SeriesChart {
+                ys,
+                x0: super::CURVE_N.0 as f64,
+                dx: 1.0,
+                y_max,
+                bands: vec![],
+                x_desc: "n".into(),
+                y_desc: "TFLOP/s".into(),
+                color: Theme::for_mode(present).fill_tint,
+                present,
+                overlay,
+            })
+        })
+    };
+    let presets = Rc::new(
+        super::LECTURE_CASES
+            .iter()
+            .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
+            .collect::<Vec<_>>(),
+    );
+    let controls = html! {
+        <>
+            <Control name="gpu" />
+            <Control name="sms" />
+            <Control name="n" />
+            <Control name="m" />
+            <Control name="k" />
+            <Control name="tm" />
+            <Control name="tn" />
+            <Control name="ref" />
+            <Presets title="waves.presets" presets={presets} dispatch={p.dispatch.clone()} />
+        </>
+    };
+    let on_seek = {
+        let d = p.dispatch.clone();
+        Callback::from(move |x: u64| d.emit(Action::Set("n", Value::Int(x as i64))))
+    };
+    let stage = html! {
+        <>
+            <h2 class="chart-title">{ ctx.t("waves.grid") }</h2>
+            <SceneCanvas scene={scene} name={format!("waves-{}-n{}", g.code, n)} label={ctx.t("waves.grid")} />
+            <div class="legend">
+                { legend_item(ctx, p.theme.busy_hot, "waves.legend.busy") }
+                { legend_item(ctx, p.theme.waiting, "waves.legend.idle") }
+            </div>
+            <Readouts topic="waves" metrics={Rc::new(super::metrics(v))} />
+            <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
+            <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
+            <h2 class="chart-title">{ ctx.t("waves.chart") }</h2>
+            <Chart data={(*chart).clone()} width={(p.width - 4.0).max(240.0)} height={if ctx.present { 260.0 } else { 220.0 }}
+                cursor={n as f64} on_seek={on_seek} label={ctx.t("waves.chart")} />
+            <p class="muted">{ ctx.t("waves.model") }</p>
+            if !measured.is_empty() {
+                <p class="muted" data-testid="measured">{ ctx.tf("waves.measured", &[("gpu", g.code)]) }</p>
+            }
+        </>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("waves.explain") }</p>
+            <p class="lecture-check">{ ctx.t("waves.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}
