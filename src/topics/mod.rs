@@ -1,7 +1,8 @@
-//! The one registry of lecture topics (pure part: what the landing page, the
-//! URL validation, the README and the tests need). The UI adds one view
-//! function per entry in `ui::registry`; adding a panel is one entry here, one
-//! there, plus its files.
+//! The one registry of lecture topics. Each topic is a folder named by its
+//! route (`topics/<id>/`): `mod.rs` is pure (parameters, meta, conversion to
+//! simulation parameters, texts, tests), `view.rs` is its panel (wasm32).
+//! `registry!` below lists them; the landing page, the router, the README
+//! generator and every test read `ALL`. Adding a panel: a folder and a line.
 
 use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Values};
 

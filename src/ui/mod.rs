@@ -1,16 +1,18 @@
 //! The Yew app (wasm32 only): the shell over `topics::ALL`, one player,
-//! one slider, one canvas adapter, one chart helper; panels in `panels/`.
+//! one slider, one canvas adapter, one chart helper, the panel frame and
+//! hook (`panel`) and shared widgets; each panel is in `topics/<id>/view.rs`.
 
 pub mod app;
 pub mod canvas;
 pub mod chart;
+pub mod inset;
 pub mod panel;
-pub mod panels;
 pub mod panic;
 pub mod player;
 pub mod readouts;
 pub mod slider;
 pub mod url_state;
+pub mod widgets;
 
 /// A hash the router can't use (`#%%%`, `#//`, `#x`, `#/\\`, a bare `#`) is replaced, before the
 /// router sees it, by the start page with the original in `?broken=`, where the

@@ -6,10 +6,10 @@
 
 use super::app::AppCtx;
 use super::canvas::use_width;
-use super::panels::frame::Choice;
 use super::readouts::Notices;
 use super::slider::Slider;
 use super::url_state::{use_url_state, Action};
+use super::widgets::Choice;
 use crate::params::{Kind, Notice, Value, Values};
 use crate::scene::Theme;
 use crate::topics::TopicMeta;

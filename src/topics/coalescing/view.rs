@@ -6,7 +6,7 @@ use crate::scene::Theme;
 use crate::sim::coalescing::Access;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::frame::{Preset, Presets};
+use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -8,7 +8,7 @@ use crate::sim::divergence::{evaluate, Divergence, Part};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::frame::legend_item;
+use crate::ui::widgets::legend_item;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;

@@ -4,7 +4,7 @@ use crate::params::Value;
 use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::inset::RooflineInset;
+use crate::ui::inset::RooflineInset;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;

@@ -8,7 +8,7 @@ use crate::sim::occupancy::{compute, Resource};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::frame::{Preset, Presets};
+use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;

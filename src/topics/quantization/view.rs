@@ -4,7 +4,7 @@
 use crate::draw::matmul::draw_quantization;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::frame::{Preset, Presets};
+use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -5,7 +5,7 @@ use crate::params::Value;
 use crate::scene::{Rgba, Theme};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::frame::{legend_item, Preset, Presets};
+use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -8,7 +8,7 @@ use crate::sim::hw;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
 use crate::ui::panel::{use_panel, Control};
-use crate::ui::panels::frame::{legend_item, Preset, Presets};
+use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;

@@ -1,46 +1,11 @@
-//! What every panel is made of: the frame (title, section, notices, controls,
-//! stage, explanation), a segmented choice control and the lecture presets.
+//! Widgets the panels share: a segmented choice control, the lecture presets
+//! and legend entries. (The frame itself is `ui::panel`.)
 
-use crate::params::{Notice, Value};
+use crate::params::Value;
 use crate::ui::app::AppCtx;
-use crate::ui::readouts::Notices;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct FrameProps {
-    pub id: &'static str,
-    pub sections: &'static str,
-    pub demo: &'static str,
-    pub notices: Rc<Vec<Notice>>,
-    pub on_dismiss: Callback<()>,
-    pub controls: Html,
-    pub stage: Html,
-    pub explain: Html,
-    /// The stage's element (its width sizes the canvas).
-    pub stage_ref: NodeRef,
-}
-
-#[component]
-pub fn PanelFrame(p: &FrameProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    html! {
-        <article class={classes!("panel", format!("panel-{}", p.id))} data-topic={p.id}>
-            <header class="panel-header">
-                <p class="panel-section">{ ctx.tf("landing.section", &[("s", p.sections), ("d", p.demo)]) }</p>
-                <h1>{ ctx.t(&format!("topic.{}.title", p.id)) }</h1>
-                <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", p.id)) }</p>
-            </header>
-            <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
-            <div class="panel-body">
-                <aside class="controls">{ p.controls.clone() }</aside>
-                <section class="stage" ref={p.stage_ref.clone()}>{ p.stage.clone() }</section>
-            </div>
-            <section class="explain">{ p.explain.clone() }</section>
-        </article>
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct ChoiceProps {
@@ -115,12 +80,6 @@ pub fn Presets(p: &PresetsProps) -> Html {
             }) }
         </div>
     }
-}
-
-/// A callback that sets an integer parameter (what every slider emits to).
-pub fn setter(dispatch: &Callback<Action>, name: &'static str) -> Callback<i64> {
-    let d = dispatch.clone();
-    Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
 }
 
 /// A legend entry: a swatch and a translated label.

@@ -2,7 +2,7 @@
 //! configuration sits for the chosen GPU, from the one model in
 //! `sim::roofline` (no second roofline formula anywhere).
 
-use super::frame::Choice;
+use super::widgets::Choice;
 use crate::sim::roofline::{attainable_tflops, hardware, Work};
 use crate::ui::app::AppCtx;
 use crate::ui::chart::{RoofDot, RooflineChart};
