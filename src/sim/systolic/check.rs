@@ -1,0 +1,142 @@
+//! The check of a run's product against A·B computed directly, whole or in
+//! slices (so the page never freezes at 256 × 256 × 4096).
+
+use super::*;
+
+impl Systolic {
+    /// The array's final `C` (row-major), and its largest absolute difference
+    /// from `A·B` computed directly (a plain i-k-j loop over rows of `B`).
+    ///
+    /// The array's output is read off the schedule: OS, each PE's accumulator
+    /// after the last cycle (the dot product in the order its operands arrive,
+    /// k = 0, 1, …); WS, the sums that left the bottom of the array, chunk by
+    /// chunk. (The tests check these against the register-transfer run.)
+    /// Operands are digits and k ≤ 4096, so every sum fits an i32 exactly.
+    ///
+    /// At 256 × 256 × 4096 this is 2 × 268 M multiply-adds: the UI runs it in
+    /// slices with [`Systolic::check_step`] instead; this finishes whatever is
+    /// left at once.
+    pub fn check(&self) -> &(Vec<i64>, i64) {
+        while !self.check_step(u64::MAX) {}
+        self.check.get().expect("check finished")
+    }
+
+    /// The result of the check if it has finished.
+    pub fn check_result(&self) -> Option<&(Vec<i64>, i64)> {
+        self.check.get()
+    }
+
+    /// Multiply-adds of the whole check (the array's product and the direct one).
+    pub fn check_macs(&self) -> u64 {
+        2 * (self.p.rows * self.p.cols * self.p.k) as u64
+    }
+
+    /// Fraction of the check done, in 0..=1.
+    pub fn check_progress(&self) -> f64 {
+        if self.check.get().is_some() {
+            return 1.0;
+        }
+        match &*self.checking.borrow() {
+            // Generating B counts as a tenth of the work.
+            Some(st) => 0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * st.next_row as f64 / self.p.rows as f64,
+            None => 0.0,
+        }
+    }
+
+    /// Advance the check by whole output rows, about `macs` multiply-adds'
+    /// worth (at least one row, 2 · cols · k of them); `true` once it has
+    /// finished. The result does not depend on how the work was sliced.
+    pub fn check_step(&self, macs: u64) -> bool {
+        if self.check.get().is_some() {
+            return true;
+        }
+        let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
+        let mut slot = self.checking.borrow_mut();
+        let st = slot.get_or_insert_with(|| Checking {
+            b: vec![0; k * c],
+            bt: vec![0; c * k],
+            b_rows: 0,
+            out: vec![0; r * c],
+            direct: vec![0; r * c],
+            next_row: 0,
+        });
+        let mut spent = 0u64;
+        // First B, in blocks of about 64 K operands, row-major and transposed
+        // (columns contiguous: what flows down column j (OS) or sits in column
+        // j of the PEs (WS)).
+        let block = (65_536 / c).max(1);
+        while st.b_rows < k && (spent == 0 || spent < macs) {
+            let end = (st.b_rows + block).min(k);
+            for kk in st.b_rows..end {
+                for j in 0..c {
+                    let v = self.b(kk, j);
+                    st.b[kk * c + j] = v;
+                    st.bt[j * k + kk] = v;
+                }
+            }
+            spent += ((end - st.b_rows) * c) as u64 * GEN_COST;
+            st.b_rows = end;
+        }
+        // Then the output, row by row: the array's and the direct product's.
+        let row_macs = 2 * (c * k) as u64;
+        while st.b_rows == k && st.next_row < r && (spent == 0 || spent + row_macs <= macs) {
+            let i = st.next_row;
+            let a_row: Vec<i32> = (0..k).map(|kk| self.a(i, kk)).collect();
+            let dot = |j: usize, k0: usize, k1: usize| -> i32 {
+                let b = &st.bt[j * k + k0..j * k + k1];
+                a_row[k0..k1].iter().zip(b).map(|(x, y)| x * y).sum()
+            };
+            let mut out_row = vec![0i64; c];
+            match self.p.dataflow {
+                Dataflow::Os => {
+                    for (j, o) in out_row.iter_mut().enumerate() {
+                        *o = dot(j, 0, k) as i64;
+                    }
+                }
+                Dataflow::Ws => {
+                    for q in 0..self.chunks() {
+                        let (k0, k1) = (q * r, ((q + 1) * r).min(k));
+                        for (j, o) in out_row.iter_mut().enumerate() {
+                            *o += dot(j, k0, k1) as i64;
+                        }
+                    }
+                }
+            }
+            st.out[i * c..(i + 1) * c].copy_from_slice(&out_row);
+            let row = &mut st.direct[i * c..(i + 1) * c];
+            for (kk, &aik) in a_row.iter().enumerate() {
+                let brow = &st.b[kk * c..(kk + 1) * c];
+                for (d, &bkj) in row.iter_mut().zip(brow) {
+                    *d += aik * bkj;
+                }
+            }
+            st.next_row += 1;
+            spent += row_macs;
+        }
+        if st.next_row < r {
+            return false;
+        }
+        let st = slot.take().expect("check state");
+        let err = st.out.iter().zip(&st.direct).map(|(x, &y)| (x - y as i64).abs()).max().unwrap_or(0);
+        let _ = self.check.set((st.out, err));
+        true
+    }
+
+    /// The key figures at cycle `t`, with `max-abs-error` only once the check
+    /// has finished (never a number that has not been computed).
+    pub fn metrics_checked(&self, t: u64) -> Vec<Metric> {
+        let f = self.state_at(t);
+        let mut m = vec![
+            Metric::count("cycle", f.cycle),
+            Metric::count("total-cycles", self.total),
+            Metric::percent("utilization", self.utilization()),
+            Metric::count("busy-pes", f.busy_pes),
+        ];
+        if let Some((_, err)) = self.check_result() {
+            m.push(Metric::count("max-abs-error", *err as u64));
+        }
+        m.push(Metric::real("reads-per-operand", self.reads_per_operand()));
+        m.push(Metric::real("uses-per-operand", self.uses_per_operand()));
+        m
+    }
+}
