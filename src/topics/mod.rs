@@ -235,15 +235,16 @@ pub fn readme_table() -> String {
     out
 }
 
+/// Query pairs from string pairs (the topics' tests).
+#[cfg(test)]
+pub(crate) fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::{parse, Kind};
-    use crate::sim::{coalescing, occupancy};
-
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
 
     #[test]
     fn ids_and_names_are_unique() {
@@ -334,45 +335,6 @@ mod tests {
         assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws"]}"#));
         assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
         assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":1000,"optional":true}"#));
-    }
-
-    #[test]
-    fn lecture_deep_links() {
-        let (v, n) = THREADS.parse(&q(&[("n", "1000"), ("block", "256")]));
-        assert!(n.is_empty());
-        assert_eq!(threads_grid(&v).idle_threads(), 24);
-        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid<100"), ("step", "999")]));
-        assert_eq!(n.len(), 1, "step clamped to the run");
-        assert_eq!(v.int("step"), 50);
-        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid % 2 = 0")]));
-        assert_eq!(v.text("cond"), "tid%2==0");
-        assert!(matches!(&n[0].problem, crate::params::Problem::Invalid { reason, .. } if reason.contains("==")));
-        let (v, _) = COALESCING.parse(&q(&[("stride", "32")]));
-        assert_eq!(coalescing::Access::new(coalescing_params(&v)).transactions(), 32);
-        let (v, _) = OCCUPANCY.parse(&q(&[("threads", "128"), ("regs", "160")]));
-        let (a, k) = occupancy_kernel(&v);
-        assert_eq!(occupancy::compute(a, k).active_warps, 12);
-    }
-
-    #[test]
-    fn matmul_deep_links() {
-        use tiling::{tiling, TILING};
-        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("dtype", "fp32")]));
-        assert!(n.is_empty());
-        assert_eq!(tiling(&v).global_reads(), 524_288);
-        assert_eq!(tiling(&v).steps(), 4);
-        // The chosen output tile is kept inside the grid, with a notice.
-        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "9"), ("tj", "3")]));
-        assert_eq!((v.int("ti"), v.int("tj")), (3, 3));
-        assert_eq!(n.len(), 1);
-        assert_eq!(TILING.normalize(v.with("tile", Value::Int(128))).int("ti"), 1);
-        let (_, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "100000")]));
-        assert_eq!(n.len(), 1, "one notice per parameter");
-        assert_eq!(n[0].problem, crate::params::Problem::OutOfRange { min: 0, max: 3, used: 3 });
-        let (v, _) = waves::WAVES.parse(&q(&[("gpu", "a100"), ("n", "1793")]));
-        assert_eq!(waves::waves_at(&v, 1793).waves(), 2);
-        let (v, _) = quantization::QUANTIZATION.parse(&q(&[("n", "1024")]));
-        assert_eq!(quantization::quantization(&v).useful_fraction(), 1.0);
     }
 
     #[test]

@@ -135,6 +135,11 @@ pub fn Frame(p: &FrameProps) -> Html {
     }
 }
 
+/// The controls of several parameters, in this order (see [`Control`]).
+pub fn controls(names: &[&'static str]) -> Html {
+    names.iter().map(|&name| html! { <Control name={name} /> }).collect()
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ControlProps {
     /// The URL parameter.

@@ -142,9 +142,7 @@ mod tests {
     use super::*;
     use crate::sim::attention_memory::metrics;
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     #[test]
     fn the_lecture_table() {

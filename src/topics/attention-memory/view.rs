@@ -4,7 +4,7 @@
 use crate::i18n::format_bytes;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
@@ -28,10 +28,7 @@ pub fn MemoryPanel() -> Html {
     ]);
     let controls = html! {
         <>
-            <Control name="n" />
-            <Control name="d" />
-            <Control name="dtype" />
-            <Control name="stats" />
+            { controls(&["n", "d", "dtype", "stats"]) }
         </>
     };
     let lecture_rows = super::LECTURE_NS.map(|ln| {

@@ -117,9 +117,7 @@ mod tests {
     use super::*;
     use crate::sim::coalescing::Access;
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     fn access(v: &Values) -> Access {
         Access::new(coalescing_params(v))

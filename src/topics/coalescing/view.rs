@@ -5,7 +5,7 @@ use crate::draw::coalescing::draw;
 use crate::scene::Theme;
 use crate::sim::coalescing::Access;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel, Control};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
@@ -35,16 +35,14 @@ pub fn CoalescingPanel() -> Html {
     let shown = |name: &str| super::shown(params.pattern, name);
     let controls = html! {
         <>
-            <Control name="dtype" />
-            <Control name="pattern" />
+            { controls(&["dtype", "pattern"]) }
             if shown("stride") {
                 <Control name="stride" />
             }
             if shown("rowlen") {
                 <Control name="rowlen" />
             }
-            <Control name="offset" />
-            <Control name="section" />
+            { controls(&["offset", "section"]) }
             if shown("seed") {
                 <Control name="seed" />
             }

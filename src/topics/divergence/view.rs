@@ -7,7 +7,7 @@ use crate::scene::Theme;
 use crate::sim::divergence::{evaluate, Divergence, Part};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel, Control};
 use crate::ui::widgets::legend_item;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
@@ -80,9 +80,7 @@ pub fn DivergencePanel() -> Html {
                     <pre class="cond-error" data-testid="cond-error">{ err }</pre>
                 }
             </div>
-            <Control name="then" />
-            <Control name="else" />
-            <Control name="after" />
+            { controls(&["then", "else", "after"]) }
             <div class="presets">
                 <span class="control-label">{ ctx.t("divergence.presets") }</span>
                 { for super::LECTURE_CONDS.iter().map(|c| {

@@ -390,9 +390,7 @@ mod tests {
     use crate::params::Value;
     use crate::sim::Steppable;
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     /// The lecture link of the browser tests.
     fn lecture() -> Values {

@@ -19,7 +19,7 @@ use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::legend_item;
 use crate::ui::inset::RooflineInset;
 use crate::ui::player::Player;
@@ -202,15 +202,10 @@ pub fn FlashPanel() -> Html {
     let block_max = super::block_max(v);
     let controls = html! {
         <>
-            <Control name="pass" />
-            <Control name="n" />
-            <Control name="d" />
+            { controls(&["pass", "n", "d"]) }
             <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={block_max} log={true} on_change={p.set("bq")} />
             <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={block_max} log={true} on_change={p.set("bk")} />
-            <Control name="causal" />
-            <Control name="dtype" />
-            <Control name="sram" />
-            <Control name="seed" />
+            { controls(&["causal", "dtype", "sram", "seed"]) }
         </>
     };
     let c = colors(&Theme::normal());

@@ -3,7 +3,7 @@
 use crate::params::Value;
 use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::inset::RooflineInset;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -69,8 +69,7 @@ pub fn FusionPanel() -> Html {
                         { ctx.t(&format!("fusion.preset.{id}")) }</button> }
                 }) }
             </div>
-            <Control name="n" />
-            <Control name="dtype" />
+            { controls(&["n", "dtype"]) }
         </>
     };
     let stage = html! {

@@ -140,9 +140,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 mod tests {
     use super::*;
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     #[test]
     fn the_default_case_spelled_out() {

@@ -4,7 +4,7 @@
 use crate::draw::matmul::draw_compare;
 use crate::scene::Theme;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -20,13 +20,7 @@ pub fn GpuTpuPanel() -> Html {
     });
     let controls = html! {
         <>
-            <Control name="m" />
-            <Control name="k" />
-            <Control name="n" />
-            <Control name="mxu" />
-            <Control name="gpu" />
-            <Control name="tm" />
-            <Control name="tn" />
+            { controls(&["m", "k", "n", "mxu", "gpu", "tm", "tn"]) }
         </>
     };
     let term = |i: u32| {

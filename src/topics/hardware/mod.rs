@@ -210,9 +210,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 mod tests {
     use super::*;
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     #[test]
     fn lecture_ridges_through_the_url() {

@@ -2,7 +2,7 @@
 
 use crate::scene::Rgba;
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -38,11 +38,9 @@ pub fn HardwarePanel() -> Html {
     let source = if custom { ctx.t("hardware.source.custom") } else { h.source.to_string() };
     let controls = html! {
         <>
-            <Control name="gpu" />
-            <Control name="dtype" />
+            { controls(&["gpu", "dtype"]) }
             if custom {
-                <Control name="peak" />
-                <Control name="bw" />
+                { controls(&["peak", "bw"]) }
             }
         </>
     };

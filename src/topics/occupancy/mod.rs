@@ -191,9 +191,7 @@ mod tests {
     use super::*;
     use crate::sim::occupancy::{arch, Resource};
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     #[test]
     fn lecture_deep_links() {

@@ -7,7 +7,7 @@ use crate::params::Value;
 use crate::sim::occupancy::{compute, Resource};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -58,10 +58,7 @@ pub fn OccupancyPanel() -> Html {
     };
     let controls = html! {
         <>
-            <Control name="arch" />
-            <Control name="threads" />
-            <Control name="regs" />
-            <Control name="smem" />
+            { controls(&["arch", "threads", "regs", "smem"]) }
             <Presets title="occupancy.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };

@@ -3,7 +3,7 @@
 
 use crate::draw::matmul::draw_quantization;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
@@ -23,11 +23,7 @@ pub fn QuantizationPanel() -> Html {
     );
     let controls = html! {
         <>
-            <Control name="n" />
-            <Control name="m" />
-            <Control name="tile" />
-            <Control name="dtype" />
-            <Control name="section" />
+            { controls(&["n", "m", "tile", "dtype", "section"]) }
             <Presets title="quantization.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };

@@ -1,7 +1,7 @@
 //! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
 
 use crate::i18n::format_bytes;
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -19,10 +19,7 @@ pub fn RecomputePanel() -> Html {
     });
     let controls = html! {
         <>
-            <Control name="depth" />
-            <Control name="n" />
-            <Control name="dtype" />
-            <Control name="upstream" />
+            { controls(&["depth", "n", "dtype", "upstream"]) }
         </>
     };
     let stage = html! {

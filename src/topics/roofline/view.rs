@@ -3,7 +3,7 @@
 
 use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
@@ -50,15 +50,9 @@ pub fn RooflinePanel() -> Html {
     );
     let controls = html! {
         <>
-            <Control name="gpu" />
-            <Control name="dtype" />
-            <Control name="op" />
-            <Control name="n" />
-            <Control name="d" />
-            <Control name="batch" />
+            { controls(&["gpu", "dtype", "op", "n", "d", "batch"]) }
             if op == "custom" {
-                <Control name="flops" />
-                <Control name="bytes" />
+                { controls(&["flops", "bytes"]) }
             }
             <Presets title="roofline.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>

@@ -8,7 +8,7 @@ use crate::sim::Steppable;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::inset::RooflineInset;
 use crate::ui::player::Player;
@@ -173,11 +173,7 @@ pub fn SystolicPanel() -> Html {
 
     let controls = html! {
         <>
-            <Control name="rows" />
-            <Control name="cols" />
-            <Control name="k" />
-            <Control name="dataflow" />
-            <Control name="seed" />
+            { controls(&["rows", "cols", "k", "dataflow", "seed"]) }
             <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };

@@ -64,3 +64,18 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.idle-threads", "Idle threads", "空闲线程数"),
     ("metric.warps", "Warps", "warp 数"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topics::q;
+
+    #[test]
+    fn the_lecture_grid() {
+        // notes §3.1: 1000 elements in blocks of 256 → 4 blocks, 1024 threads, 24 idle.
+        let (v, n) = THREADS.parse(&q(&[("n", "1000"), ("block", "256")]));
+        assert!(n.is_empty());
+        let g = threads_grid(&v);
+        assert_eq!((g.blocks(), g.threads(), g.idle_threads()), (4, 1024, 24));
+    }
+}

@@ -4,7 +4,7 @@ use crate::draw::threads::draw;
 use crate::params::Value;
 use crate::scene::{Rgba, Theme};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
@@ -48,9 +48,7 @@ pub fn ThreadsPanel() -> Html {
     );
     let controls = html! {
         <>
-            <Control name="n" />
-            <Control name="block" />
-            <Control name="thread" />
+            { controls(&["n", "block", "thread"]) }
             <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };

@@ -176,9 +176,7 @@ mod tests {
     use super::*;
     use crate::sim::Steppable;
 
-    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
+    use crate::topics::q;
 
     fn case(mode: &'static str, tile: i64) -> Values {
         let start = Values::defaults(&TILING_PARAMS).with("n", Value::Int(1000)).with("ti", Value::Int(7));

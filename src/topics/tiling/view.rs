@@ -6,7 +6,7 @@ use crate::scene::Theme;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::inset::RooflineInset;
 use crate::ui::player::Player;
@@ -40,15 +40,7 @@ pub fn TilingPanel() -> Html {
     );
     let controls = html! {
         <>
-            <Control name="mode" />
-            <Control name="n" />
-            <Control name="m" />
-            <Control name="k" />
-            <Control name="tile" />
-            <Control name="ti" />
-            <Control name="tj" />
-            <Control name="dtype" />
-            <Control name="smem" />
+            { controls(&["mode", "n", "m", "k", "tile", "ti", "tj", "dtype", "smem"]) }
             <Presets title="tiling.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };

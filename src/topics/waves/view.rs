@@ -7,7 +7,7 @@ use crate::scene::Theme;
 use crate::sim::hw;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -94,14 +94,7 @@ pub fn WavesPanel() -> Html {
     );
     let controls = html! {
         <>
-            <Control name="gpu" />
-            <Control name="sms" />
-            <Control name="n" />
-            <Control name="m" />
-            <Control name="k" />
-            <Control name="tm" />
-            <Control name="tn" />
-            <Control name="ref" />
+            { controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref"]) }
             <Presets title="waves.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };
