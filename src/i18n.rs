@@ -135,6 +135,12 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("notice.broken", "The link's query could not be read; using defaults.", "无法解析链接中的参数，已使用默认值。"),
     ("notice.broken-link", "The address “#{given}” could not be read; here is the start page.", "无法识别地址“#{given}”，已转到首页。"),
     ("notice.dismiss", "Dismiss", "关闭"),
+    // Measured overlays
+    ("measured.label", "Measured on an {device}, {date} (measure/ in the repository; method and provenance in assets/measured/h200.json).", "在 {device} 上实测，{date}（仓库中的 measure/；方法与来源见 assets/measured/h200.json）。"),
+    ("param.measured", "Measured (H200)", "实测（H200）"),
+    ("param.measured.doc", "Show measurements from a real NVIDIA H200 beside the model (measured=1) or the model alone (measured=0)", "在模型旁显示真实 NVIDIA H200 的实测数据（measured=1），或只显示模型（measured=0）"),
+    ("choice.measured.1", "shown", "显示"),
+    ("choice.measured.0", "hidden", "隐藏"),
     ("notice.repeated", "{param} was given {times} times; using the last, {used} (ignored: {given}).", "{param} 出现了 {times} 次；使用最后一个 {used}（已忽略：{given}）。"),
     // Player
     ("player.play", "Play", "播放"),

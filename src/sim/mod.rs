@@ -13,6 +13,7 @@ pub mod flash;
 pub mod fusion;
 pub mod hw;
 pub mod matmul;
+pub mod measured;
 pub mod occupancy;
 pub mod roofline;
 pub mod softmax;

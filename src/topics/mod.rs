@@ -155,6 +155,10 @@ pub fn or_n(v: &Values, name: &str) -> u64 {
     }
 }
 
+/// Measured data beside the model (`measured=0` hides it; optional, so links
+/// stay short).
+pub const MEASURED: ParamSpec = ParamSpec::choice("measured", &["1", "0"], "1").optional();
+
 /// The GPU a panel's roofline inset is drawn for.
 pub const INSET_GPU: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100").optional();
 

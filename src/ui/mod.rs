@@ -6,6 +6,7 @@ pub mod app;
 pub mod canvas;
 pub mod chart;
 pub mod inset;
+pub mod measured;
 pub mod panel;
 pub mod panic;
 pub mod player;

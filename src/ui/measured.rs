@@ -1,0 +1,75 @@
+//! Measured data next to the models: [`use_measured`] fetches one table of
+//! `assets/measured/` (once per page: tables are cached), and
+//! [`MeasuredNote`] is the label every overlay carries ("measured on an
+//! NVIDIA H200, <date>").
+
+use super::app::AppCtx;
+use crate::sim::measured::Table;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// GET a text file next to the app; `None` if it is missing or unreadable.
+pub async fn fetch_text(url: &str) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let resp = wasm_bindgen_futures::JsFuture::from(super::window().fetch_with_str(url)).await.ok()?;
+    let resp: web_sys::Response = resp.dyn_into().ok()?;
+    if !resp.ok() {
+        return None;
+    }
+    wasm_bindgen_futures::JsFuture::from(resp.text().ok()?).await.ok()?.as_string()
+}
+
+thread_local! {
+    static CACHE: RefCell<HashMap<&'static str, Rc<Table>>> = RefCell::new(HashMap::new());
+}
+
+/// The table `assets/measured/<file>` (a `sim::measured` constant), once it
+/// has arrived; `None` before, or when `enabled` is false (an overlay
+/// switched off fetches nothing).
+#[hook]
+pub fn use_measured(file: &'static str, enabled: bool) -> Option<Rc<Table>> {
+    let table = use_state(|| CACHE.with(|c| c.borrow().get(file).cloned()));
+    {
+        let table = table.clone();
+        use_effect_with((file, enabled), move |&(file, enabled)| {
+            if enabled && table.is_none() {
+                if let Some(t) = CACHE.with(|c| c.borrow().get(file).cloned()) {
+                    table.set(Some(t));
+                } else {
+                    yew::platform::spawn_local(async move {
+                        if let Some(text) = fetch_text(&format!("assets/measured/{file}")).await {
+                            let t = Rc::new(Table::parse(&text));
+                            CACHE.with(|c| c.borrow_mut().insert(file, t.clone()));
+                            table.set(Some(t));
+                        }
+                    });
+                }
+            }
+        });
+    }
+    if enabled {
+        (*table).clone()
+    } else {
+        None
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MeasuredNoteProps {
+    pub table: Rc<Table>,
+}
+
+/// "Measured on an NVIDIA H200, 2026-11-29" (from the table's metadata).
+#[component]
+pub fn MeasuredNote(p: &MeasuredNoteProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let device = p.table.meta("device").unwrap_or("—").to_string();
+    let date = p.table.meta("date").unwrap_or("—").to_string();
+    html! {
+        <p class="measured-note" data-testid="measured-note">
+            { ctx.tf("measured.label", &[("device", &device), ("date", &date)]) }
+        </p>
+    }
+}
