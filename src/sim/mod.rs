@@ -6,6 +6,7 @@
 //! directly, so step, back and jump (scrubbing) all cost the same.
 
 pub mod attention_memory;
+pub mod bench;
 pub mod coalescing;
 pub mod divergence;
 pub mod expr;

@@ -178,6 +178,7 @@ registry! {
     hardware = "hardware/mod.rs",
     threads = "threads/mod.rs",
     roofline = "roofline/mod.rs",
+    your_machine = "your-machine/mod.rs",
     divergence = "divergence/mod.rs",
     fusion = "fusion/mod.rs",
     recompute = "recompute/mod.rs",

@@ -5,15 +5,17 @@ use super::*;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes};
 use crate::sim::coalescing::dtype_bytes;
+use crate::sim::measured::Table;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static MEMORY_PARAMS: [ParamSpec; 4] = [
+pub static MEMORY_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),
     ParamSpec::int("d", 1, 256, 128).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("stats", &["l", "ml"], "l"),
+    MEASURED,
 ];
 
 pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
@@ -103,6 +105,100 @@ pub fn lecture_case(n: u64) -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// The measured configuration (`h200-attention.csv`): batch 1, 16 heads,
+/// head dimension 128, bf16. The model is scaled to it.
+pub const MEASURED_HEADS: u64 = 16;
+pub const MEASURED_D: u64 = 128;
+pub const MEASURED_ELEM_BYTES: u64 = 2;
+/// MiB, the unit of `peak_extra_MiB`.
+pub const MIB: f64 = (1u64 << 20) as f64;
+
+/// One implementation's measurement at one n.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub ms: f64,
+    /// Peak memory during one call beyond what was allocated before (q, k,
+    /// v excluded), bytes.
+    pub peak_extra: f64,
+}
+
+/// One n of the measured sweep beside the model (16 heads, d = 128, bf16).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttentionRow {
+    pub n: u64,
+    /// `None`: out of memory (or a row that did not parse).
+    pub naive: Option<Measured>,
+    pub flash: Option<Measured>,
+    /// The model: S and P for every head.
+    pub model_sp: f64,
+    /// The model: flash's statistics L for every head.
+    pub model_l: f64,
+    /// The output O, which both allocate during the call (the model's Q K V O
+    /// share of it: n × d × heads).
+    pub model_o: f64,
+}
+
+impl AttentionRow {
+    /// The model's extra memory of naive attention: S, P and O.
+    pub fn model_naive(&self) -> f64 {
+        self.model_sp + self.model_o
+    }
+    /// The model's extra memory of flash: L and O.
+    pub fn model_flash(&self) -> f64 {
+        self.model_l + self.model_o
+    }
+    pub fn naive_ratio(&self) -> Option<f64> {
+        self.naive.map(|m| self.model_naive() / m.peak_extra)
+    }
+    pub fn flash_ratio(&self) -> Option<f64> {
+        self.flash.map(|m| self.model_flash() / m.peak_extra)
+    }
+    /// Measured naive time ÷ flash time.
+    pub fn time_ratio(&self) -> Option<f64> {
+        Some(self.naive?.ms / self.flash?.ms)
+    }
+}
+
+/// The model at n for the measured configuration.
+pub fn measured_model(n: u64) -> AttentionRow {
+    let h = MEASURED_HEADS as f64;
+    AttentionRow {
+        n,
+        naive: None,
+        flash: None,
+        model_sp: h * standard_bytes(n, MEASURED_ELEM_BYTES) as f64,
+        model_l: h * flash_extra_bytes(n, false) as f64,
+        // Q K V O is 4 n d: O alone is a quarter.
+        model_o: h * (qkvo_bytes(n, MEASURED_D, MEASURED_ELEM_BYTES) / 4) as f64,
+    }
+}
+
+/// The measured sweep, one row per n in the file's order, with the model.
+pub fn measured_rows(t: &Table) -> Vec<AttentionRow> {
+    let mut rows: Vec<AttentionRow> = Vec::new();
+    for r in &t.rows {
+        let Some(n) = t.num(r, "n").filter(|&n| n >= 1.0).map(|n| n as u64) else { continue };
+        let ok = t.text(r, "status") == Some("ok");
+        let m = match (ok, t.num(r, "ms"), t.num(r, "peak_extra_MiB")) {
+            (true, Some(ms), Some(mib)) if mib > 0.0 => Some(Measured { ms, peak_extra: mib * MIB }),
+            _ => None,
+        };
+        let i = match rows.iter().position(|x| x.n == n) {
+            Some(i) => i,
+            None => {
+                rows.push(measured_model(n));
+                rows.len() - 1
+            }
+        };
+        match t.text(r, "impl") {
+            Some("naive") => rows[i].naive = m,
+            Some("flash") => rows[i].flash = m,
+            _ => {}
+        }
+    }
+    rows
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &ATTENTION_MEMORY,
@@ -131,6 +227,17 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("attention-memory.qkvo", "Q, K, V, O: {bytes}", "Q、K、V、O：{bytes}"),
     ("attention-memory.explain", "S and P are n × n for every head: 2 n² values, quadratic in the sequence length. FlashAttention keeps only per-row softmax statistics in fp32 (the logsumexp L, or m and ℓ), linear in n; Q, K, V and O are needed by both. In training this also removes the attention matrices from the activations saved for backward.", "S 和 P 对每个头都是 n × n：2n² 个数，随序列长度平方增长。FlashAttention 只保存每行的 softmax 统计量（fp32 的 logsumexp L，或 m 和 ℓ），随 n 线性增长；Q、K、V、O 两者都需要。训练时，这也把注意力矩阵从为反向保存的激活中去掉了。"),
     ("attention-memory.lecture", "Lecture check (notes §8.5): 4096 → 0.07 GB against 0.02 MB; 16384 → 1.07 GB against 0.07 MB; 65536 → 17.2 GB against 0.26 MB.", "讲义对照（§8.5）：4096 → 0.07 GB 对 0.02 MB；16384 → 1.07 GB 对 0.07 MB；65536 → 17.2 GB 对 0.26 MB。"),
+    ("attention-memory.measured.title", "Measured on an H200: naive attention against scaled_dot_product_attention (flash)", "H200 实测：朴素注意力对比 scaled_dot_product_attention（flash）"),
+    ("attention-memory.measured.setup", "The measurement: batch 1, 16 heads, d = 128, bf16, whatever the controls say. The model is scaled to it: S and P (2 n² bf16 values) or L (n fp32 values) for each of the 16 heads, plus the output O (n × 128 × 16 bf16), which the measured peak counts as extra (q, k and v existed before the call).", "实测配置：batch 1，16 个头，d = 128，bf16，与控件的设置无关。模型按此换算：每个头的 S 和 P（2n² 个 bf16）或 L（n 个 fp32），共 16 个头，再加上输出 O（n × 128 × 16 个 bf16）；实测峰值把 O 算作额外显存（q、k、v 在调用前就已存在）。"),
+    ("attention-memory.measured.col.naive", "Naive: measured", "朴素：实测"),
+    ("attention-memory.measured.col.naive-model", "Model: S, P, O", "模型：S、P、O"),
+    ("attention-memory.measured.col.flash", "Flash: measured", "Flash：实测"),
+    ("attention-memory.measured.col.flash-model", "Model: L, O", "模型：L、O"),
+    ("attention-memory.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
+    ("attention-memory.measured.col.ms", "ms: naive, flash", "毫秒：朴素、flash"),
+    ("attention-memory.measured.col.time", "Time: naive ÷ flash", "时间：朴素 ÷ flash"),
+    ("attention-memory.measured.oom", "out of memory", "显存不足"),
+    ("attention-memory.measured.why", "Why they differ: for naive attention the model and the measurement agree because S, P and O are the only large tensors the call allocates. Flash's L is tiny, so its measured peak is almost all O; at the smallest n the kernel's own scratch memory, which the model does not count, dominates. Where the model exceeds the H200's 141 GB, the measurement ran out of memory. The model says nothing about time: flash is faster here because it never writes S and P to HBM.", "差异的原因：朴素注意力的模型与实测一致，因为 S、P 和 O 是这次调用分配的仅有的大张量。Flash 的 L 很小，所以实测峰值几乎全是 O；在最小的 n 上，核函数自己的临时显存（模型不计）占了大头。模型超过 H200 的 141 GB 时，实测就显存不足。模型不涉及时间：flash 在这里更快，是因为它从不把 S 和 P 写入显存。"),
     ("metric.standard-bytes", "Standard: S and P", "标准：S 和 P"),
     ("metric.flash-extra-bytes", "Flash: extra memory", "Flash：额外显存"),
     ("metric.ratio", "Ratio", "倍数"),
@@ -198,5 +305,57 @@ mod tests {
         assert!(crate::i18n::has("attention-memory.qkvo"));
         let log = |name| MEMORY_PARAMS.iter().find(|p| p.name == name).unwrap().log;
         assert!(log("n") && log("d"));
+    }
+
+    #[test]
+    fn measured_sweep_beside_the_model() {
+        let t = Table::parse(include_str!("../../../assets/measured/h200-attention.csv"));
+        let rows = measured_rows(&t);
+        assert_eq!(rows.len() * 2, t.rows.len());
+        // The model at the measured configuration: n = 4096, 16 heads, bf16:
+        // S and P 1 GiB, L 256 KiB, O 16 MiB.
+        let m = measured_model(4096);
+        assert_eq!((m.model_sp, m.model_l, m.model_o), ((1u64 << 30) as f64, 262_144.0, (16u64 << 20) as f64));
+        for r in &rows {
+            assert_eq!((r.model_sp, r.model_l, r.model_o), {
+                let m = measured_model(r.n);
+                (m.model_sp, m.model_l, m.model_o)
+            });
+            let line =
+                |imp: &str| t.rows.iter().find(|x| t.num(x, "n") == Some(r.n as f64) && t.text(x, "impl") == Some(imp));
+            for (imp, got) in [("naive", r.naive), ("flash", r.flash)] {
+                let x = line(imp).expect("a line per impl");
+                match got {
+                    Some(g) => {
+                        assert_eq!(g.ms, t.num(x, "ms").unwrap());
+                        assert_eq!(g.peak_extra, t.num(x, "peak_extra_MiB").unwrap() * MIB);
+                    }
+                    None => assert_eq!(t.text(x, "status"), Some("oom")),
+                }
+            }
+            // Naive: S, P and O are what the call allocates (to the file's 0.1 MiB).
+            if let Some(q) = r.naive_ratio() {
+                assert!((q - 1.0).abs() < 0.01, "naive n = {}: {q}", r.n);
+            } else {
+                // Out of memory where the model exceeds the H200's HBM.
+                let hbm = crate::sim::roofline::hardware("h200").hbm_gb * 1e9;
+                assert!(r.model_naive() > hbm, "n = {}", r.n);
+            }
+            // Flash: L and O, once n is past the kernel's scratch.
+            let q = r.flash_ratio().expect("flash ran at every n");
+            if r.n >= 1024 {
+                assert!((q - 1.0).abs() < 0.02, "flash n = {}: {q}", r.n);
+            }
+            // Flash is never bigger than naive and, from n = 1024, faster.
+            if let (Some(nv), Some(fl)) = (r.naive, r.flash) {
+                assert!(fl.peak_extra <= nv.peak_extra * 1.01, "n = {}", r.n);
+                assert_eq!(r.time_ratio(), Some(nv.ms / fl.ms));
+                if r.n >= 1024 {
+                    assert!(r.time_ratio().unwrap() > 1.0, "n = {}", r.n);
+                }
+            }
+        }
+        assert!(rows.iter().any(|r| r.naive.is_none()), "the sweep reaches an out-of-memory n");
+        assert!(measured_rows(&Table::parse("n,impl\nx,naive")).is_empty());
     }
 }

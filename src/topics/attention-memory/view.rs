@@ -3,7 +3,9 @@
 
 use crate::i18n::format_bytes;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
+use crate::sim::measured::{Table, ATTENTION};
 use crate::ui::chart::{LogChart, LogSeries};
+use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -18,6 +20,7 @@ pub fn MemoryPanel() -> Html {
     let p = use_panel(&super::ATTENTION_MEMORY);
     let ctx = &p.ctx;
     let h = super::head(&p.v);
+    let measured_table = use_measured(ATTENTION, p.v.choice("measured") == "1");
     let width = p.width.min(MAX_CHART_WIDTH);
     let theme = &p.theme;
     let c = super::curves(h);
@@ -28,7 +31,7 @@ pub fn MemoryPanel() -> Html {
     ]);
     let controls = html! {
         <>
-            { controls(&["n", "d", "dtype", "stats"]) }
+            { controls(&["n", "d", "dtype", "stats", "measured"]) }
         </>
     };
     let lecture_rows = super::LECTURE_NS.map(|ln| {
@@ -62,6 +65,9 @@ pub fn MemoryPanel() -> Html {
                 </tr></thead>
                 <tbody>{ for lecture_rows }</tbody>
             </table>
+            if let Some(t) = measured_table {
+                { measured(ctx, t, h.n) }
+            }
         </>
     };
     let explain = html! {
@@ -71,4 +77,62 @@ pub fn MemoryPanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// MiB with one decimal (the file's precision).
+fn mib(bytes: f64) -> String {
+    format!("{:.1} MiB", bytes / super::MIB)
+}
+
+/// The H200 overlay: the measured sweep beside the model at 16 heads, d = 128, bf16.
+fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
+    let rows = super::measured_rows(&t);
+    let ratio = |name: String, q: Option<f64>| match q {
+        Some(q) => html! { <td class="num" data-measured={name} data-value={q.to_string()}>{ format!("{q:.3}") }</td> },
+        None => html! { <td class="num">{ "—" }</td> },
+    };
+    html! {
+        <section class="measured measured-beside" data-testid="measured-attention">
+            <h2 class="chart-title">{ ctx.t("attention-memory.measured.title") }</h2>
+            <div class="measured-scroll"><table class="ledger">
+                <thead><tr>
+                    <th>{ "n" }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.naive") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.naive-model") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.ratio") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.flash") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.flash-model") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.ratio") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.ms") }</th>
+                    <th>{ ctx.t("attention-memory.measured.col.time") }</th>
+                </tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| {
+                        let oom = || html! { <span class="oom">{ ctx.t("attention-memory.measured.oom") }</span> };
+                        let ms = |m: Option<super::Measured>| m.map_or("—".to_string(), |m| format!("{:.3}", m.ms));
+                        html! {
+                            <tr data-n={r.n.to_string()} class={classes!((r.n == current).then_some("current"))}>
+                                <td class="num">{ r.n }</td>
+                                <td class="num">{ match r.naive { Some(m) => html! { mib(m.peak_extra) }, None => oom() } }</td>
+                                <td class="num">{ mib(r.model_naive()) }</td>
+                                { ratio(format!("naive.{}.model-over-measured", r.n), r.naive_ratio()) }
+                                <td class="num">{ match r.flash { Some(m) => html! { mib(m.peak_extra) }, None => oom() } }</td>
+                                <td class="num">{ mib(r.model_flash()) }</td>
+                                { ratio(format!("flash.{}.model-over-measured", r.n), r.flash_ratio()) }
+                                <td class="num">{ format!("{} ; {}", ms(r.naive), ms(r.flash)) }</td>
+                                { match r.time_ratio() {
+                                    Some(q) => html! { <td class="num" data-measured={format!("time.{}.naive-over-flash", r.n)}
+                                        data-value={q.to_string()}>{ format!("{q:.2}×") }</td> },
+                                    None => html! { <td class="num">{ "—" }</td> },
+                                } }
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table></div>
+            <p class="muted">{ ctx.t("attention-memory.measured.setup") }</p>
+            <p class="measured-why">{ ctx.t("attention-memory.measured.why") }</p>
+            <MeasuredNote table={t} />
+        </section>
+    }
 }

@@ -2,13 +2,15 @@
 //! from URL values to simulation parameters.
 
 use super::*;
+use crate::i18n::{trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
-use crate::sim::coalescing::{self, Pattern};
+use crate::sim::coalescing::{self, Access, Pattern};
+use crate::sim::measured::Table;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static COALESCING_PARAMS: [ParamSpec; 7] = [
+pub static COALESCING_PARAMS: [ParamSpec; 8] = [
     ParamSpec::choice("dtype", crate::sim::hw::ALL_DTYPES, "fp32"),
     ParamSpec::choice("pattern", &["stride", "row", "column", "random"], "stride"),
     ParamSpec::int("stride", 1, 1024, 1).log(),
@@ -16,6 +18,7 @@ pub static COALESCING_PARAMS: [ParamSpec; 7] = [
     ParamSpec::int("rowlen", 1, 65536, 1024).log(),
     ParamSpec::choice("section", &["32", "64", "128"], "128"),
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
+    MEASURED,
 ];
 
 pub static COALESCING: TopicMeta = TopicMeta {
@@ -73,6 +76,162 @@ pub fn lecture_case(pattern: &'static str, stride: i64) -> Vec<(&'static str, Va
     ]
 }
 
+/// The measured series of `h200-coalescing.csv` the overlay shows for one
+/// element size: loads per thread (1 as in the lecture; 8 keeps more bytes
+/// in flight and reaches the copy bandwidth).
+pub const MEASURED_LOADS: [u64; 2] = [1, 8];
+
+/// The strides of the measured table (plus the random permutation), and the
+/// panel's own stride if it was measured and isn't among them.
+pub const MEASURED_STRIDES: [u64; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+/// The measured dtype for the panel's element size: `bf16` for 2-byte
+/// elements, `fp32` for everything else (only these two were measured).
+pub fn measured_dtype(elem_bytes: u64) -> &'static str {
+    if elem_bytes == 2 {
+        "bf16"
+    } else {
+        "fp32"
+    }
+}
+
+/// Measured GB/s (bytes asked for ÷ time) of one series at one stride
+/// (`None` = the random permutation).
+pub fn measured_gbps(t: &Table, dtype: &str, loads: u64, stride: Option<u64>) -> Option<f64> {
+    t.rows
+        .iter()
+        .find(|r| {
+            t.text(r, "dtype") == Some(dtype)
+                && t.num(r, "loads_per_thread") == Some(loads as f64)
+                && match stride {
+                    Some(s) => t.text(r, "pattern") == Some("stride") && t.num(r, "stride") == Some(s as f64),
+                    None => t.text(r, "pattern").is_some_and(|p| p.starts_with("random")),
+                }
+        })
+        .and_then(|r| t.num(r, "useful_GBps"))
+}
+
+/// The element size of a measured dtype (from the table).
+pub fn measured_elem_bytes(t: &Table, dtype: &str) -> Option<u64> {
+    t.rows.iter().find(|r| t.text(r, "dtype") == Some(dtype)).and_then(|r| t.num(r, "elem_bytes")).map(|b| b as u64)
+}
+
+/// The model's useful fraction for one warp reading `x[t × stride]` (or
+/// random positions) with `section`-byte transactions, aligned.
+pub fn model_fraction(elem_bytes: u64, stride: Option<u64>, section: u64) -> f64 {
+    Access::new(coalescing::Params {
+        elem_bytes,
+        pattern: if stride.is_some() { Pattern::Stride } else { Pattern::Random },
+        stride: stride.unwrap_or(1),
+        offset: 0,
+        rowlen: 1,
+        section,
+        seed: 1,
+    })
+    .useful_fraction()
+}
+
+/// The H200's HBM bandwidth (GB/s) from `sim::hw`: the model's peak.
+pub fn peak_gbps() -> f64 {
+    crate::sim::hw::gpu("h200").hbm_tbps * 1000.0
+}
+
+/// The model's GB/s: useful fraction × peak.
+pub fn model_gbps(elem_bytes: u64, stride: Option<u64>, section: u64) -> f64 {
+    model_fraction(elem_bytes, stride, section) * peak_gbps()
+}
+
+/// The DRAM rate a model implies: measured useful GB/s ÷ its useful
+/// fraction (what the memory must have moved if that model were right).
+pub fn implied_gbps(t: &Table, dtype: &str, loads: u64, stride: Option<u64>, section: u64) -> Option<f64> {
+    let eb = measured_elem_bytes(t, dtype)?;
+    Some(measured_gbps(t, dtype, loads, stride)? / model_fraction(eb, stride, section))
+}
+
+/// What the measurement says about the transaction size, from the 8-loads
+/// series (the ones that reach the copy bandwidth) of both dtypes, strides
+/// 1…64.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// The highest DRAM rate each model implies (GB/s): 128-byte, 32-byte.
+    pub max_implied_128: f64,
+    pub max_implied_32: f64,
+    /// Where it happens (dtype, stride) for the 128-byte model.
+    pub max_128_at: (&'static str, u64),
+    /// The 32-byte model's implied rate over the strides where a warp still
+    /// shares sectors (stride × element < 32 B): lowest and highest.
+    pub shared_32: (f64, f64),
+    /// HBM peak (GB/s).
+    pub peak: f64,
+    /// `32` if only the 32-byte model stays under the peak, `128` if only
+    /// the 128-byte one does, `0` if neither or both.
+    pub supports: u64,
+}
+
+pub fn verdict(t: &Table) -> Option<Verdict> {
+    let (mut m128, mut at, mut m32, mut lo, mut hi) = (0.0f64, ("", 0), 0.0f64, f64::INFINITY, 0.0f64);
+    for dtype in ["fp32", "bf16"] {
+        let eb = measured_elem_bytes(t, dtype)?;
+        for s in 1..=64u64 {
+            let (Some(a), Some(b)) = (implied_gbps(t, dtype, 8, Some(s), 128), implied_gbps(t, dtype, 8, Some(s), 32))
+            else {
+                continue;
+            };
+            if a > m128 {
+                (m128, at) = (a, (dtype, s));
+            }
+            m32 = m32.max(b);
+            if s > 1 && s * eb < 32 {
+                (lo, hi) = (lo.min(b), hi.max(b));
+            }
+        }
+    }
+    if m128 == 0.0 || hi == 0.0 {
+        return None;
+    }
+    let peak = peak_gbps();
+    let supports = match (m128 <= peak, m32 <= peak) {
+        (false, true) => 32,
+        (true, false) => 128,
+        _ => 0,
+    };
+    Some(Verdict { max_implied_128: m128, max_implied_32: m32, max_128_at: at, shared_32: (lo, hi), peak, supports })
+}
+
+/// The verdict in words.
+pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
+    let f = |x: f64| format!("{x:.0}");
+    trf(
+        lang,
+        &format!("coalescing.measured.verdict.{}", v.supports),
+        &[
+            ("dtype", v.max_128_at.0),
+            ("stride", &v.max_128_at.1.to_string()),
+            ("implied", &f(v.max_implied_128)),
+            ("peak", &f(v.peak)),
+            ("lo", &f(v.shared_32.0)),
+            ("hi", &f(v.shared_32.1)),
+            ("hi32", &f(v.max_implied_32)),
+        ],
+    )
+}
+
+/// Where model and measurement differ, with the `dtype`'s stride-1 figures.
+pub fn gap_text(lang: Lang, t: &Table, dtype: &str) -> String {
+    let g = |loads| measured_gbps(t, dtype, loads, Some(1)).map_or("—".into(), |x| format!("{x:.0}"));
+    trf(lang, "coalescing.measured.gap", &[("m1", &g(1)), ("m8", &g(8))])
+}
+
+/// The panel's access counted in 32-byte sectors.
+pub fn sector_view(lang: Lang, p: coalescing::Params) -> String {
+    let a = Access::new(coalescing::Params { section: 32, ..p });
+    trf(
+        lang,
+        "coalescing.sector-view",
+        &[("n", &a.transactions().to_string()), ("pct", &format!("{:.0} %", 100.0 * a.useful_fraction()))],
+    )
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &COALESCING,
@@ -108,6 +267,21 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("coalescing.preset.x-2t", "x[2t]", "x[2t]"),
     ("coalescing.preset.x-32t", "x[32t]", "x[32t]"),
     ("coalescing.preset.random", "Random positions", "随机位置"),
+    ("coalescing.measured.title", "Measured GB/s against stride ({dtype}) beside the model", "实测 GB/s 随步长的变化（{dtype}），与模型对照"),
+    ("coalescing.measured.stride", "Stride", "步长"),
+    ("coalescing.measured.random", "random", "随机"),
+    ("coalescing.measured.m1", "measured, 1 load / thread", "实测，每线程 1 次读取"),
+    ("coalescing.measured.m8", "measured, 8 loads / thread", "实测，每线程 8 次读取"),
+    ("coalescing.measured.model128", "model, 128-B transactions", "模型，128 字节事务"),
+    ("coalescing.measured.model32", "model, 32-B sectors", "模型，32 字节扇区"),
+    ("coalescing.measured.ratio", "model ÷ measured (8 loads)", "模型 ÷ 实测（8 次读取）"),
+    ("coalescing.measured.model-note", "Model GB/s = useful fraction × the H200's {peak} GB/s; the highlighted row is the panel's access.", "模型 GB/s = 有效比例 × H200 的 {peak} GB/s；高亮行是面板当前的访问。"),
+    ("coalescing.measured.beyond", "Stride {s} was not measured (the sweep covers strides 1–64 and a random permutation).", "步长 {s} 没有实测（测量覆盖步长 1–64 和一个随机排列）。"),
+    ("coalescing.measured.verdict.32", "Which transaction size does the measurement support? If every warp moved whole 128-byte sections, the {dtype} run at stride {stride} would have pulled {implied} GB/s from DRAM, more than the H200's {peak} GB/s: the 128-byte model is ruled out. Counted in 32-byte sectors, the 8-load runs imply {lo}–{hi} GB/s at every stride where a warp still shares sectors: the time grows exactly with the sectors touched. The data supports 32-byte sectors.", "实测支持哪种事务大小？如果每个 warp 都搬运整个 128 字节段，{dtype} 在步长 {stride} 时就要从 DRAM 读出 {implied} GB/s，超过 H200 的 {peak} GB/s：128 字节模型不成立。按 32 字节扇区计算，8 次读取的测量在 warp 仍共享扇区的每个步长上都对应 {lo}–{hi} GB/s：耗时恰好随访问的扇区数增长。数据支持 32 字节扇区。"),
+    ("coalescing.measured.verdict.128", "Which transaction size does the measurement support? Only the 128-byte model keeps the implied DRAM rate under the peak (128 B: up to {implied} GB/s; 32 B: up to {hi32} GB/s; peak {peak} GB/s).", "实测支持哪种事务大小？只有 128 字节模型推出的 DRAM 速率低于峰值（128 字节：最高 {implied} GB/s；32 字节：最高 {hi32} GB/s；峰值 {peak} GB/s）。"),
+    ("coalescing.measured.verdict.0", "Which transaction size does the measurement support? Neither model alone: the implied DRAM rate is up to {implied} GB/s with 128-byte transactions and up to {hi32} GB/s with 32-byte sectors (peak {peak} GB/s).", "实测支持哪种事务大小？单独哪个模型都不行：按 128 字节事务推出的 DRAM 速率最高 {implied} GB/s，按 32 字节扇区最高 {hi32} GB/s（峰值 {peak} GB/s）。"),
+    ("coalescing.measured.gap", "Where model and measurement differ, and why: (1) one load per thread keeps too few bytes in flight to fill HBM, so even x[t] reaches {m1} GB/s, against {m8} GB/s with 8 independent loads per thread; the model assumes the peak. (2) Once each lane has a sector of its own (stride × element ≥ 32 B), the sector model predicts a floor, but the time keeps growing with the stride: scattered sectors cost DRAM row activations and lose the pairing of neighbouring sectors, which no transaction count sees. (3) Random addresses touch 32 sectors like a large stride does, and cost about the same.", "模型与实测的差别及原因：(1) 每线程只读一次时，在途的字节太少，填不满 HBM，所以连 x[t] 也只有 {m1} GB/s，而每线程 8 次独立读取可达 {m8} GB/s；模型假设达到峰值。(2) 每个 lane 各占一个扇区之后（步长 × 元素 ≥ 32 字节），扇区模型预测到底了，但耗时仍随步长增长：分散的扇区要多次激活 DRAM 行，相邻扇区也不能成对读取，这些事务计数都看不到。(3) 随机地址和大步长一样访问 32 个扇区，代价也差不多。"),
+    ("coalescing.sector-view", "The same access counted in 32-byte sectors (the model with section = 32): {n} sectors, {pct} of the bytes moved are useful.", "同一访问按 32 字节扇区计算（模型取 section = 32）：{n} 个扇区，搬运的字节中 {pct} 有用。"),
     ("metric.transactions", "Transactions", "内存事务数"),
     ("metric.bytes-moved", "Bytes moved", "搬运字节数"),
 ];
@@ -115,7 +289,6 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::coalescing::Access;
 
     use crate::topics::q;
 
@@ -162,6 +335,90 @@ mod tests {
         for code in ["stride", "row", "column", "random"] {
             assert_eq!(Pattern::from_code(code).map(Pattern::code), Some(code));
         }
+    }
+
+    fn shipped() -> Table {
+        Table::parse(include_str!("../../../assets/measured/h200-coalescing.csv"))
+    }
+
+    #[test]
+    fn the_measured_table_has_every_series_the_overlay_shows() {
+        let t = shipped();
+        for dtype in ["fp32", "bf16"] {
+            assert_eq!(measured_elem_bytes(&t, dtype), Some(coalescing::dtype_bytes(dtype)));
+            for loads in MEASURED_LOADS {
+                for s in MEASURED_STRIDES.map(Some).into_iter().chain([None]) {
+                    let g = measured_gbps(&t, dtype, loads, s).expect("a measured row");
+                    assert!(g > 0.0 && g < peak_gbps(), "{dtype} {loads} {s:?}: {g}");
+                }
+            }
+        }
+        assert_eq!(measured_dtype(2), "bf16");
+        assert_eq!(measured_dtype(4), "fp32");
+    }
+
+    #[test]
+    fn the_measurement_supports_32_byte_sectors() {
+        let t = shipped();
+        let v = verdict(&t).expect("a verdict");
+        assert_eq!(v.peak, 4800.0, "the H200's HBM3e in sim::hw");
+        // 128-byte transactions would need more than the peak from DRAM…
+        assert!(v.max_implied_128 > 1.3 * v.peak, "{v:?}");
+        // …32-byte sectors never do, and where warps share sectors the implied
+        // rate is flat (time ∝ sectors touched) and near the peak.
+        assert!(v.max_implied_32 <= v.peak, "{v:?}");
+        assert!(v.shared_32.1 / v.shared_32.0 < 1.1 && v.shared_32.0 > 0.85 * v.peak, "{v:?}");
+        assert_eq!(v.supports, 32);
+        // Relative bandwidth at strides 2, 4, 8 (fp32, 8 loads): 1/2, 1/4, 1/8 as
+        // both models say (within 10 %); at 32 the models part, 1/32 against 1/8,
+        // and the measurement lies between them, above the 128-byte floor.
+        let rel = |s| measured_gbps(&t, "fp32", 8, Some(s)).unwrap() / measured_gbps(&t, "fp32", 8, Some(1)).unwrap();
+        for s in [2, 4, 8] {
+            let (m128, m32) = (model_fraction(4, Some(s), 128), model_fraction(4, Some(s), 32));
+            assert_eq!(m128, m32);
+            assert!((rel(s) / m128 - 1.0).abs() < 0.1, "stride {s}: {}", rel(s));
+        }
+        let (m128, m32) = (model_fraction(4, Some(32), 128), model_fraction(4, Some(32), 32));
+        assert_eq!((m128, m32), (1.0 / 32.0, 1.0 / 8.0));
+        assert!(rel(32) > m128 && rel(32) < m32, "{}", rel(32));
+    }
+
+    #[test]
+    fn model_over_measured_ratios() {
+        let t = shipped();
+        let ratio =
+            |loads, s: Option<u64>, section| model_gbps(4, s, section) / measured_gbps(&t, "fp32", loads, s).unwrap();
+        // x[t]: 8 loads per thread get within 20 % of the peak; 1 load per thread
+        // is latency-bound, the model is 2–4× too fast.
+        assert!((1.0..1.2).contains(&ratio(8, Some(1), 128)), "{}", ratio(8, Some(1), 128));
+        assert!((2.0..4.0).contains(&ratio(1, Some(1), 128)), "{}", ratio(1, Some(1), 128));
+        // Random: 32 transactions of 128 B predict about what was measured; 32-B
+        // sectors predict several times too much.
+        assert!((0.7..1.3).contains(&ratio(8, None, 128)), "{}", ratio(8, None, 128));
+        assert!(ratio(8, None, 32) > 3.0, "{}", ratio(8, None, 32));
+        // The table's own implied bandwidth is our 32-byte model's.
+        let row =
+            t.rows.iter().find(|r| t.text(r, "dtype") == Some("fp32") && t.num(r, "stride") == Some(8.0)).unwrap();
+        let implied = implied_gbps(&t, "fp32", 1, Some(8), 32).unwrap();
+        assert!((implied / t.num(row, "implied_GBps").unwrap() - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_texts_state_the_derived_numbers() {
+        let t = shipped();
+        let v = verdict(&t).unwrap();
+        for lang in [Lang::En, Lang::Zh] {
+            let s = verdict_text(lang, &v);
+            assert!(s.contains(&format!("{:.0}", v.max_implied_128)) && s.contains("4800"), "{s}");
+            let g = gap_text(lang, &t, "bf16");
+            assert!(g.contains(&format!("{:.0}", measured_gbps(&t, "bf16", 8, Some(1)).unwrap())), "{g}");
+        }
+        assert!(verdict_text(Lang::En, &v).ends_with("The data supports 32-byte sectors."));
+        for supports in [0, 128] {
+            assert!(!verdict_text(Lang::En, &Verdict { supports, ..v.clone() }).is_empty());
+        }
+        let (v, _) = COALESCING.parse(&q(&[("stride", "2")]));
+        assert_eq!(sector_view(Lang::En, coalescing_params(&v)), "The same access counted in 32-byte sectors (the model with section = 32): 8 sectors, 50 % of the bytes moved are useful.");
     }
 
     #[test]

@@ -4,10 +4,13 @@
 use crate::draw::coalescing::draw;
 use crate::scene::Theme;
 use crate::sim::coalescing::Access;
+use crate::sim::measured::{Table, COALESCING};
+use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel, Control};
-use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
+use crate::ui::widgets::{Preset, Presets};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -47,14 +50,24 @@ pub fn CoalescingPanel() -> Html {
                 <Control name="seed" />
             }
             <Presets title="coalescing.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            <Control name="measured" />
         </>
     };
+    let table = use_measured(COALESCING, p.v.choice("measured") == "1");
+    let current = match params.pattern {
+        crate::sim::coalescing::Pattern::Stride => Some(Some(params.stride)),
+        crate::sim::coalescing::Pattern::Random => Some(None),
+        _ => None,
+    };
+    let measured = table.map(|t| measured_overlay(ctx, &t, params.elem_bytes, current));
     let stage = html! {
         <>
             <h2 class="chart-title">{ ctx.t("coalescing.lanes") }{" → "}{ ctx.t("coalescing.sections") }</h2>
             <SceneCanvas scene={(*scene).clone()} name={format!("coalescing-{}-{}", p.v.choice("pattern"), p.v.int("stride"))}
                 label={ctx.t("coalescing.sections")} />
             <Readouts topic="coalescing" metrics={Rc::new(access.metrics())} />
+            <p class="muted" data-testid="sector-view">{ super::sector_view(ctx.lang, params) }</p>
+            { measured.unwrap_or_default() }
         </>
     };
     let explain = html! {
@@ -64,4 +77,89 @@ pub fn CoalescingPanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The overlay: measured GB/s of the panel's element size against stride,
+/// beside the 128-byte and 32-byte models; the verdict and the differences.
+/// `current`: the panel's stride (`Some(None)` = random; `None` = neither).
+fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Option<Option<u64>>) -> Html {
+    let dtype = super::measured_dtype(elem_bytes);
+    let eb = super::measured_elem_bytes(t, dtype).unwrap_or(4);
+    let mut strides: Vec<Option<u64>> = super::MEASURED_STRIDES.iter().copied().map(Some).collect();
+    if let Some(Some(s)) = current {
+        if !strides.contains(&Some(s)) && super::measured_gbps(t, dtype, 8, Some(s)).is_some() {
+            strides.push(Some(s));
+            strides.sort();
+        }
+    }
+    strides.push(None);
+    let cell = |x: Option<f64>, name: String| match x {
+        Some(x) => html! { <td data-measured={name} data-value={x.to_string()}>{ format!("{x:.0}") }</td> },
+        None => html! { <td>{ "—" }</td> },
+    };
+    let rows = strides.iter().map(|&s| {
+        let id = s.map_or("random".to_string(), |s| s.to_string());
+        let m1 = super::measured_gbps(t, dtype, 1, s);
+        let m8 = super::measured_gbps(t, dtype, 8, s);
+        let (g128, g32) = (super::model_gbps(eb, s, 128), super::model_gbps(eb, s, 32));
+        let ratio = |g: f64, name: &str| {
+            let r = m8.map(|m| g / m);
+            match r {
+                Some(r) => html! { <td data-measured={format!("{name}-{id}")} data-value={r.to_string()}>{ format!("{r:.2}×") }</td> },
+                None => html! { <td>{ "—" }</td> },
+            }
+        };
+        let here = current == Some(s);
+        html! {
+            <tr class={classes!(here.then_some("current"))} data-stride={id.clone()}>
+                <th scope="row">{ s.map_or(ctx.t("coalescing.measured.random"), |s| s.to_string()) }</th>
+                { cell(m1, format!("gbps-1-{id}")) }
+                { cell(m8, format!("gbps-8-{id}")) }
+                <td>{ format!("{g128:.0}") }</td>
+                { ratio(g128, "ratio-128") }
+                <td>{ format!("{g32:.0}") }</td>
+                { ratio(g32, "ratio-32") }
+            </tr>
+        }
+    });
+    let beyond = match current {
+        Some(Some(s)) if super::measured_gbps(t, dtype, 8, Some(s)).is_none() => {
+            html! { <p class="muted">{ ctx.tf("coalescing.measured.beyond", &[("s", &s.to_string())]) }</p> }
+        }
+        _ => html! {},
+    };
+    let verdict = super::verdict(t);
+    let peak = format!("{:.0}", super::peak_gbps());
+    html! {
+        <section class="measured" data-testid="measured-coalescing">
+            <h2 class="chart-title">{ ctx.tf("coalescing.measured.title", &[("dtype", dtype)]) }</h2>
+            <div class="measured-scroll">
+                <table class="ledger measured-table">
+                    <thead><tr>
+                        <th scope="col">{ ctx.t("coalescing.measured.stride") }</th>
+                        <th scope="col">{ ctx.t("coalescing.measured.m1") }</th>
+                        <th scope="col">{ ctx.t("coalescing.measured.m8") }</th>
+                        <th scope="col">{ ctx.t("coalescing.measured.model128") }</th>
+                        <th scope="col">{ ctx.t("coalescing.measured.ratio") }</th>
+                        <th scope="col">{ ctx.t("coalescing.measured.model32") }</th>
+                        <th scope="col">{ ctx.t("coalescing.measured.ratio") }</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            <p class="muted">{ ctx.tf("coalescing.measured.model-note", &[("peak", &peak)]) }</p>
+            { beyond }
+            if let Some(v) = verdict {
+                <p class="current" data-testid="measured-verdict" data-measured="coalescing-supports" data-value={v.supports.to_string()}>
+                    { super::verdict_text(ctx.lang, &v) }
+                </p>
+                <span hidden=true data-measured="implied-128-max" data-value={v.max_implied_128.to_string()} />
+                <span hidden=true data-measured="implied-32-max" data-value={v.max_implied_32.to_string()} />
+                <span hidden=true data-measured="implied-32-shared-min" data-value={v.shared_32.0.to_string()} />
+                <span hidden=true data-measured="implied-32-shared-max" data-value={v.shared_32.1.to_string()} />
+            }
+            <p class="current">{ super::gap_text(ctx.lang, t, dtype) }</p>
+            <MeasuredNote table={t.clone()} />
+        </section>
+    }
 }

@@ -6,6 +6,8 @@ use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::divergence::{self, CondError, Divergence};
 use crate::sim::expr;
+use crate::sim::measured::Table;
+use crate::sim::Steppable;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
@@ -14,7 +16,7 @@ fn check_cond(s: &str) -> Result<(), String> {
     expr::parse(s).map(|_| ()).map_err(|e| e.to_string())
 }
 
-pub static DIVERGENCE_PARAMS: [ParamSpec; 7] = [
+pub static DIVERGENCE_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("warps", 1, divergence::MAX_WARPS as i64, 4),
     ParamSpec::text("cond", expr::MAX_LEN, "tid%2==0", check_cond),
     ParamSpec::int("then", 0, divergence::MAX_STEPS as i64, 10),
@@ -22,6 +24,7 @@ pub static DIVERGENCE_PARAMS: [ParamSpec; 7] = [
     ParamSpec::int("after", 0, divergence::MAX_STEPS as i64, 0),
     ParamSpec::position("step"),
     ParamSpec::int("speed", 1, 1000, 8).optional(),
+    MEASURED,
 ];
 
 pub static DIVERGENCE: TopicMeta = TopicMeta {
@@ -104,6 +107,123 @@ pub fn lecture_case(cond: &str) -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// The measured configurations of `h200-divergence.csv` with `lane < k`
+/// (every warp of the launch diverges alike).
+pub const LANE_CONFIGS: [&str; 2] = ["saturated", "one_warp_per_sm"];
+/// The lecture's `tid < 100` in 128-thread blocks: a saturated GPU, one block per SM.
+pub const TID_CONFIGS: [&str; 2] = ["tid_lt_k_128_saturated", "tid_lt_k_128_one_block_per_sm"];
+/// The k of the lecture's condition.
+pub const TID_K: u64 = 100;
+
+/// Measured time (µs, median) of one configuration at one k.
+pub fn measured_us(t: &Table, config: &str, k: u64) -> Option<f64> {
+    t.rows
+        .iter()
+        .find(|r| t.text(r, "config") == Some(config) && t.num(r, "k") == Some(k as f64))
+        .and_then(|r| t.num(r, "time_us"))
+}
+
+/// Measured slowdown: time at k ÷ time at k = 0 (a uniform warp).
+pub fn measured_slowdown(t: &Table, config: &str, k: u64) -> Option<f64> {
+    Some(measured_us(t, config, k)? / measured_us(t, config, 0)?)
+}
+
+/// The threads of a measured configuration's block.
+pub fn block_threads(t: &Table, config: &str) -> Option<u64> {
+    t.rows.iter().find(|r| t.text(r, "config") == Some(config)).and_then(|r| t.num(r, "threads")).map(|x| x as u64)
+}
+
+/// The sim for `cond` over `warps` warps with equal if- and else-chains (as
+/// measured: both paths are the same number of dependent FMAs).
+fn equal_paths(cond: String, warps: usize) -> Divergence {
+    Divergence::new(divergence::Params { warps, cond, then_steps: 10, else_steps: 10, after_steps: 0 })
+}
+
+/// The model's slowdown when the warps take turns on one scheduler
+/// (throughput: every issue counts): steps(cond) ÷ steps(uniform).
+pub fn model_issue_slowdown(cond: &str, uniform: &str, warps: usize) -> f64 {
+    equal_paths(cond.into(), warps).steps() as f64 / equal_paths(uniform.into(), warps).steps() as f64
+}
+
+/// The model's slowdown when each warp has a scheduler to itself (latency:
+/// the longest warp decides): max warp length ÷ the same for `uniform`.
+pub fn model_critical_slowdown(cond: &str, uniform: &str, warps: usize) -> f64 {
+    let longest = |d: &Divergence| (0..warps).map(|w| d.warp_len(w)).max().unwrap_or(0) as f64;
+    longest(&equal_paths(cond.into(), warps)) / longest(&equal_paths(uniform.into(), warps))
+}
+
+/// The model's slowdown for `lane < k` (one warp; 1 or 2).
+pub fn model_lane_slowdown(k: u64) -> f64 {
+    model_issue_slowdown(&format!("lane<{k}"), "lane<0", 1)
+}
+
+/// Everything the overlay states, derived from the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// lane < k: the lowest and highest measured slowdown over k = 1…31, per
+    /// [`LANE_CONFIGS`].
+    pub lane_range: [(f64, f64); 2],
+    /// lane < 16 measured, per [`LANE_CONFIGS`].
+    pub lane_16: [f64; 2],
+    /// tid < 100 measured, per [`TID_CONFIGS`].
+    pub tid: [f64; 2],
+    /// tid < 100 modelled: warps taking turns (issue count) and each warp on
+    /// its own scheduler (longest warp).
+    pub tid_issue: f64,
+    pub tid_critical: f64,
+    /// Warps per block in the tid configurations.
+    pub tid_warps: usize,
+}
+
+pub fn summary(t: &Table) -> Option<Summary> {
+    let range = |c: &str| -> Option<(f64, f64)> {
+        let xs: Option<Vec<f64>> = (1..32).map(|k| measured_slowdown(t, c, k)).collect();
+        let xs = xs?;
+        Some((xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(0.0, f64::max)))
+    };
+    let tid_warps = (block_threads(t, TID_CONFIGS[0])? / 32) as usize;
+    let cond = format!("tid<{TID_K}");
+    Some(Summary {
+        lane_range: [range(LANE_CONFIGS[0])?, range(LANE_CONFIGS[1])?],
+        lane_16: [measured_slowdown(t, LANE_CONFIGS[0], 16)?, measured_slowdown(t, LANE_CONFIGS[1], 16)?],
+        tid: [measured_slowdown(t, TID_CONFIGS[0], TID_K)?, measured_slowdown(t, TID_CONFIGS[1], TID_K)?],
+        tid_issue: model_issue_slowdown(&cond, "tid<0", tid_warps),
+        tid_critical: model_critical_slowdown(&cond, "tid<0", tid_warps),
+        tid_warps,
+    })
+}
+
+/// The overlay's explanation, with the derived numbers.
+pub fn measured_text(lang: Lang, s: &Summary) -> [String; 2] {
+    let f = |x: f64| format!("{x:.2}");
+    [
+        trf(
+            lang,
+            "divergence.measured.lane",
+            &[
+                ("lo", &f(s.lane_range[0].0.min(s.lane_range[1].0))),
+                ("hi", &f(s.lane_range[0].1.max(s.lane_range[1].1))),
+                ("sat16", &f(s.lane_16[0])),
+                ("one16", &f(s.lane_16[1])),
+            ],
+        ),
+        trf(
+            lang,
+            "divergence.measured.tid",
+            &[
+                ("warps", &s.tid_warps.to_string()),
+                ("issue", &f(s.tid_issue)),
+                ("critical", &f(s.tid_critical)),
+                ("sat", &f(s.tid[0])),
+                ("one", &f(s.tid[1])),
+            ],
+        ),
+    ]
+}
+
+/// The k shown in the overlay's table (every k is in the data; 1…31 agree).
+pub const SHOWN_K: [u64; 9] = [0, 1, 2, 4, 8, 16, 24, 31, 32];
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &DIVERGENCE,
@@ -142,6 +262,17 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("divergence.legend.else", "else-branch", "else 分支"),
     ("divergence.legend.after", "common code", "公共代码"),
     ("divergence.legend.masked", "masked lane", "被屏蔽的 lane"),
+    ("divergence.measured.title", "Measured on an H200: slowdown of a branch on lane < k", "H200 实测：按 lane < k 分支的减速"),
+    ("divergence.measured.k", "k", "k"),
+    ("divergence.measured.model", "model (issue steps ÷ uniform)", "模型（发射步数 ÷ 一致时）"),
+    ("divergence.measured.saturated", "measured, saturated GPU", "实测，GPU 满载"),
+    ("divergence.measured.one-warp", "measured, one warp per SM", "实测，每个 SM 一个 warp"),
+    ("divergence.measured.one-block", "measured, one block per SM", "实测，每个 SM 一个 block"),
+    ("divergence.measured.model-issue", "model: warps take turns (issue steps)", "模型：各 warp 轮流（发射步数）"),
+    ("divergence.measured.model-critical", "model: each warp on its own scheduler (longest warp)", "模型：每个 warp 独占调度器（最长的 warp）"),
+    ("divergence.measured.tid-title", "The lecture's tid < 100 in 128-thread blocks: time ÷ time at tid < 0", "讲义中的 tid < 100，每个 block 128 个线程：耗时 ÷ tid < 0 时的耗时"),
+    ("divergence.measured.lane", "Slowdown = time ÷ time at k = 0; path A and path B are equally long chains of dependent FMAs. For every k from 1 to 31 the measurement gives {lo}–{hi} (k = 16: {sat16} saturated, {one16} with one warp per SM): the warp runs both paths, whatever the split, as the model's issue count says (2 for any 0 < k < 32). It stays a little under 2 because the work outside the branch (launch, index arithmetic, the store) is not doubled.", "减速 = 耗时 ÷ k = 0 时的耗时；路径 A 和路径 B 是同样长的相关 FMA 链。k 从 1 到 31 的实测都在 {lo}–{hi}（k = 16：满载 {sat16}，每 SM 一个 warp {one16}）：不论怎么划分，warp 都要执行两条路径，正如模型的发射计数（0 < k < 32 时都是 2）。略低于 2，是因为分支之外的工作（启动、下标计算、写回）没有翻倍。"),
+    ("divergence.measured.tid", "With tid < 100 only warp 3 of the {warps} diverges. Counting issue steps on one scheduler (the panel's model) gives {issue}; if each warp had a scheduler to itself, the longest warp would decide: {critical}. Measured: {sat} on a saturated GPU, {one} with one block per SM. A saturated GPU is throughput-bound: the divergent warp's extra path is just more instructions among many other warps' work, so the issue count is right. With one block per SM the four warps run side by side on the SM's four schedulers and nothing hides the divergent warp: the block lasts as long as its longest warp.", "tid < 100 时，{warps} 个 warp 中只有 warp 3 发散。按一个调度器数发射步数（面板的模型）得 {issue}；如果每个 warp 独占一个调度器，就由最长的 warp 决定：{critical}。实测：GPU 满载时 {sat}，每个 SM 一个 block 时 {one}。满载的 GPU 受吞吐量限制：发散 warp 多出的那条路径只是众多其他 warp 工作中多出的指令，所以发射计数是对的。每个 SM 一个 block 时，四个 warp 在 SM 的四个调度器上并排运行，没有别的工作掩盖发散的 warp：block 的耗时等于最长的 warp。"),
     ("metric.total-steps", "Total steps", "总步数"),
     ("metric.warp-utilization", "Utilization (by warp)", "利用率（按 warp）"),
     ("metric.warp-utilization.doc", "Mean over warps of ideal ÷ actual steps (the notes' table)", "各 warp 的 理想步数 ÷ 实际步数 的平均（讲义中的表）"),
@@ -152,7 +283,6 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Steppable;
 
     use crate::topics::q;
 
@@ -211,6 +341,56 @@ mod tests {
         assert!((0..4).all(|w| texts.contains(&warp(w).as_str())));
         assert!(texts.contains(&lanes.as_str()));
         assert!(!texts.contains(&"lanes"));
+    }
+
+    fn shipped() -> Table {
+        Table::parse(include_str!("../../../assets/measured/h200-divergence.csv"))
+    }
+
+    #[test]
+    fn the_model_counts_both_paths() {
+        assert_eq!(model_lane_slowdown(0), 1.0);
+        assert_eq!(model_lane_slowdown(32), 1.0);
+        assert!((1..32).all(|k| model_lane_slowdown(k) == 2.0));
+        // tid < 100 over 4 warps: 50 issue steps against 40; warp 3 alone 20 against 10.
+        assert_eq!(model_issue_slowdown("tid<100", "tid<0", 4), 1.25);
+        assert_eq!(model_critical_slowdown("tid<100", "tid<0", 4), 2.0);
+    }
+
+    #[test]
+    fn measured_slowdowns_beside_the_model() {
+        let t = shipped();
+        for c in LANE_CONFIGS {
+            assert_eq!(measured_slowdown(&t, c, 0), Some(1.0));
+            // Uniform at both ends, divergent in between.
+            assert!((measured_slowdown(&t, c, 32).unwrap() - 1.0).abs() < 0.05, "{c}");
+            for k in 1..32 {
+                let r = model_lane_slowdown(k) / measured_slowdown(&t, c, k).unwrap();
+                assert!((1.0..1.1).contains(&r), "{c} k={k}: model ÷ measured {r}");
+            }
+        }
+        let s = summary(&t).expect("a summary");
+        assert_eq!(s.tid_warps, 4);
+        assert_eq!((s.tid_issue, s.tid_critical), (1.25, 2.0));
+        assert!(s.lane_16.iter().all(|x| (1.8..2.0).contains(x)), "{s:?}");
+        assert!(s.lane_range.iter().all(|(lo, hi)| hi / lo < 1.05), "{s:?}");
+        // Saturated: the issue count (1.25) is right; one block per SM: the
+        // longest warp (2) is; each within 10 %, and not the other way round.
+        let [sat, one] = s.tid;
+        assert!((s.tid_issue / sat - 1.0).abs() < 0.1 && (s.tid_critical / one - 1.0).abs() < 0.1, "{s:?}");
+        assert!((s.tid_critical / sat - 1.0).abs() > 0.3 && (s.tid_issue / one - 1.0).abs() > 0.3, "{s:?}");
+        // tid < k for the k that leave whole warps uniform costs nothing extra.
+        for c in TID_CONFIGS {
+            for k in [32, 64, 96, 128] {
+                assert!((measured_slowdown(&t, c, k).unwrap() - 1.0).abs() < 0.05, "{c} {k}");
+            }
+        }
+        for lang in [Lang::En, Lang::Zh] {
+            let [a, b] = measured_text(lang, &s);
+            assert!(a.contains(&format!("{:.2}", s.lane_16[0])), "{a}");
+            assert!(b.contains(&format!("{:.2}", sat)) && b.contains("1.25") && b.contains("2.00"), "{b}");
+        }
+        assert!(SHOWN_K.iter().all(|&k| measured_us(&t, LANE_CONFIGS[0], k).is_some()));
     }
 
     #[test]

@@ -5,13 +5,16 @@ use crate::draw::divergence::{draw, part_color};
 use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::divergence::{evaluate, Divergence, Part};
+use crate::sim::measured::{Table, DIVERGENCE};
 use crate::sim::Steppable;
+use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel, Control};
-use crate::ui::widgets::legend_item;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::legend_item;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -94,8 +97,11 @@ pub fn DivergencePanel() -> Html {
                     }
                 }) }
             </div>
+            <Control name="measured" />
         </>
     };
+    let table = use_measured(DIVERGENCE, p.v.choice("measured") == "1");
+    let measured = table.map(|t| measured_overlay(ctx, &t, p.v.text("cond").replace(' ', "") == "tid<100"));
     let stage = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("divergence-step{step}")} label={caption.clone()} />
@@ -108,6 +114,7 @@ pub fn DivergencePanel() -> Html {
             <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
                 on_seek={on_seek} on_speed={p.set("speed")} />
             <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
+            { measured.unwrap_or_default() }
         </>
     };
     let explain = html! {
@@ -118,4 +125,75 @@ pub fn DivergencePanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The overlay: measured slowdown against k beside the modelled steps, and
+/// the lecture's tid < 100 on a saturated GPU and with one block per SM.
+fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
+    let num = |x: Option<f64>, name: String| match x {
+        Some(x) => html! { <td data-measured={name} data-value={x.to_string()}>{ format!("{x:.2}") }</td> },
+        None => html! { <td>{ "—" }</td> },
+    };
+    let rows = super::SHOWN_K.iter().map(|&k| {
+        html! {
+            <tr data-k={k.to_string()}>
+                <th scope="row">{ k }</th>
+                <td>{ format!("{:.2}", super::model_lane_slowdown(k)) }</td>
+                { num(super::measured_slowdown(t, super::LANE_CONFIGS[0], k), format!("slowdown-saturated-k{k}")) }
+                { num(super::measured_slowdown(t, super::LANE_CONFIGS[1], k), format!("slowdown-one-warp-k{k}")) }
+            </tr>
+        }
+    });
+    let summary = super::summary(t);
+    let tid = summary.as_ref().map(|s| {
+        let f = |x: f64| format!("{x:.2}");
+        html! {
+            <>
+                <h2 class="chart-title">{ ctx.t("divergence.measured.tid-title") }</h2>
+                <table class="ledger measured-table">
+                    <tbody>
+                        <tr class={classes!(tid_current.then_some("current"))}>
+                            <th scope="row">{ ctx.t("divergence.measured.model-issue") }</th>
+                            <td data-measured="model-tid100-issue" data-value={s.tid_issue.to_string()}>{ f(s.tid_issue) }</td>
+                        </tr>
+                        <tr class={classes!(tid_current.then_some("current"))}>
+                            <th scope="row">{ ctx.t("divergence.measured.model-critical") }</th>
+                            <td data-measured="model-tid100-critical" data-value={s.tid_critical.to_string()}>{ f(s.tid_critical) }</td>
+                        </tr>
+                        <tr class={classes!(tid_current.then_some("current"))}>
+                            <th scope="row">{ ctx.t("divergence.measured.saturated") }</th>
+                            <td data-measured="tid100-saturated" data-value={s.tid[0].to_string()}>{ f(s.tid[0]) }</td>
+                        </tr>
+                        <tr class={classes!(tid_current.then_some("current"))}>
+                            <th scope="row">{ ctx.t("divergence.measured.one-block") }</th>
+                            <td data-measured="tid100-one-block" data-value={s.tid[1].to_string()}>{ f(s.tid[1]) }</td>
+                        </tr>
+                    </tbody>
+                </table>
+            </>
+        }
+    });
+    let texts = summary.as_ref().map(|s| super::measured_text(ctx.lang, s));
+    html! {
+        <section class="measured" data-testid="measured-divergence">
+            <h2 class="chart-title">{ ctx.t("divergence.measured.title") }</h2>
+            <div class="measured-scroll">
+                <table class="ledger measured-table">
+                    <thead><tr>
+                        <th scope="col">{ ctx.t("divergence.measured.k") }</th>
+                        <th scope="col">{ ctx.t("divergence.measured.model") }</th>
+                        <th scope="col">{ ctx.t("divergence.measured.saturated") }</th>
+                        <th scope="col">{ ctx.t("divergence.measured.one-warp") }</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            { tid.unwrap_or_default() }
+            if let Some([a, b]) = texts {
+                <p class="current">{ a }</p>
+                <p class="current">{ b }</p>
+            }
+            <MeasuredNote table={t.clone()} />
+        </section>
+    }
 }

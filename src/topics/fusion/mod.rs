@@ -2,9 +2,10 @@
 //! from URL values to the expression, and the numbers its panel shows (the
 //! ledger's totals, the roofline inset's two points) as pure data.
 
-use super::{Part, Topic, TopicMeta, INSET_GPU};
+use super::{Part, Topic, TopicMeta, INSET_GPU, MEASURED};
 use crate::params::{ParamSpec, Values};
 use crate::sim::fusion::{self, Ledger, Node};
+use crate::sim::measured::Table;
 use crate::sim::roofline::Work;
 
 #[cfg(target_arch = "wasm32")]
@@ -14,11 +15,12 @@ fn check_fusion(s: &str) -> Result<(), String> {
     fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
 }
 
-pub static FUSION_PARAMS: [ParamSpec; 4] = [
+pub static FUSION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::text("expr", fusion::MAX_LEN, "sin(x)^2 + cos(x)^2", check_fusion),
     ParamSpec::int("n", 1, 1 << 30, 16_777_216).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
     INSET_GPU,
+    MEASURED,
 ];
 
 pub static FUSION: TopicMeta = TopicMeta {
@@ -64,6 +66,144 @@ pub fn inset_points(l: &Ledger, n: u64, elem_bytes: u64) -> [(&'static str, Work
     ]
 }
 
+/// The expressions measured on the H200 (`measure/run_all.py`), written in
+/// this panel's grammar exactly as PyTorch ran them: `x * x * x` is two
+/// kernels, as in the measured GELU (our preset's `x^3` is one).
+pub const MEASURED_EXPRS: [(&str, &str); 4] = [
+    ("x2", "x * 2"),
+    ("x2p1", "x * 2 + 1"),
+    ("sincos", "sin(x)^2 + cos(x)^2"),
+    ("gelu", "0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)))"),
+];
+
+/// The ledger of one of [`MEASURED_EXPRS`].
+pub fn measured_ledger(id: &str) -> Ledger {
+    let src = MEASURED_EXPRS.iter().find(|e| e.0 == id).map_or("x", |e| e.1);
+    fusion::ledger(&fusion::parse(src).expect("measured expressions parse"))
+}
+
+/// One side of a comparison: an expression run as separate kernels (eager)
+/// or as one fused kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Run {
+    Eager(&'static str),
+    Fused(&'static str),
+}
+
+impl Run {
+    /// Arrays of n elements this run moves, by the ledger.
+    pub fn arrays(self) -> usize {
+        match self {
+            Run::Eager(id) => measured_ledger(id).arrays_unfused(),
+            Run::Fused(id) => measured_ledger(id).arrays_fused(),
+        }
+    }
+}
+
+/// One measured comparison: time of `slow` ÷ time of `fast`, against the
+/// model's bytes of `slow` ÷ bytes of `fast`. The keys are median times in
+/// `h200-figures.csv`; `check` is the ratio the export also states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    pub id: &'static str,
+    pub slow: Run,
+    pub fast: Run,
+    pub slow_key: &'static str,
+    pub fast_key: &'static str,
+    pub check: Option<&'static str>,
+}
+
+/// The lecture's claims, as measured: x*2+1 costs twice x*2; sin²+cos²
+/// eager against one pass and against torch.compile; GELU written out
+/// against torch.compile and against F.gelu.
+pub const COMPARISONS: [Comparison; 5] = [
+    Comparison {
+        id: "x2p1",
+        slow: Run::Eager("x2p1"),
+        fast: Run::Eager("x2"),
+        slow_key: "elementwise_eager.x*2+1.median_ms",
+        fast_key: "elementwise_eager.x*2.median_ms",
+        check: Some("elementwise_eager.x*2+1.ratio"),
+    },
+    Comparison {
+        id: "sincos-eager",
+        slow: Run::Eager("sincos"),
+        fast: Run::Eager("x2"),
+        slow_key: "elementwise_eager.sin(x)**2+cos(x)**2.median_ms",
+        fast_key: "elementwise_eager.x*2.median_ms",
+        check: Some("elementwise_eager.sin(x)**2+cos(x)**2.ratio"),
+    },
+    Comparison {
+        id: "sincos-compiled",
+        slow: Run::Eager("sincos"),
+        fast: Run::Fused("sincos"),
+        slow_key: "elementwise_compiled.sin(x)**2+cos(x)**2.eager.median_ms",
+        fast_key: "elementwise_compiled.sin(x)**2+cos(x)**2.compiled.median_ms",
+        check: Some("elementwise_compiled.sin(x)**2+cos(x)**2.speedup"),
+    },
+    Comparison {
+        id: "gelu-compiled",
+        slow: Run::Eager("gelu"),
+        fast: Run::Fused("gelu"),
+        slow_key: "elementwise_compiled.gelu_manual_tanh.eager.median_ms",
+        fast_key: "elementwise_compiled.gelu_manual_tanh.compiled.median_ms",
+        check: Some("elementwise_compiled.gelu_manual_tanh.speedup"),
+    },
+    Comparison {
+        id: "gelu-builtin",
+        slow: Run::Eager("gelu"),
+        fast: Run::Fused("gelu"),
+        slow_key: "elementwise_compiled.gelu_manual_tanh.eager.median_ms",
+        fast_key: "elementwise_compiled.gelu_manual_tanh.F.gelu(approximate='tanh').median_ms",
+        check: None,
+    },
+];
+
+/// A row of the measured table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredRow {
+    pub id: &'static str,
+    /// Kernels of the slow side, by the ledger.
+    pub kernels: usize,
+    /// Arrays of n elements moved by the slow and the fast side (model).
+    pub arrays: (usize, usize),
+    /// Bytes ratio (the model's bound on the speed-up).
+    pub model: f64,
+    /// Measured median times (ms) of the slow and fast side.
+    pub ms: (f64, f64),
+    /// Measured time ratio.
+    pub measured: f64,
+}
+
+impl MeasuredRow {
+    pub fn model_over_measured(&self) -> f64 {
+        self.model / self.measured
+    }
+}
+
+/// The rows the figures table supports (a missing key drops its row).
+pub fn measured_rows(t: &Table) -> Vec<MeasuredRow> {
+    COMPARISONS
+        .iter()
+        .filter_map(|c| {
+            let (slow, fast) = (t.value(c.slow_key)?, t.value(c.fast_key)?);
+            let kernels = match c.slow {
+                Run::Eager(id) => measured_ledger(id).kernels,
+                Run::Fused(_) => 1,
+            };
+            let arrays = (c.slow.arrays(), c.fast.arrays());
+            (fast > 0.0).then_some(MeasuredRow {
+                id: c.id,
+                kernels,
+                arrays,
+                model: arrays.0 as f64 / arrays.1 as f64,
+                ms: (slow, fast),
+                measured: slow / fast,
+            })
+        })
+        .collect()
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &FUSION,
@@ -94,6 +234,21 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("fusion.total", "Total: {r}n reads + {w}n writes = {t}n, against {f}n fused", "合计：读 {r}n + 写 {w}n = {t}n，融合后为 {f}n"),
     ("fusion.explain", "The factory metaphor of the lecture: the warehouse (HBM) is far from the factory (the compute). Running each step as its own kernel ships every half-finished product back to the warehouse and out again. A fused kernel keeps intermediates in registers; elementwise chains like these are what torch.compile fuses automatically.", "讲义中的工厂比喻：仓库（显存）离工厂（计算单元）很远。每一步都单独做成一个核函数，就要把每个半成品运回仓库再运出来。融合的核函数把中间结果留在寄存器里；像这样的逐元素链，torch.compile 可以自动融合。"),
     ("fusion.lecture", "Lecture check (notes §6.3): sin²x + cos²x → 5 kernels, 6n reads + 5n writes = 11n against 2n: at most 5.5× faster (measured 5.4× on an Apple GPU).", "讲义对照（§6.3）：sin²x + cos²x → 5 个核函数，读 6n + 写 5n = 11n，对比 2n：最多快 5.5 倍（在 Apple GPU 上实测 5.4 倍）。"),
+    ("fusion.measured.title", "Measured on an H200: time ratios against the ledger's byte ratios", "H200 实测：时间之比对照账本的字节之比"),
+    ("fusion.measured.setup", "x = torch.randn(2²⁸), fp32 (1 GiB); median of CUDA-event timings, L2 flushed before each call.", "x = torch.randn(2²⁸)，fp32（1 GiB）；CUDA 事件计时取中位数，每次调用前清空 L2。"),
+    ("fusion.measured.col.case", "Comparison", "比较"),
+    ("fusion.measured.col.model", "Model: bytes ratio", "模型：字节之比"),
+    ("fusion.measured.col.ms", "Measured ms", "实测毫秒"),
+    ("fusion.measured.col.measured", "Measured: time ratio", "实测：时间之比"),
+    ("fusion.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
+    ("fusion.measured.x2p1", "x*2+1 ÷ x*2, eager (the lecture: twice the cost)", "x*2+1 ÷ x*2，eager（讲义：代价翻倍）"),
+    ("fusion.measured.sincos-eager", "sin²x + cos²x eager ÷ one pass (x*2)", "sin²x + cos²x eager ÷ 单次读写（x*2）"),
+    ("fusion.measured.sincos-compiled", "sin²x + cos²x eager ÷ torch.compile (the lecture: 5.5×)", "sin²x + cos²x eager ÷ torch.compile（讲义：5.5 倍）"),
+    ("fusion.measured.gelu-compiled", "GELU written out, eager ÷ torch.compile", "手写 GELU，eager ÷ torch.compile"),
+    ("fusion.measured.gelu-builtin", "GELU written out, eager ÷ F.gelu", "手写 GELU，eager ÷ F.gelu"),
+    ("fusion.measured.arrays", "{slow}n ÷ {fast}n, {k} kernels", "{slow}n ÷ {fast}n，{k} 个核函数"),
+    ("fusion.measured.exprs", "The measured expressions in this panel's grammar: {exprs}. The GELU is written with x·x·x as the measurement wrote it, two kernels where the preset's x^3 is one.", "实测表达式（本面板的写法）：{exprs}。GELU 按实测时的写法用 x·x·x，是两个核函数，而预设里的 x^3 只有一个。"),
+    ("fusion.measured.why", "Why they differ: the model counts HBM bytes and nothing else, as if every kernel ran at one bandwidth. Eager PyTorch launches exactly the kernels of the ledger and each is memory-bound, so its time ratios land within a few percent of the byte ratios. A fused kernel that computes sin and cos or tanh in fp32 does real arithmetic per byte and runs a little below copy bandwidth, so the measured speed-up of torch.compile stays under the bytes bound; launch overheads and the size of x do the rest.", "差异的原因：模型只数显存字节，仿佛每个核函数都以同一带宽运行。eager PyTorch 启动的核函数与账本完全一致，而且每个都受内存限制，所以时间之比与字节之比只差几个百分点。融合后的核函数要在 fp32 下计算 sin、cos 或 tanh，每个字节都有实打实的运算，速度略低于拷贝带宽，因此 torch.compile 实测的加速比低于字节上限；其余差异来自启动开销和 x 的大小。"),
     ("metric.kernels-unfused", "Kernels, unfused", "未融合的核函数数"),
     ("metric.bytes-unfused", "HBM bytes, unfused", "显存流量（未融合）"),
     ("metric.bytes-fused", "HBM bytes, fused", "显存流量（融合）"),
@@ -151,5 +306,46 @@ mod tests {
         // GELU preset: 8 kernels.
         let (v, _) = parse(&[("expr", fusion::PRESETS[1].1)]);
         assert_eq!(fusion::ledger(&expression(&v)).kernels, 8);
+    }
+
+    fn figures() -> Table {
+        Table::parse(include_str!("../../../assets/measured/h200-figures.csv"))
+    }
+
+    #[test]
+    fn measured_expressions_match_the_lecture_and_pytorch() {
+        // Kernel counts as PyTorch launched them (h200.json: cuda_kernels_per_call).
+        let k = |id| measured_ledger(id).kernels;
+        assert_eq!([k("x2"), k("x2p1"), k("sincos"), k("gelu")], [1, 2, 5, 9]);
+        // The lecture: x*2+1 moves 4n against x*2's 2n; sin²+cos² 11n against 2n.
+        assert_eq!((Run::Eager("x2p1").arrays(), Run::Eager("x2").arrays()), (4, 2));
+        assert_eq!((Run::Eager("sincos").arrays(), Run::Fused("sincos").arrays()), (11, 2));
+        assert_eq!((Run::Eager("gelu").arrays(), Run::Fused("gelu").arrays()), (22, 2));
+    }
+
+    #[test]
+    fn measured_rows_from_the_shipped_figures() {
+        let t = figures();
+        let rows = measured_rows(&t);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), COMPARISONS.map(|c| c.id));
+        assert_eq!(rows.iter().map(|r| r.model).collect::<Vec<_>>(), [2.0, 5.5, 5.5, 11.0, 11.0]);
+        for (r, c) in rows.iter().zip(COMPARISONS) {
+            // The measured ratio is the quotient of the two medians…
+            assert_eq!(r.measured, t.value(c.slow_key).unwrap() / t.value(c.fast_key).unwrap());
+            // …and agrees with the ratio the export states (rounded there).
+            if let Some(key) = c.check {
+                let stated = t.value(key).unwrap();
+                assert!((r.measured / stated - 1.0).abs() < 0.005, "{}: {} against {stated}", r.id, r.measured);
+            }
+            assert_eq!(r.model_over_measured(), r.model / r.measured);
+            // The model is a bound on bytes: within 15 % of the measurement here.
+            assert!((0.85..1.15).contains(&r.model_over_measured()), "{}: {}", r.id, r.model_over_measured());
+        }
+        // Eager chains are memory-bound: x*2+1 costs twice x*2 to within 1 %.
+        assert!((rows[0].model_over_measured() - 1.0).abs() < 0.01);
+        // torch.compile's sin²+cos² falls short of the 5.5× bound.
+        assert!(rows[2].measured < rows[2].model);
+        // A table without the keys gives no rows (and no panic).
+        assert!(measured_rows(&Table::parse("key,value\nx,1")).is_empty());
     }
 }

@@ -3,8 +3,10 @@
 use crate::params::Value;
 use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
-use crate::ui::panel::{controls, use_panel};
+use crate::sim::measured::{Table, FIGURES};
 use crate::ui::inset::RooflineInset;
+use crate::ui::measured::{use_measured, MeasuredNote};
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
@@ -29,6 +31,7 @@ pub fn FusionPanel() -> Html {
         use_effect_with(p.v.text("expr").to_string(), move |x| draft.set(x.clone()));
     }
     let draft_error = parse(&draft).err();
+    let figures = use_measured(FIGURES, p.v.choice("measured") == "1");
     let on_expr = {
         let draft = draft.clone();
         let d = d.clone();
@@ -69,7 +72,7 @@ pub fn FusionPanel() -> Html {
                         { ctx.t(&format!("fusion.preset.{id}")) }</button> }
                 }) }
             </div>
-            { controls(&["n", "dtype"]) }
+            { controls(&["n", "dtype", "measured"]) }
         </>
     };
     let stage = html! {
@@ -91,6 +94,9 @@ pub fn FusionPanel() -> Html {
             <p class="formula" data-testid="fusion-total">{ total }</p>
             <p class="check ok">{ ctx.tf("fusion.fused", &[("inputs", &inputs(&expr).join(", "))]) }</p>
             <RooflineInset gpu={p.v.choice("gpu")} dtype={dtype} points={points} dispatch={d.clone()} />
+            if let Some(t) = figures {
+                { measured(ctx, t) }
+            }
         </>
     };
     let explain = html! {
@@ -100,4 +106,45 @@ pub fn FusionPanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The H200 overlay: measured time ratios beside the ledger's byte ratios.
+fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
+    let rows = super::measured_rows(&t);
+    let exprs = super::MEASURED_EXPRS.iter().map(|(_, e)| e.to_string()).collect::<Vec<_>>().join(" · ");
+    html! {
+        <section class="measured measured-beside" data-testid="measured-fusion">
+            <h2 class="chart-title">{ ctx.t("fusion.measured.title") }</h2>
+            <div class="measured-scroll"><table class="ledger">
+                <thead><tr>
+                    <th>{ ctx.t("fusion.measured.col.case") }</th>
+                    <th>{ ctx.t("fusion.measured.col.model") }</th>
+                    <th>{ ctx.t("fusion.measured.col.ms") }</th>
+                    <th>{ ctx.t("fusion.measured.col.measured") }</th>
+                    <th>{ ctx.t("fusion.measured.col.ratio") }</th>
+                </tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| html! {
+                        <tr data-case={r.id}>
+                            <td>{ ctx.t(&format!("fusion.measured.{}", r.id)) }</td>
+                            <td class="num" data-measured={format!("{}.model", r.id)} data-value={r.model.to_string()}>
+                                { format!("{:.2}×", r.model) }
+                                <span class="notes-value">{ ctx.tf("fusion.measured.arrays", &[
+                                    ("slow", &r.arrays.0.to_string()), ("fast", &r.arrays.1.to_string()), ("k", &r.kernels.to_string())]) }</span>
+                            </td>
+                            <td class="num">{ format!("{:.3} ÷ {:.3}", r.ms.0, r.ms.1) }</td>
+                            <td class="num" data-measured={format!("{}.measured", r.id)} data-value={r.measured.to_string()}>
+                                { format!("{:.2}×", r.measured) }</td>
+                            <td class="num" data-measured={format!("{}.model-over-measured", r.id)}
+                                data-value={r.model_over_measured().to_string()}>{ format!("{:.3}", r.model_over_measured()) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table></div>
+            <p class="muted">{ ctx.t("fusion.measured.setup") }</p>
+            <p class="muted mono-exprs">{ ctx.tf("fusion.measured.exprs", &[("exprs", &exprs)]) }</p>
+            <p class="measured-why">{ ctx.t("fusion.measured.why") }</p>
+            <MeasuredNote table={t} />
+        </section>
+    }
 }

@@ -2,19 +2,21 @@
 //! from URL values to the machine, and what its panel shows (metrics, the
 //! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
-use super::{Part, Topic, TopicMeta};
+use super::{Part, Topic, TopicMeta, MEASURED};
 use crate::params::{ParamSpec, Values};
+use crate::sim::measured::Table;
 use crate::sim::roofline::{self, Hardware};
 use crate::sim::Metric;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static HARDWARE_PARAMS: [ParamSpec; 4] = [
+pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200", "custom"], "h100"),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::int("peak", 1, 100_000, 1000).optional().log(),
     ParamSpec::int("bw", 1, 100_000, 3350).optional().log(),
+    MEASURED,
 ];
 
 pub static HARDWARE: TopicMeta = TopicMeta {
@@ -160,6 +162,46 @@ pub fn growth_curve(per_two_years: f64) -> Vec<(f64, f64)> {
     (0..=GROWTH_YEARS).map(|y| (y as f64, per_two_years.powf(y as f64 / 2.0))).collect()
 }
 
+/// The measured copies of the H200 (`h200-figures.csv`): (id, GB/s key).
+/// GB/s counts bytes read + bytes written, as the spec's bandwidth does.
+pub const MEASURED_COPIES: [(&str, &str); 5] = [
+    ("copy-fp32-1GiB", "copy_bandwidth.fp32_1GiB.GBps"),
+    ("copy-bf16-1GiB", "copy_bandwidth.bf16_1GiB.GBps"),
+    ("copy-fp32-4GiB", "copy_bandwidth.fp32_4GiB.GBps"),
+    ("straight", "transpose_copy.straight_clone.GBps"),
+    ("transposed", "transpose_copy.transposed_contiguous.GBps"),
+];
+
+/// One measured copy against the H200's spec bandwidth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CopyRow {
+    pub id: &'static str,
+    pub gbps: f64,
+    /// The model: NVIDIA's HBM bandwidth, GB/s.
+    pub spec_gbps: f64,
+}
+
+impl CopyRow {
+    pub fn model_over_measured(&self) -> f64 {
+        self.spec_gbps / self.gbps
+    }
+}
+
+/// The measured copies the table has.
+pub fn measured_copies(t: &Table) -> Vec<CopyRow> {
+    let spec_gbps = roofline::hardware("h200").hbm_tbps * 1000.0;
+    MEASURED_COPIES
+        .iter()
+        .filter_map(|&(id, key)| t.value(key).filter(|&g| g > 0.0).map(|gbps| CopyRow { id, gbps, spec_gbps }))
+        .collect()
+}
+
+/// Time of the transposed copy ÷ time of the straight one (8192² fp32).
+pub fn transposed_over_straight(t: &Table) -> Option<f64> {
+    let straight = t.value("transpose_copy.straight_clone.median_ms").filter(|&x| x > 0.0)?;
+    Some(t.value("transpose_copy.transposed_contiguous.median_ms")? / straight)
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &HARDWARE,
@@ -201,6 +243,18 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("hardware.source.custom", "given in the URL (peak, bw)", "由 URL 给出（peak、bw）"),
     ("hardware.explain", "Tensor Cores make matrix multiplication more than ten times faster than other floating-point work (H100: about 990 TFLOP/s bf16 against 67 fp32), so anything that is not a matmul is comparatively expensive. Fast GPU code respects the hierarchy: keep data close to the compute and go to HBM as rarely as possible.", "Tensor Core 让矩阵乘法比其他浮点运算快十倍以上（H100：bf16 约 990 TFLOP/s，fp32 约 67），所以凡是不能写成矩阵乘法的运算都相对很贵。快的 GPU 程序尊重存储层次：让数据待在离计算近的地方，尽量少去 HBM。"),
     ("hardware.lecture", "Lecture check (notes §4): A100 312 TFLOP/s, 2.0 TB/s → 156 FLOP/byte; H100 990, 3.35 → 295; B200 2250, 8.0 → 281.", "讲义对照（§4）：A100 312 TFLOP/s、2.0 TB/s → 156 FLOP/字节；H100 990、3.35 → 295；B200 2250、8.0 → 281。"),
+    ("hardware.measured.title", "Measured on an H200: HBM bandwidth against the spec", "H200 实测：显存带宽对比标称值"),
+    ("hardware.measured.col.copy", "Copy (H200)", "拷贝（H200）"),
+    ("hardware.measured.col.gbps", "Measured GB/s", "实测 GB/s"),
+    ("hardware.measured.col.spec", "Spec (model) GB/s", "标称（模型）GB/s"),
+    ("hardware.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
+    ("hardware.measured.copy-fp32-1GiB", "dst.copy_(src), fp32, 1 GiB", "dst.copy_(src)，fp32，1 GiB"),
+    ("hardware.measured.copy-bf16-1GiB", "dst.copy_(src), bf16, 1 GiB", "dst.copy_(src)，bf16，1 GiB"),
+    ("hardware.measured.copy-fp32-4GiB", "dst.copy_(src), fp32, 4 GiB", "dst.copy_(src)，fp32，4 GiB"),
+    ("hardware.measured.straight", "8192 × 8192 fp32: m.clone() (straight)", "8192 × 8192 fp32：m.clone()（顺序）"),
+    ("hardware.measured.transposed", "8192 × 8192 fp32: m.t().contiguous() (transposed)", "8192 × 8192 fp32：m.t().contiguous()（转置）"),
+    ("hardware.measured.transpose", "The transposed copy takes {r}× the straight one's time: the same bytes, but one side walks memory with a stride of 8192 elements, so its accesses are far less coalesced (see #/coalescing).", "转置拷贝的耗时是顺序拷贝的 {r} 倍：字节数相同，但有一侧以 8192 个元素为步长访问内存，合并访问差得多（见 #/coalescing）。"),
+    ("hardware.measured.why", "Why they differ: 4.8 TB/s is the interface's peak (bus width × data rate); a real copy also pays DRAM refresh, row switches and read/write turnarounds, so even the best copy sustains somewhat less. Every GB/s here counts bytes read plus bytes written. The gap is why the roofline's memory roof is an upper bound, not a prediction.", "差异的原因：4.8 TB/s 是接口的峰值（位宽 × 数据速率）；真实的拷贝还要付出 DRAM 刷新、换行和读写切换的代价，所以即使最好的拷贝也只能维持略低的带宽。这里的 GB/s 都按读字节加写字节计算。正因为有这个差距，roofline 的内存屋顶是上限，而不是预测。"),
     ("metric.ridge", "Ridge point (FLOP/byte)", "平衡点（FLOP/字节）"),
     ("metric.peak-tflops", "Peak (TFLOP/s)", "峰值（TFLOP/s）"),
     ("metric.bandwidth-tbps", "HBM bandwidth (TB/s)", "HBM 带宽（TB/s）"),
@@ -293,5 +347,30 @@ mod tests {
     #[test]
     fn short_numbers() {
         assert_eq!([short(989.5), short(67.0), short(0.8375), short(19.5)], ["990", "67.0", "0.84", "19.5"]);
+    }
+
+    #[test]
+    fn measured_bandwidth_against_the_spec() {
+        let t = Table::parse(include_str!("../../../assets/measured/h200-figures.csv"));
+        let rows = measured_copies(&t);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), MEASURED_COPIES.map(|c| c.0));
+        for (r, (_, key)) in rows.iter().zip(MEASURED_COPIES) {
+            assert_eq!((r.gbps, r.spec_gbps), (t.value(key).unwrap(), 4800.0));
+            assert_eq!(r.model_over_measured(), 4800.0 / r.gbps);
+        }
+        // Straight copies: below the spec, but within 20 % of it.
+        for r in rows.iter().filter(|r| r.id != "transposed") {
+            assert!((1.0..1.2).contains(&r.model_over_measured()), "{}: {}", r.id, r.model_over_measured());
+        }
+        // GB/s is bytes read + written over the median time.
+        let bytes = t.value("copy_bandwidth.fp32_1GiB.buffer_bytes").unwrap();
+        let ms = t.value("copy_bandwidth.fp32_1GiB.median_ms").unwrap();
+        assert!((2.0 * bytes / (ms * 1e-3) / 1e9 / rows[0].gbps - 1.0).abs() < 0.001);
+        // The transposed copy moves the same bytes several times slower.
+        let q = transposed_over_straight(&t).unwrap();
+        let (straight, transposed) = (rows[3].gbps, rows[4].gbps);
+        assert!((q / (straight / transposed) - 1.0).abs() < 0.005, "{q}");
+        assert!(q > 2.0, "{q}");
+        assert!(measured_copies(&Table::default()).is_empty() && transposed_over_straight(&Table::default()).is_none());
     }
 }

@@ -1,7 +1,9 @@
 //! The `#/hardware` panel: compute against memory (notes §1–2, §4, demo 1 of 01).
 
 use crate::scene::Rgba;
+use crate::sim::measured::{Table, FIGURES};
 use crate::ui::chart::{LogChart, LogSeries};
+use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
@@ -17,6 +19,7 @@ pub fn HardwarePanel() -> Html {
     let h = super::machine(&p.v);
     let dtype = p.v.choice("dtype");
     let custom = p.v.choice("gpu") == "custom";
+    let figures = use_measured(FIGURES, p.v.choice("measured") == "1");
     // This panel's charts stay a little narrower than the shared stage cap.
     let width = p.width.min(1000.0);
     let args = super::ridge_args(&h, dtype);
@@ -38,7 +41,7 @@ pub fn HardwarePanel() -> Html {
     let source = if custom { ctx.t("hardware.source.custom") } else { h.source.to_string() };
     let controls = html! {
         <>
-            { controls(&["gpu", "dtype"]) }
+            { controls(&["gpu", "dtype", "measured"]) }
             if custom {
                 { controls(&["peak", "bw"]) }
             }
@@ -69,6 +72,9 @@ pub fn HardwarePanel() -> Html {
                 </tbody>
             </table>
             <p class="muted">{ ctx.t("hardware.notes-why") }</p>
+            if let Some(t) = figures {
+                { measured(ctx, t) }
+            }
             <h2 class="chart-title">{ ctx.t("hardware.growth") }</h2>
             <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
                 width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
@@ -82,4 +88,41 @@ pub fn HardwarePanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The H200 overlay: measured copy bandwidth against the spec.
+fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
+    let rows = super::measured_copies(&t);
+    let transpose = super::transposed_over_straight(&t);
+    html! {
+        <section class="measured measured-beside" data-testid="measured-hardware">
+            <h2 class="chart-title">{ ctx.t("hardware.measured.title") }</h2>
+            <div class="measured-scroll"><table class="ledger">
+                <thead><tr>
+                    <th>{ ctx.t("hardware.measured.col.copy") }</th>
+                    <th>{ ctx.t("hardware.measured.col.gbps") }</th>
+                    <th>{ ctx.t("hardware.measured.col.spec") }</th>
+                    <th>{ ctx.t("hardware.measured.col.ratio") }</th>
+                </tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| html! {
+                        <tr data-copy={r.id}>
+                            <td>{ ctx.t(&format!("hardware.measured.{}", r.id)) }</td>
+                            <td class="num" data-measured={format!("{}.gbps", r.id)} data-value={r.gbps.to_string()}>
+                                { format!("{:.0}", r.gbps) }</td>
+                            <td class="num">{ format!("{:.0}", r.spec_gbps) }</td>
+                            <td class="num" data-measured={format!("{}.model-over-measured", r.id)}
+                                data-value={r.model_over_measured().to_string()}>{ format!("{:.3}", r.model_over_measured()) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table></div>
+            if let Some(q) = transpose {
+                <p class="formula" data-measured="transposed-over-straight" data-value={q.to_string()}>
+                    { ctx.tf("hardware.measured.transpose", &[("r", &format!("{q:.2}"))]) }</p>
+            }
+            <p class="measured-why">{ ctx.t("hardware.measured.why") }</p>
+            <MeasuredNote table={t} />
+        </section>
+    }
 }

@@ -3,15 +3,17 @@
 //! operations on the roofline, the precision note, the decode presets) as
 //! pure data.
 
+use super::fusion::measured_ledger;
 use super::hardware::short;
-use super::{Part, Topic, TopicMeta};
+use super::{Part, Topic, TopicMeta, MEASURED};
 use crate::params::{ParamSpec, Value, Values};
+use crate::sim::measured::Table;
 use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, Hardware};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static ROOFLINE_PARAMS: [ParamSpec; 8] = [
+pub static ROOFLINE_PARAMS: [ParamSpec; 9] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100"),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("op", &["relu", "dot", "matvec", "matmul", "decode", "custom"], "matmul"),
@@ -20,6 +22,7 @@ pub static ROOFLINE_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("batch", 1, 65536, 1).log(),
     ParamSpec::int("flops", 1, 1_000_000_000_000_000, 1_000_000).optional().log(),
     ParamSpec::int("bytes", 1, 1_000_000_000_000_000, 1_000_000).optional().log(),
+    MEASURED,
 ];
 
 pub static ROOFLINE: TopicMeta = TopicMeta {
@@ -131,6 +134,98 @@ pub fn decode_preset(batch: i64) -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// The GPU and dtype the measurements were taken on (x = torch.randn(2²⁸), fp32).
+pub const MEASURED_GPU: &str = "h200";
+pub const MEASURED_DTYPE: &str = "fp32";
+/// Bytes per element a one-input elementwise kernel must move at least: read
+/// x once and write the result once, fp32 (what `effective_GBps` counts).
+pub const MIN_BYTES_PER_ELEM: f64 = 8.0;
+
+/// One measured elementwise kernel: (id, expression in `fusion::MEASURED_EXPRS`,
+/// fused into one kernel, key of its effective GB/s, drawn on the chart).
+pub const MEASURED_KERNELS: [(&str, &str, bool, &str, bool); 7] = [
+    ("x2-eager", "x2", false, "elementwise_eager.x*2.effective_GBps", true),
+    ("x2p1-eager", "x2p1", false, "elementwise_eager.x*2+1.effective_GBps", true),
+    ("sincos-eager", "sincos", false, "elementwise_eager.sin(x)**2+cos(x)**2.effective_GBps", true),
+    ("sincos-compiled", "sincos", true, "elementwise_compiled.sin(x)**2+cos(x)**2.compiled.effective_GBps", true),
+    ("gelu-eager", "gelu", false, "elementwise_eager.gelu_manual_tanh.effective_GBps", true),
+    ("gelu-compiled", "gelu", true, "elementwise_compiled.gelu_manual_tanh.compiled.effective_GBps", true),
+    ("gelu-builtin", "gelu", true, "elementwise_eager.F.gelu(approximate='tanh').effective_GBps", false),
+];
+
+/// The copy that gives the measured memory roof (1 GiB fp32, read + write).
+pub const COPY_KEY: &str = "copy_bandwidth.fp32_1GiB.GBps";
+
+/// A measured point on the H200's roofline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredPoint {
+    pub id: &'static str,
+    /// FLOP per element (one per operation, as the fusion ledger counts).
+    pub flops: f64,
+    /// FLOP per byte at the minimal bytes (x read once, result written once).
+    pub intensity: f64,
+    /// Measured: minimal bytes ÷ time, GB/s.
+    pub effective_gbps: f64,
+    /// Measured: the bytes the ledger says this run moves ÷ time, GB/s.
+    pub ledger_gbps: f64,
+    /// Measured TFLOP/s = intensity × effective GB/s.
+    pub tflops: f64,
+    /// The model: attainable on the H200 (spec bandwidth) at this intensity.
+    pub model: f64,
+    pub draw: bool,
+}
+
+impl MeasuredPoint {
+    pub fn model_over_measured(&self) -> f64 {
+        self.model / self.tflops
+    }
+}
+
+/// The measured memory roof: copy bandwidth against the spec's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredRoof {
+    pub copy_gbps: f64,
+    pub spec_gbps: f64,
+}
+
+impl MeasuredRoof {
+    pub fn model_over_measured(&self) -> f64 {
+        self.spec_gbps / self.copy_gbps
+    }
+}
+
+/// The copy bandwidth against the H200's spec, if the table has it.
+pub fn measured_roof(t: &Table) -> Option<MeasuredRoof> {
+    let h = roofline::hardware(MEASURED_GPU);
+    t.value(COPY_KEY).filter(|&g| g > 0.0).map(|copy_gbps| MeasuredRoof { copy_gbps, spec_gbps: h.hbm_tbps * 1000.0 })
+}
+
+/// The elementwise kernels as points on the H200's fp32 roofline.
+pub fn measured_points(t: &Table) -> Vec<MeasuredPoint> {
+    let h = roofline::hardware(MEASURED_GPU);
+    MEASURED_KERNELS
+        .iter()
+        .filter_map(|&(id, expr, fused, key, draw)| {
+            let effective_gbps = t.value(key)?;
+            let l = measured_ledger(expr);
+            let flops = l.flops(1) as f64;
+            let intensity = flops / MIN_BYTES_PER_ELEM;
+            let arrays = if fused { l.arrays_fused() } else { l.arrays_unfused() };
+            let tflops = intensity * effective_gbps / 1000.0;
+            (tflops > 0.0).then_some(MeasuredPoint {
+                id,
+                flops,
+                intensity,
+                effective_gbps,
+                ledger_gbps: effective_gbps * arrays as f64 / l.arrays_fused() as f64,
+                tflops,
+                model: attainable_tflops(h, MEASURED_DTYPE, intensity),
+                draw,
+            })
+        })
+        .collect()
+}
+
 /// The registry entry.
 pub static TOPIC: Topic = Topic {
     meta: &ROOFLINE,
@@ -173,6 +268,23 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("roofline.b64", "B = 64", "B = 64"),
     ("roofline.b256", "B = 256", "B = 256"),
     ("roofline.b1024", "B = 1024", "B = 1024"),
+    ("roofline.measured.title", "Measured on an H200 (fp32 elementwise kernels and a copy), always for the H200", "H200 实测（fp32 逐元素核函数与拷贝），始终对照 H200"),
+    ("roofline.measured.setup", "x = torch.randn(2²⁸), fp32 (1 GiB). Intensity counts one FLOP per operation over the minimal 8 bytes per element (read x, write the result); the model is the H200's roofline, min(peak, intensity × 4.8 TB/s). With gpu = H200 they are drawn on the chart, numbered as in the table.", "x = torch.randn(2²⁸)，fp32（1 GiB）。强度按每个运算一次 FLOP、每元素最少 8 字节（读 x、写结果）计算；模型是 H200 的 roofline：min(峰值, 强度 × 4.8 TB/s)。选择 gpu = H200 时这些点按表中编号画在图上。"),
+    ("roofline.measured.roof", "Memory roof: copy {copy} GB/s against the spec's {spec} GB/s; model ÷ measured {r}", "内存屋顶：拷贝 {copy} GB/s，规格 {spec} GB/s；模型 ÷ 实测 {r}"),
+    ("roofline.measured.col.kernel", "Kernel (H200)", "核函数（H200）"),
+    ("roofline.measured.col.intensity", "FLOP/byte", "FLOP/字节"),
+    ("roofline.measured.col.gbps", "Measured GB/s (minimal ; by the ledger)", "实测 GB/s（最少字节；按账本）"),
+    ("roofline.measured.col.tflops", "Measured TFLOP/s", "实测 TFLOP/s"),
+    ("roofline.measured.col.model", "Model: attainable", "模型：可达"),
+    ("roofline.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
+    ("roofline.measured.x2-eager", "x*2", "x*2"),
+    ("roofline.measured.x2p1-eager", "x*2+1, eager", "x*2+1，eager"),
+    ("roofline.measured.sincos-eager", "sin²+cos², eager", "sin²+cos²，eager"),
+    ("roofline.measured.sincos-compiled", "sin²+cos², compiled", "sin²+cos²，编译后"),
+    ("roofline.measured.gelu-eager", "GELU written out, eager", "手写 GELU，eager"),
+    ("roofline.measured.gelu-compiled", "GELU written out, compiled", "手写 GELU，编译后"),
+    ("roofline.measured.gelu-builtin", "F.gelu", "F.gelu"),
+    ("roofline.measured.why", "Why they differ: the roof is NVIDIA's 4.8 TB/s, but a copy reaches only what the memory system sustains, so even one-pass kernels sit a little under the model. Eager chains sit far under it at their nominal intensity because they move more bytes than the minimum: counted by the ledger (second GB/s figure), every eager kernel runs at about copy bandwidth.", "差异的原因：屋顶用的是 NVIDIA 标称的 4.8 TB/s，而拷贝只能达到内存系统实际能维持的带宽，所以即使只读写一次的核函数也略低于模型。eager 的运算链在名义强度下远低于模型，因为它们搬的字节比最少字节多：按账本计数（第二个 GB/s 数），每个 eager 核函数都跑在接近拷贝带宽的速度。"),
     ("metric.attainable-tflops", "Attainable (TFLOP/s)", "可达算力（TFLOP/s）"),
     ("metric.percent-of-peak", "Of peak", "占峰值"),
     ("metric.bound", "Bound by", "受限于"),
@@ -242,5 +354,38 @@ mod tests {
         assert_eq!(vals("fp32"), ["8", "fp32", "8.25", "4.5"]);
         assert_eq!(vals("bf16")[0], "4");
         assert_eq!(vals("fp8")[0], "2");
+    }
+
+    #[test]
+    fn measured_points_from_the_shipped_figures() {
+        let t = Table::parse(include_str!("../../../assets/measured/h200-figures.csv"));
+        let h = roofline::hardware(MEASURED_GPU);
+        let roof = measured_roof(&t).expect("copy bandwidth");
+        assert_eq!(roof.spec_gbps, 4800.0);
+        assert_eq!(roof.copy_gbps, t.value(COPY_KEY).unwrap());
+        // The spec is an upper bound the copy does not reach.
+        assert!((1.0..1.3).contains(&roof.model_over_measured()), "{}", roof.model_over_measured());
+        let points = measured_points(&t);
+        assert_eq!(points.iter().map(|p| p.id).collect::<Vec<_>>(), MEASURED_KERNELS.map(|k| k.0));
+        // One FLOP per operation over 8 bytes: x*2 1/8, x*2+1 2/8, sin²+cos² 5/8, GELU 9/8.
+        let intensities: Vec<f64> = points.iter().map(|p| p.intensity).collect();
+        assert_eq!(intensities, [0.125, 0.25, 0.625, 0.625, 1.125, 1.125, 1.125]);
+        for (p, (_, _, _, key, _)) in points.iter().zip(MEASURED_KERNELS) {
+            assert_eq!(p.effective_gbps, t.value(key).unwrap());
+            assert_eq!(p.tflops, p.intensity * p.effective_gbps / 1000.0);
+            // All are memory-bound on the H200: the model is intensity × 4.8 TB/s.
+            assert_eq!(p.model, p.intensity * h.hbm_tbps);
+            let q = h.hbm_tbps * 1000.0 / p.effective_gbps;
+            assert!((p.model_over_measured() / q - 1.0).abs() < 1e-12, "{}", p.id);
+            // Nothing beats the spec; counted by the ledger, every kernel runs
+            // within 15 % of the measured copy.
+            assert!(p.model_over_measured() > 1.0, "{}", p.id);
+            assert!((p.ledger_gbps / roof.copy_gbps - 1.0).abs() < 0.15, "{}: {}", p.id, p.ledger_gbps);
+        }
+        // Eager x*2+1 moves twice its minimal bytes: about twice as far under the roof as x*2.
+        let r = |id: &str| points.iter().find(|p| p.id == id).unwrap().model_over_measured();
+        assert!((r("x2p1-eager") / r("x2-eager") - 2.0).abs() < 0.05);
+        assert!(r("sincos-eager") > 5.0 * r("sincos-compiled") * 0.9);
+        assert!(measured_points(&Table::default()).is_empty() && measured_roof(&Table::default()).is_none());
     }
 }

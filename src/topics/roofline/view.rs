@@ -1,11 +1,13 @@
 //! The `#/roofline` panel: attainable = min(peak, intensity × bandwidth)
 //! (notes §5, §6.2, demos 2–3 of 01).
 
+use crate::sim::measured::{Table, FIGURES};
 use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
+use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
+use crate::ui::widgets::{Preset, Presets};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -16,11 +18,12 @@ pub fn RooflinePanel() -> Html {
     let h = super::gpu(&p.v);
     let dtype = p.v.choice("dtype");
     let op = p.v.choice("op");
+    let figures = use_measured(FIGURES, p.v.choice("measured") == "1");
     let work = super::roofline_work(&p.v, op);
     // This panel's chart stays a little narrower than the shared stage cap.
     let width = p.width.min(1000.0);
     let op_label = |o: &str| ctx.t(&format!("choice.op.{o}"));
-    let dots: Vec<RoofDot> = super::chart_points(&p.v)
+    let mut dots: Vec<RoofDot> = super::chart_points(&p.v)
         .into_iter()
         .map(|pt| RoofDot {
             label: op_label(pt.op),
@@ -29,6 +32,16 @@ pub fn RooflinePanel() -> Html {
             selected: pt.selected,
         })
         .collect();
+    // Measured points belong on the H200's roof only.
+    if let (Some(t), super::MEASURED_GPU) = (&figures, p.v.choice("gpu")) {
+        // Short markers: the table names them.
+        dots.extend(super::measured_points(t).into_iter().enumerate().filter(|(_, m)| m.draw).map(|(i, m)| RoofDot {
+            label: MARKERS[i % MARKERS.len()].to_string(),
+            intensity: m.intensity,
+            tflops: m.tflops,
+            selected: false,
+        }));
+    }
     let rows = super::lecture_points(&p.v).into_iter().map(|pt| {
         let [intensity, attainable, of_peak] = pt.cells();
         html! {
@@ -50,7 +63,7 @@ pub fn RooflinePanel() -> Html {
     );
     let controls = html! {
         <>
-            { controls(&["gpu", "dtype", "op", "n", "d", "batch"]) }
+            { controls(&["gpu", "dtype", "op", "n", "d", "batch", "measured"]) }
             if op == "custom" {
                 { controls(&["flops", "bytes"]) }
             }
@@ -72,6 +85,9 @@ pub fn RooflinePanel() -> Html {
             </table>
             <p class="muted">{ ctx.tf("roofline.decode", &[("d", &p.v.int("d").to_string())]) }</p>
             <p data-testid="precision">{ precision }</p>
+            if let Some(t) = figures {
+                { measured(ctx, t, p.v.choice("gpu") == super::MEASURED_GPU) }
+            }
         </>
     };
     let explain = html! {
@@ -81,4 +97,57 @@ pub fn RooflinePanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The labels of the measured dots on the chart, in the table's order.
+const MARKERS: [&str; 7] = ["①", "②", "③", "④", "⑤", "⑥", "⑦"];
+
+/// The H200 overlay: the copy as the measured memory roof, and the
+/// elementwise kernels as measured points beside the model's attainable.
+fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html {
+    let roof = super::measured_roof(&t);
+    let points = super::measured_points(&t);
+    html! {
+        <section class="measured measured-beside" data-testid="measured-roofline" data-on-chart={if on_chart { "1" } else { "0" }}>
+            <h2 class="chart-title">{ ctx.t("roofline.measured.title") }</h2>
+            if let Some(r) = roof {
+                <p class="formula" data-measured="copy.model-over-measured" data-value={r.model_over_measured().to_string()}>
+                    { ctx.tf("roofline.measured.roof", &[("copy", &format!("{:.0}", r.copy_gbps)),
+                        ("spec", &format!("{:.0}", r.spec_gbps)), ("r", &format!("{:.3}", r.model_over_measured()))]) }
+                </p>
+            }
+            <div class="measured-scroll"><table class="ledger">
+                <thead><tr>
+                    <th>{ ctx.t("roofline.measured.col.kernel") }</th>
+                    <th>{ ctx.t("roofline.measured.col.intensity") }</th>
+                    <th>{ ctx.t("roofline.measured.col.gbps") }</th>
+                    <th>{ ctx.t("roofline.measured.col.tflops") }</th>
+                    <th>{ ctx.t("roofline.measured.col.model") }</th>
+                    <th>{ ctx.t("roofline.measured.col.ratio") }</th>
+                </tr></thead>
+                <tbody>
+                    { for points.iter().enumerate().map(|(i, m)| html! {
+                        <tr data-kernel={m.id}>
+                            <td>
+                                if on_chart && m.draw {
+                                    <span class="measured-marker">{ MARKERS[i % MARKERS.len()] }</span>
+                                }
+                                { ctx.t(&format!("roofline.measured.{}", m.id)) }
+                            </td>
+                            <td class="num">{ format!("{}", m.intensity) }</td>
+                            <td class="num">{ format!("{:.0} ; {:.0}", m.effective_gbps, m.ledger_gbps) }</td>
+                            <td class="num" data-measured={format!("{}.tflops", m.id)} data-value={m.tflops.to_string()}>
+                                { format!("{:.3}", m.tflops) }</td>
+                            <td class="num">{ format!("{:.3}", m.model) }</td>
+                            <td class="num" data-measured={format!("{}.model-over-measured", m.id)}
+                                data-value={m.model_over_measured().to_string()}>{ format!("{:.2}", m.model_over_measured()) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table></div>
+            <p class="muted">{ ctx.t("roofline.measured.setup") }</p>
+            <p class="measured-why">{ ctx.t("roofline.measured.why") }</p>
+            <MeasuredNote table={t} />
+        </section>
+    }
 }

@@ -7,12 +7,13 @@ use super::*;
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::matmul::{self, modelled_tflops};
+use crate::sim::measured::Table;
 use crate::sim::{hw, Metric};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static WAVES_PARAMS: [ParamSpec; 8] = [
+pub static WAVES_PARAMS: [ParamSpec; 9] = [
     ParamSpec::choice("gpu", hw::GPU_CODES, "a100"),
     ParamSpec::int("sms", 0, 1024, 0).optional(),
     ParamSpec::int("n", 1, 16384, 1792).log(),
@@ -21,6 +22,7 @@ pub static WAVES_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("tm", 1, 1024, 256).log(),
     ParamSpec::int("tn", 1, 1024, 128).log(),
     ParamSpec::int("ref", 1, 16384, 1792).log(),
+    MEASURED,
 ];
 
 pub static WAVES: TopicMeta = TopicMeta {
@@ -96,6 +98,120 @@ pub fn curve(v: &Values) -> (Vec<f64>, f64) {
     (ys, g.bf16_tflops / g.sms as f64 * waves_at(v, x0).sms as f64)
 }
 
+/// The measured sweep of `h200-matmul.csv`: (n, median TFLOP/s), by n.
+pub fn measured_series(t: &Table) -> Vec<(f64, f64)> {
+    let mut v: Vec<(f64, f64)> =
+        t.rows.iter().filter_map(|r| Some((t.num(r, "n")?, t.num(r, "tflops_median")?))).collect();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    v
+}
+
+/// Is the measured series for this GPU? (The table's `device` names it.)
+pub fn measured_on(t: &Table, g: &hw::Gpu) -> bool {
+    t.meta("device").is_some_and(|d| d.split_whitespace().any(|w| w == g.name))
+}
+
+fn median(mut xs: Vec<f64>) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    xs.sort_by(f64::total_cmp);
+    let m = xs.len() / 2;
+    Some(if xs.len() % 2 == 1 { xs[m] } else { (xs[m - 1] + xs[m]) / 2.0 })
+}
+
+/// The alignment effect in the measured boundary windows (the runs of
+/// consecutive n around 1024, 1408, 1792, 2048 and 4096): median TFLOP/s of
+/// n ≡ 0 mod 64, of the other multiples of 8, and of odd n.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alignment {
+    pub mult64: f64,
+    pub mult8: f64,
+    pub odd: f64,
+    /// mult64 ÷ odd.
+    pub ratio: f64,
+    /// Within each window, the median of its multiples of 8 ÷ the median of
+    /// its odd n: the lowest and highest over the windows.
+    pub window_ratio: (f64, f64),
+    pub windows: usize,
+    /// Sizes in the windows.
+    pub sizes: usize,
+}
+
+pub fn alignment(t: &Table) -> Option<Alignment> {
+    let s = measured_series(t);
+    let has = |n: f64| s.iter().any(|&(x, _)| x == n);
+    let window: Vec<(u64, f64)> =
+        s.iter().filter(|&&(n, _)| has(n - 1.0) || has(n + 1.0)).map(|&(n, y)| (n as u64, y)).collect();
+    let pick = |f: &dyn Fn(u64) -> bool| median(window.iter().filter(|(n, _)| f(*n)).map(|&(_, y)| y).collect());
+    let mult64 = pick(&|n| n % 64 == 0)?;
+    let mult8 = pick(&|n| n % 8 == 0 && n % 64 != 0)?;
+    let odd = pick(&|n| n % 2 == 1)?;
+    // Split the windows at gaps, and compare inside each.
+    let mut runs: Vec<Vec<(u64, f64)>> = Vec::new();
+    for &(n, y) in &window {
+        match runs.last_mut() {
+            Some(r) if r.last().is_some_and(|&(m, _)| m + 1 == n) => r.push((n, y)),
+            _ => runs.push(vec![(n, y)]),
+        }
+    }
+    let ratios: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| {
+            let fast = median(r.iter().filter(|(n, _)| n % 8 == 0).map(|&(_, y)| y).collect())?;
+            Some(fast / median(r.iter().filter(|(n, _)| n % 2 == 1).map(|&(_, y)| y).collect())?)
+        })
+        .collect();
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(0.0, f64::max);
+    Some(Alignment {
+        mult64,
+        mult8,
+        odd,
+        ratio: mult64 / odd,
+        window_ratio: (lo, hi),
+        windows: ratios.len(),
+        sizes: window.len(),
+    })
+}
+
+/// Model ÷ measured on the H200 (with the panel's tiles) over the measured n
+/// ≡ 0 mod 64 from 2048 up (aligned and big enough to be compute-bound):
+/// the median.
+pub fn model_over_measured(v: &Values, t: &Table) -> Option<f64> {
+    let v = v.clone().with("gpu", Value::Choice("h200")).with("sms", Value::Int(0));
+    let g = hw::gpu("h200");
+    median(
+        measured_series(t)
+            .into_iter()
+            .filter(|&(n, y)| n >= 2048.0 && (n as u64) % 64 == 0 && y > 0.0)
+            .map(|(n, y)| modelled_tflops(&waves_at(&v, n as u64), g) / y)
+            .collect(),
+    )
+}
+
+/// The overlay's sentences: the alignment effect and what the model leaves out.
+pub fn measured_text(lang: Lang, a: &Alignment, ratio: Option<f64>) -> [String; 2] {
+    let f = |x: f64| format!("{x:.0}");
+    [
+        trf(
+            lang,
+            "waves.measured.alignment",
+            &[
+                ("sizes", &a.sizes.to_string()),
+                ("m64", &f(a.mult64)),
+                ("m8", &f(a.mult8)),
+                ("odd", &f(a.odd)),
+                ("ratio", &format!("{:.1}", a.ratio)),
+                ("windows", &a.windows.to_string()),
+                ("lo", &format!("{:.1}", a.window_ratio.0)),
+                ("hi", &format!("{:.1}", a.window_ratio.1)),
+            ],
+        ),
+        trf(lang, "waves.measured.missing", &[("ratio", &ratio.map_or("—".into(), |r| format!("{r:.2}")))]),
+    ]
+}
+
 /// The lecture's cases (notes §7, A100, 256 × 128 tiles): label key,
 /// `data-preset` id and n.
 pub const LECTURE_CASES: [(&str, &str, i64); 3] =
@@ -141,7 +257,11 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("waves.why.tiles", "From n − 1 to n: tile quantization: a new row or column of tiles ({a} → {b} tiles), mostly padding.", "从 n − 1 到 n：块量化：多出一行或一列块（{a} → {b} 个），大部分是填充。"),
     ("waves.why.waves", "From n − 1 to n: wave quantization: {a} → {b} waves; the last wave has {last} tiles for {sms} SMs.", "从 n − 1 到 n：波次量化：{a} → {b} 波；最后一波只有 {last} 个块给 {sms} 个 SM。"),
     ("waves.time-k", "The notes' relative time counts waves (every wave equally long). If a wave's length grows with k, as each tile's K loop does, the same comparison gives {x}.", "讲义的相对耗时只数波数（每一波一样长）。如果一波的时长随 k 增长（每块的 K 循环确实如此），同样的比较得到 {x}。"),
-    ("waves.measured", "Measured series from assets/measured/matmul-{gpu}.csv overlaid.", "已叠加 assets/measured/matmul-{gpu}.csv 中的实测数据。"),
+    ("waves.measured", "Measured series (median TFLOP/s of bf16 torch.matmul, n × n × n) overlaid on the {gpu} model.", "已在 {gpu} 的模型上叠加实测数据（bf16 torch.matmul，n × n × n，TFLOP/s 中位数）。"),
+    ("waves.measured.title", "Measured on an H200: square bf16 matmul", "H200 实测：方阵 bf16 矩阵乘法"),
+    ("waves.measured.other-gpu", "The chart shows the measured series only for the H200 (choose gpu = H200).", "图中只在 H200 上叠加实测数据（选择 gpu = H200）。"),
+    ("waves.measured.alignment", "Alignment, which the model leaves out: the sweep has {windows} windows of consecutive n ({sizes} sizes around 1024, 1408, 1792, 2048 and 4096). Over them the median is {m64} TFLOP/s for n a multiple of 64, {m8} for the other multiples of 8 and {odd} for odd n ({ratio}× slower than the multiples of 64); inside each window the multiples of 8 run {lo}–{hi}× faster than the odd sizes next to them, far more than an extra wave or a row of padded tiles costs. Rows whose length is not a multiple of 16 bytes rule out the aligned vector loads and Tensor Core paths, and cuBLAS falls back to slower kernels.", "模型没有考虑对齐：实测中有 {windows} 个连续 n 的窗口（1024、1408、1792、2048 和 4096 附近共 {sizes} 个大小）。其中 n 为 64 的倍数时中位数是 {m64} TFLOP/s，其余 8 的倍数是 {m8}，奇数 n 只有 {odd}（比 64 的倍数慢 {ratio} 倍）；在每个窗口内，8 的倍数比相邻的奇数大小快 {lo}–{hi} 倍，远超多一波或多一行填充块的代价。行长不是 16 字节的倍数时，不能使用对齐的向量读取和 Tensor Core 的快速路径，cuBLAS 只能退回较慢的内核。"),
+    ("waves.measured.missing", "What else the model leaves out: on aligned sizes from 2048 up, model ÷ measured is {ratio} (median). The model runs every SM at the datasheet's bf16 peak, but under sustained matmul the 700 W power limit holds the clock down; cuBLAS picks its own tile sizes and kernels for each shape (the model uses the panel's tiles); and small sizes are bound by launch and memory latency.", "模型还漏掉了什么：在 2048 以上对齐的大小上，模型 ÷ 实测为 {ratio}（中位数）。模型让每个 SM 都以数据手册上的 bf16 峰值运行，但持续做矩阵乘法时，700 W 功耗上限会压低时钟；cuBLAS 会按形状自选分块和内核（模型用的是面板上的分块）；小矩阵则受启动和访存延迟限制。"),
     ("waves.model", "Model: each wave runs its tiles at the SMs' share of the bf16 peak, padded tiles cost full price, and the run cannot beat moving A, B and C through HBM once.", "模型：每一波以各 SM 分得的 bf16 峰值算力计算其块，填充的块照样全价，整个运算不可能快过把 A、B、C 从显存搬一遍。"),
     ("waves.explain", "The curve rises because bigger products have more arithmetic per byte; it drops where n crosses a multiple of the tile size (tile quantization: a new row of mostly empty tiles) and where the tile count crosses a multiple of the SM count (wave quantization: an extra wave in which most SMs idle).", "曲线上升，是因为矩阵越大每字节的计算越多；在 n 越过块大小的整数倍处下降（块量化：多一行几乎空的块），在块数越过 SM 数的整数倍处也下降（波次量化：多一波，其中大部分 SM 空闲）。"),
     ("waves.lecture", "Lecture check (notes §7, A100, 256 × 128 tiles): n = 1792 → 98 tiles, 1 wave, 91 %; 1793 → 120 tiles, 2 waves, 56 %; 2560 → 200 tiles, 2 waves, 93 %, relative FLOPs 2.92, relative time 2.0.", "讲义对照（§7，A100，256 × 128 输出块）：n = 1792 → 98 块、1 波、91%；1793 → 120 块、2 波、56%；2560 → 200 块、2 波、93%，相对计算量 2.92，相对耗时 2.0。"),
@@ -198,6 +318,37 @@ mod tests {
         assert!(why(Lang::En, &v).contains("tile quantization: a new row or column of tiles (98 → 120 tiles)"));
         assert_eq!(why(Lang::En, &case(1794)), tr(Lang::En, "waves.why.same"));
         assert_eq!(why(Lang::En, &case(1).with("ref", Value::Int(1))), "");
+    }
+
+    fn shipped() -> Table {
+        Table::parse(include_str!("../../../assets/measured/h200-matmul.csv"))
+    }
+
+    #[test]
+    fn the_measured_sweep_shows_the_alignment_effect() {
+        let t = shipped();
+        let s = measured_series(&t);
+        assert!(s.len() >= 190 && s.windows(2).all(|w| w[0].0 < w[1].0));
+        // The same numbers as the n,tflops file the README describes.
+        let plain = crate::sim::matmul::parse_measured(include_str!("../../../assets/measured/matmul-h200.csv"));
+        assert_eq!(s, plain);
+        assert!(measured_on(&t, hw::gpu("h200")) && !measured_on(&t, hw::gpu("h100")));
+        let a = alignment(&t).expect("windows");
+        assert!(a.sizes > 50 && a.windows == 5, "{a:?}");
+        assert!(a.window_ratio.0 > 3.0 && a.window_ratio.1 < 10.0, "{a:?}");
+        // Multiples of 64 several times faster than odd n; multiples of 8 close
+        // to them; odd sizes the slowest.
+        assert!(a.ratio > 3.0, "{a:?}");
+        assert!(a.mult8 > 0.5 * a.mult64 && a.mult8 > 2.0 * a.odd, "{a:?}");
+        // The model (H200, lecture tiles) is faster than measured at aligned sizes:
+        // it has no power or clock limit.
+        let r = model_over_measured(&case(1792), &t).expect("a ratio");
+        assert!((1.1..2.0).contains(&r), "{r}");
+        for lang in [Lang::En, Lang::Zh] {
+            let [x, y] = measured_text(lang, &a, Some(r));
+            assert!(x.contains(&format!("{:.0}", a.mult64)) && x.contains(&format!("{:.1}", a.ratio)), "{x}");
+            assert!(y.contains(&format!("{r:.2}")), "{y}");
+        }
     }
 
     #[test]

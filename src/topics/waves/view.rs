@@ -5,25 +5,16 @@ use crate::draw::matmul::draw_waves;
 use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::hw;
+use crate::sim::measured::MATMUL;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
+use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{legend_item, Preset, Presets};
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// GET a text file next to the app; `None` if it is missing or unreadable.
-async fn fetch_text(url: &str) -> Option<String> {
-    use wasm_bindgen::JsCast;
-    let resp = wasm_bindgen_futures::JsFuture::from(crate::ui::window().fetch_with_str(url)).await.ok()?;
-    let resp: web_sys::Response = resp.dyn_into().ok()?;
-    if !resp.ok() {
-        return None;
-    }
-    wasm_bindgen_futures::JsFuture::from(resp.text().ok()?).await.ok()?.as_string()
-}
 
 #[component]
 pub fn WavesPanel() -> Html {
@@ -35,30 +26,23 @@ pub fn WavesPanel() -> Html {
     let g = hw::gpu(v.choice("gpu"));
     let wave_label = |i: u64| ctx.tf("waves.wave", &[("w", &i.to_string())]);
     let scene = SceneRef(Rc::new(draw_waves(&w, &p.theme, p.width, &wave_label)));
-    // An optional measured series, `assets/measured/matmul-<gpu>.csv` (lines
-    // "n,tflops"); without the file the chart shows the model alone.
-    let measured = use_state(Vec::<(f64, f64)>::new);
-    {
-        let measured = measured.clone();
-        use_effect_with(g.code, move |code| {
-            let code = code.to_string();
-            measured.set(Vec::new());
-            yew::platform::spawn_local(async move {
-                // The index names the files that exist, so no request 404s.
-                let Some(index) = fetch_text("assets/measured/available.txt").await else { return };
-                if !index.lines().map(str::trim).any(|l| l == code) {
-                    return;
-                }
-                if let Some(text) = fetch_text(&format!("assets/measured/matmul-{code}.csv")).await {
-                    measured.set(crate::sim::matmul::parse_measured(&text));
-                }
-            });
-        });
-    }
+    // The measured H200 sweep (h200-matmul.csv), overlaid on the H200's model.
+    let table = use_measured(MATMUL, v.choice("measured") == "1");
+    let on_gpu = table.as_ref().is_some_and(|t| super::measured_on(t, g));
+    let measured: Vec<(f64, f64)> = match &table {
+        Some(t) if on_gpu => super::measured_series(t),
+        _ => Vec::new(),
+    };
+    let align = table.as_ref().and_then(|t| {
+        let a = super::alignment(t)?;
+        let ratio = super::model_over_measured(v, t);
+        let texts = super::measured_text(ctx.lang, &a, ratio);
+        Some((a, ratio, texts))
+    });
     let chart = {
         let v = v.clone();
         let present = ctx.present;
-        let overlay = (*measured).clone();
+        let overlay = measured.clone();
         let key = (
             v.choice("gpu"),
             v.int("sms"),
@@ -94,7 +78,7 @@ pub fn WavesPanel() -> Html {
     );
     let controls = html! {
         <>
-            { controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref"]) }
+            { controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
             <Presets title="waves.presets" presets={presets} dispatch={p.dispatch.clone()} />
         </>
     };
@@ -118,7 +102,25 @@ pub fn WavesPanel() -> Html {
                 cursor={n as f64} on_seek={on_seek} label={ctx.t("waves.chart")} />
             <p class="muted">{ ctx.t("waves.model") }</p>
             if !measured.is_empty() {
-                <p class="muted" data-testid="measured">{ ctx.tf("waves.measured", &[("gpu", g.code)]) }</p>
+                <p class="muted" data-testid="measured">{ ctx.tf("waves.measured", &[("gpu", g.name)]) }</p>
+            }
+            if let Some(t) = table.clone() {
+                <section class="measured" data-testid="measured-waves">
+                    <h2 class="chart-title">{ ctx.t("waves.measured.title") }</h2>
+                    if !on_gpu {
+                        <p class="muted">{ ctx.t("waves.measured.other-gpu") }</p>
+                    }
+                    if let Some((a, ratio, texts)) = align.clone() {
+                        <span hidden=true data-measured="tflops-mult64" data-value={a.mult64.to_string()} />
+                        <span hidden=true data-measured="tflops-mult8" data-value={a.mult8.to_string()} />
+                        <span hidden=true data-measured="tflops-odd" data-value={a.odd.to_string()} />
+                        <span hidden=true data-measured="alignment-ratio" data-value={a.ratio.to_string()} />
+                        <p class="current">{ texts[0].clone() }</p>
+                        <p class="current" data-measured="model-over-measured"
+                            data-value={ratio.map(|r| r.to_string()).unwrap_or_default()}>{ texts[1].clone() }</p>
+                    }
+                    <MeasuredNote table={t.clone()} />
+                </section>
             }
         </>
     };

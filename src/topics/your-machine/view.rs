@@ -1,0 +1,524 @@
+//! The `#/your-machine` panel: this machine's roofline, measured in the
+//! browser (notes §5.4, demo 4 of 01). The kernels and the bookkeeping are
+//! `sim::bench` (no clock); this view times batches with
+//! `performance.now()`, runs about 6 ms of work per animation frame, and
+//! writes the rounded results into the URL (`r`), where everything shown is
+//! read from.
+
+use super::{attainable, metrics, plan, results, roof_points, size_label, M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE};
+use crate::params::Value;
+use crate::sim::bench::{Results, Session, Task};
+use crate::ui::canvas::FONT_STACK;
+use crate::ui::panel::{controls, use_panel};
+use crate::ui::readouts::{Pending, Readouts};
+use crate::ui::url_state::Action;
+use gloo::render::{request_animation_frame, AnimationFrame};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// Work per frame before yielding (ms); a batch itself stays under ~4 ms.
+const SLICE_MS: f64 = 6.0;
+
+/// A run in progress: the session and the pending animation frame.
+struct Running {
+    session: Session,
+    _frame: Option<AnimationFrame>,
+}
+
+type Slot = Rc<RefCell<Option<Running>>>;
+
+fn now() -> f64 {
+    crate::ui::window().performance().map_or(0.0, |p| p.now())
+}
+
+/// One frame's slice: batches until `SLICE_MS` has passed, then the next
+/// frame (or the results).
+fn tick(slot: Slot, on_progress: Callback<f64>, on_done: Callback<(Results, Vec<Task>)>) {
+    let t0 = now();
+    let outcome = {
+        let Ok(mut guard) = slot.try_borrow_mut() else { return };
+        let Some(run) = guard.as_mut() else { return };
+        let s = &mut run.session;
+        while let Some(k) = s.batch() {
+            let t = now();
+            s.run(k);
+            let dt = now() - t;
+            s.record(k, dt);
+            if now() - t0 >= SLICE_MS {
+                break;
+            }
+        }
+        if let Some(r) = s.results() {
+            let failed = s.failed.clone();
+            *guard = None;
+            Err((r, failed))
+        } else {
+            let next = {
+                let (slot, on_progress, on_done) = (slot.clone(), on_progress.clone(), on_done.clone());
+                request_animation_frame(move |_| tick(slot, on_progress, on_done))
+            };
+            run._frame = Some(next);
+            Ok(s.progress())
+        }
+    };
+    match outcome {
+        Ok(p) => on_progress.emit(p),
+        Err(done) => on_done.emit(done),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Status {
+    Idle,
+    Running(f64),
+    Cancelled,
+}
+
+#[component]
+pub fn YourMachinePanel() -> Html {
+    let p = use_panel(&super::YOUR_MACHINE);
+    let ctx = &p.ctx;
+    let slot: Slot = use_mut_ref(|| None);
+    let status = use_state(|| Status::Idle);
+    let failed = use_state(Vec::<Task>::new);
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Ok(mut g) = slot.try_borrow_mut() {
+                    *g = None;
+                }
+            }
+        });
+    }
+    let res = results(&p.v);
+    let start = {
+        let (slot, status, failed, dispatch, plan) =
+            (slot.clone(), status.clone(), failed.clone(), p.dispatch.clone(), plan(&p.v));
+        Callback::from(move |_: MouseEvent| {
+            let on_progress = {
+                let status = status.clone();
+                Callback::from(move |x: f64| status.set(Status::Running(x)))
+            };
+            let on_done = {
+                let (status, failed, dispatch) = (status.clone(), failed.clone(), dispatch.clone());
+                Callback::from(move |(r, bad): (Results, Vec<Task>)| {
+                    if !bad.is_empty() {
+                        web_sys::console::error_1(
+                            &format!("warpscope your-machine: output check failed: {bad:?}").into(),
+                        );
+                    }
+                    failed.set(bad);
+                    status.set(Status::Idle);
+                    dispatch.emit(Action::Set("r", Value::Text(r.encode())));
+                })
+            };
+            *slot.borrow_mut() = Some(Running { session: Session::new(plan.clone()), _frame: None });
+            status.set(Status::Running(0.0));
+            let first = {
+                let slot = slot.clone();
+                request_animation_frame(move |_| tick(slot, on_progress, on_done))
+            };
+            if let Some(mut run) = slot_frame(&slot) {
+                run._frame = Some(first);
+            }
+        })
+    };
+    let cancel = {
+        let (slot, status) = (slot.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Ok(mut g) = slot.try_borrow_mut() {
+                *g = None;
+            }
+            status.set(Status::Cancelled);
+        })
+    };
+    let running = matches!(*status, Status::Running(_));
+    let state = match (*status, &res) {
+        (Status::Running(_), _) => "running",
+        (Status::Cancelled, None) => "cancelled",
+        (_, Some(_)) => "done",
+        (_, None) => "idle",
+    };
+    let progress = match *status {
+        Status::Running(x) => x,
+        _ if res.is_some() => 1.0,
+        _ => 0.0,
+    };
+    let names = super::YOUR_MACHINE.metrics.to_vec();
+    let (figures, pending) = match (&res, running) {
+        (Some(r), false) => (metrics(r), Pending::default()),
+        _ => (
+            vec![],
+            Pending::new(if running { "your-machine.measuring" } else { "your-machine.pending" }, names, progress),
+        ),
+    };
+    let json_href = res.as_ref().map(|r| {
+        format!("data:application/json;charset=utf-8,{}", String::from(js_sys::encode_uri_component(&r.to_json())))
+    });
+    let pct = format!("{:.0}", progress * 100.0);
+    let controls = html! {
+        <>
+            { controls(&["quick"]) }
+            <div class="bench-buttons">
+                <button class="bench-run" data-testid="bench-run" onclick={start} disabled={running}>{ ctx.t("your-machine.run") }</button>
+                <button class="bench-cancel" data-testid="bench-cancel" onclick={cancel} disabled={!running}>{ ctx.t("your-machine.cancel") }</button>
+                if let Some(href) = json_href {
+                    <a class="bench-json" data-testid="bench-json" href={href} download="warpscope-your-machine.json">{ ctx.t("your-machine.json") }</a>
+                }
+            </div>
+            <div class="bench-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct.clone()}
+                data-testid="bench-progress" data-progress={format!("{progress:.3}")}>
+                <div class="bench-progress-bar" style={format!("width:{pct}%")}></div>
+            </div>
+            <p class="muted bench-status">{ match *status {
+                Status::Running(_) => ctx.tf("your-machine.running", &[("p", &pct)]),
+                Status::Cancelled => ctx.t("your-machine.cancelled"),
+                Status::Idle if res.is_some() => ctx.t("your-machine.done"),
+                Status::Idle => ctx.t("your-machine.idle"),
+            } }</p>
+            if !failed.is_empty() {
+                <p class="check bad" data-testid="bench-check">{ ctx.tf("your-machine.check-failed", &[("tasks", &format!("{:?}", *failed))]) }</p>
+            }
+        </>
+    };
+    let width = (p.width.min(1000.0) - 4.0).max(240.0);
+    let height = if ctx.present { 400.0 } else { 320.0 };
+    let charts = res.as_ref().map(|r| {
+        let data = Rc::new(ChartData::new(ctx, r));
+        html! {
+            <>
+                <h2 class="chart-title">{ ctx.t("your-machine.chart.roof") }</h2>
+                <BenchChart data={data.clone()} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
+                <h2 class="chart-title">{ ctx.t("your-machine.chart.bw") }</h2>
+                <BenchChart data={data} roof={false} width={width} height={height * 0.8} present={ctx.present} label={ctx.t("your-machine.chart.bw")} />
+                { table(ctx, r) }
+            </>
+        }
+    });
+    let m4_rows = M4_TABLE.iter().map(|(op, i, m, pred)| {
+        html! { <tr><td class="mono">{ *op }</td><td class="num">{ i }</td><td class="num">{ m }</td><td class="num">{ pred }</td></tr> }
+    });
+    let stage = html! {
+        <div class="bench" data-testid="bench" data-state={state}>
+            <Readouts topic="your-machine" metrics={Rc::new(figures)} pending={pending} />
+            { for charts }
+            <h2 class="chart-title">{ ctx.t("your-machine.m4-table") }</h2>
+            <div class="bench-scroll">
+            <table class="ledger" data-testid="m4-table">
+                <thead><tr><th>{ ctx.t("your-machine.col.what") }</th><th>{ "FLOP/byte" }</th>
+                    <th>{ ctx.t("your-machine.col.measured") }{ " GFLOP/s" }</th><th>{ ctx.t("your-machine.col.roof") }</th></tr></thead>
+                <tbody>{ for m4_rows }</tbody>
+            </table>
+            </div>
+        </div>
+    };
+    let explain = html! {
+        <>
+            <p class="current">{ ctx.t("your-machine.explain") }</p>
+            <p class="muted">{ ctx.t("your-machine.caveat") }</p>
+            <p class="lecture-check">{ ctx.t("your-machine.lecture") }</p>
+        </>
+    };
+    p.frame(controls, stage, explain)
+}
+
+/// The running session's slot, if it is free to borrow.
+fn slot_frame(slot: &Slot) -> Option<std::cell::RefMut<'_, Running>> {
+    let g = slot.try_borrow_mut().ok()?;
+    std::cell::RefMut::filter_map(g, |o| o.as_mut()).ok()
+}
+
+/// The measurements table: every pass with its time, bytes/s and FLOP/s.
+fn table(ctx: &crate::ui::app::AppCtx, r: &Results) -> Html {
+    let (bw, peak) = (r.bandwidth_gbps(), r.peak_gflops());
+    let f = |x: f64| {
+        if x >= 100.0 {
+            format!("{x:.0}")
+        } else if x >= 1.0 {
+            format!("{x:.2}")
+        } else {
+            // Three significant digits (a 16 KiB copy takes microseconds).
+            let digits = (2 - x.abs().max(1e-9).log10().floor() as i32).clamp(3, 9) as usize;
+            format!("{x:.digits$}")
+        }
+    };
+    let row =
+        |what: String, size: String, ms: Option<f64>, gbps: Option<f64>, gflops: Option<f64>, roof: Option<f64>| {
+            html! {
+                <tr>
+                    <td>{ what }</td><td class="num">{ size }</td>
+                    <td class="num">{ ms.map(f).unwrap_or_default() }</td>
+                    <td class="num">{ gbps.map(f).unwrap_or_default() }</td>
+                    <td class="num">{ gflops.map(f).unwrap_or_default() }</td>
+                    <td class="num">{ roof.map(f).unwrap_or_default() }</td>
+                </tr>
+            }
+        };
+    let mut rows = vec![];
+    for &(e, g) in &r.sweep {
+        let b = 1u64 << e;
+        rows.push(row(ctx.t("your-machine.row.copy"), size_label(b), Some(b as f64 / g / 1e6), Some(g), None, None));
+    }
+    let [n, x2, un, fu] = r.fusion;
+    let [gx2, gun, gfu] = r.elementwise_gflops();
+    let elems = format!("{} × f32", n as u64);
+    rows.push(row(
+        ctx.t("your-machine.point.x2"),
+        elems.clone(),
+        Some(x2),
+        Some(8.0 * n / x2 / 1e6),
+        Some(gx2),
+        Some(attainable(peak, bw, 0.125)),
+    ));
+    rows.push(row(
+        ctx.t("your-machine.point.unfused"),
+        elems.clone(),
+        Some(un),
+        Some(16.0 * n / un / 1e6),
+        Some(gun),
+        Some(attainable(peak, bw, 0.25)),
+    ));
+    rows.push(row(
+        ctx.t("your-machine.point.fused"),
+        elems,
+        Some(fu),
+        Some(8.0 * n / fu / 1e6),
+        Some(gfu),
+        Some(attainable(peak, bw, 0.25)),
+    ));
+    let [side, st, tt] = r.transpose;
+    let sq = format!("{0}×{0} f32", side as u64);
+    let mb = 8.0 * side * side / 1e6;
+    rows.push(row(ctx.t("your-machine.row.straight"), sq.clone(), Some(st), Some(mb / st), None, None));
+    rows.push(row(ctx.t("your-machine.row.transposed"), sq, Some(tt), Some(mb / tt), None, None));
+    let [hn, f32ms, u16ms] = r.halves;
+    rows.push(row(
+        ctx.t("your-machine.row.f32"),
+        format!("{}", hn as u64),
+        Some(f32ms),
+        Some(8.0 * hn / f32ms / 1e6),
+        None,
+        None,
+    ));
+    rows.push(row(
+        ctx.t("your-machine.row.u16"),
+        format!("{}", hn as u64),
+        Some(u16ms),
+        Some(4.0 * hn / u16ms / 1e6),
+        None,
+        None,
+    ));
+    for &(n, g) in &r.matmul {
+        let nf = n as f64;
+        rows.push(row(
+            ctx.tf("your-machine.point.matmul", &[("n", &n.to_string())]),
+            format!("{n}×{n}"),
+            Some(2.0 * nf * nf * nf / g / 1e6),
+            None,
+            Some(g),
+            Some(attainable(peak, bw, nf / 6.0)),
+        ));
+    }
+    html! {
+        <>
+            <h2 class="chart-title">{ ctx.t("your-machine.table") }</h2>
+            <div class="bench-scroll">
+            <table class="ledger" data-testid="bench-table">
+                <thead><tr>
+                    <th>{ ctx.t("your-machine.col.what") }</th><th>{ ctx.t("your-machine.col.size") }</th>
+                    <th>{ ctx.t("your-machine.col.ms") }</th><th>{ ctx.t("your-machine.col.gbps") }</th>
+                    <th>{ ctx.t("your-machine.col.gflops") }</th><th>{ ctx.t("your-machine.col.roof") }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            </div>
+        </>
+    }
+}
+
+/// What both charts draw, with translated labels.
+#[derive(Clone, Debug, PartialEq)]
+struct ChartData {
+    bw: f64,
+    peak: f64,
+    /// (label, FLOP/byte, GFLOP/s).
+    dots: Vec<(String, f64, f64)>,
+    /// (working set in bytes, GB/s).
+    sweep: Vec<(f64, f64)>,
+    mine: String,
+    m4: String,
+    x_roof: String,
+    x_size: String,
+}
+
+impl ChartData {
+    fn new(ctx: &crate::ui::app::AppCtx, r: &Results) -> Self {
+        let dots = roof_points(r)
+            .into_iter()
+            .map(|(key, n, i, g)| {
+                let label = if n > 0 { ctx.tf(key, &[("n", &n.to_string())]) } else { ctx.t(key) };
+                (label, i, g)
+            })
+            .collect();
+        ChartData {
+            bw: r.bandwidth_gbps(),
+            peak: r.peak_gflops(),
+            dots,
+            sweep: r.sweep.iter().map(|&(e, g)| ((1u64 << e) as f64, g)).collect(),
+            mine: ctx.t("your-machine.legend.mine"),
+            m4: ctx.t("your-machine.legend.m4"),
+            x_roof: ctx.t("your-machine.axis.intensity"),
+            x_size: ctx.t("your-machine.axis.size"),
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BenchChartProps {
+    data: Rc<ChartData>,
+    /// The roofline (else the bandwidth sweep).
+    roof: bool,
+    width: f64,
+    height: f64,
+    present: bool,
+    label: AttrValue,
+}
+
+const MINE: RGBColor = RGBColor(208, 48, 10);
+const M4: RGBColor = RGBColor(21, 89, 201);
+
+fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64) -> Option<()> {
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let k = if present { 1.4 } else { 1.0 };
+    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let (x0, x1) = (0.02, 2000.0);
+    let lowest = d.dots.iter().map(|x| x.2).fold(x0 * d.bw, f64::min);
+    let (y0, y1) = (lowest / 3.0, M4_FP32_GFLOPS.max(d.peak) * 3.0);
+    let mut chart = ChartBuilder::on(&root)
+        .margin((12.0 * dpr) as u32)
+        .x_label_area_size((36.0 * dpr * k) as u32)
+        .y_label_area_size((60.0 * dpr * k) as u32)
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+        .ok()?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(238, 239, 243))
+        .max_light_lines(1)
+        .x_desc(d.x_roof.as_str())
+        .y_desc("GFLOP/s")
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
+        .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
+        .draw()
+        .ok()?;
+    let stroke = (if present { 4.0 } else { 2.5 } * dpr) as u32;
+    for (bw, peak, color, label) in [(M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4, &d.m4), (d.bw, d.peak, MINE, &d.mine)] {
+        let ridge = peak / bw;
+        chart
+            .draw_series(LineSeries::new(vec![(x0, x0 * bw), (ridge, peak), (x1, peak)], color.stroke_width(stroke)))
+            .ok()?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(stroke)));
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(ridge, y0), (ridge, peak)],
+                color.mix(0.5).stroke_width((1.0 * dpr) as u32),
+            )))
+            .ok()?;
+    }
+    for (op, i, measured, _) in M4_TABLE {
+        let pos = (i, measured);
+        chart
+            .draw_series(std::iter::once(Circle::new(pos, (4.0 * dpr * k) as u32, M4.stroke_width((1.5 * dpr) as u32))))
+            .ok()?;
+        let _ = op;
+    }
+    for (n, (label, i, g)) in d.dots.iter().enumerate() {
+        let pos = (i.clamp(x0, x1), g.clamp(y0, y1));
+        chart.draw_series(std::iter::once(Circle::new(pos, (5.0 * dpr * k) as u32, MINE.filled()))).ok()?;
+        // x*2+1 unfused and fused share an intensity, the two matmuls are
+        // close: label one of each pair below its dot.
+        let v = if n == 1 || n == 4 { VPos::Top } else { VPos::Bottom };
+        let style = (FONT_STACK, 12.0 * dpr * k).into_font().color(&MINE).pos(Pos::new(HPos::Left, v));
+        chart.draw_series(std::iter::once(Text::new(format!(" {label}"), pos, style))).ok()?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(font(12.0))
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .ok()?;
+    root.present().ok()
+}
+
+fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64) -> Option<()> {
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let k = if present { 1.4 } else { 1.0 };
+    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let (x0, x1) = (
+        d.sweep.iter().map(|p| p.0).fold(f64::MAX, f64::min) / 2.0,
+        d.sweep.iter().map(|p| p.0).fold(1.0, f64::max) * 2.0,
+    );
+    let y1 = d.sweep.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
+    let mut chart = ChartBuilder::on(&root)
+        .margin((12.0 * dpr) as u32)
+        .x_label_area_size((36.0 * dpr * k) as u32)
+        .y_label_area_size((56.0 * dpr * k) as u32)
+        .build_cartesian_2d((x0..x1).log_scale().base(2.0), 0.0..y1)
+        .ok()?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(238, 239, 243))
+        .max_light_lines(1)
+        .x_desc(d.x_size.as_str())
+        .y_desc("GB/s")
+        .label_style(font(12.0))
+        .axis_desc_style(font(13.0))
+        .x_label_formatter(&|x| size_label(x.round() as u64))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .ok()?;
+    let stroke = (if present { 4.0 } else { 2.5 } * dpr) as u32;
+    chart.draw_series(LineSeries::new(d.sweep.clone(), MINE.stroke_width(stroke))).ok()?;
+    for &(x, y) in &d.sweep {
+        chart.draw_series(std::iter::once(Circle::new((x, y), (4.0 * dpr * k) as u32, MINE.filled()))).ok()?;
+        let style = (FONT_STACK, 11.0 * dpr * k).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Bottom));
+        chart.draw_series(std::iter::once(Text::new(format!("{y:.1}"), (x, y + y1 * 0.03), style))).ok()?;
+    }
+    root.present().ok()
+}
+
+#[component]
+fn BenchChart(p: &BenchChartProps) -> Html {
+    let canvas = use_node_ref();
+    let dpr = crate::ui::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
+    {
+        let (canvas, data, roof, present) = (canvas.clone(), p.data.clone(), p.roof, p.present);
+        use_effect_with((p.data.clone(), pw, ph, p.present, p.roof), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                let ok = if roof { draw_roof(&c, &data, present, dpr) } else { draw_sweep(&c, &data, present, dpr) };
+                if ok.is_some() {
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }
+        });
+    }
+    let style = format!("width:{}px;height:{}px", p.width, p.height);
+    html! {
+        <div class="chart" style={style.clone()} data-testid={if p.roof { "bench-roofline" } else { "bench-sweep" }}>
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
+        </div>
+    }
+}

@@ -1,0 +1,97 @@
+// Measured beside modelled: every overlay renders from the shipped H200 data,
+// is labelled with device and date, shows model ÷ measured, and can be
+// switched off through the URL (measured=0).
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, newPage, open, painted, waitForQuery, metric, hashQuery } from './harness.mjs';
+
+let srv;
+let browser;
+
+before(async () => {
+  srv = await serveDist();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  srv?.server.close();
+});
+
+const OVERLAYS = [
+  ['coalescing', 'measured-coalescing'],
+  ['divergence', 'measured-divergence'],
+  ['waves', 'measured-waves', 'gpu=h200'],
+  ['fusion', 'measured-fusion'],
+  ['roofline', 'measured-roofline', 'gpu=h200'],
+  ['attention-memory', 'measured-attention'],
+  ['hardware', 'measured-hardware', 'gpu=h200'],
+];
+
+describe('measured overlays', () => {
+  for (const [id, testid, extra] of OVERLAYS) {
+    test(`${id}: H200 data beside the model, labelled, switchable`, async () => {
+      const page = await newPage(browser);
+      await open(page, srv.base, `#/${id}?${extra ?? ''}`);
+      await painted(page);
+      const overlay = page.getByTestId(testid);
+      await overlay.waitFor({ timeout: 10000 });
+      const note = page.getByTestId('measured-note').first();
+      assert.match(await note.innerText(), /H200.*2026-\d\d-\d\d/);
+      // Derived figures are published with their raw values: finite numbers.
+      const values = await page.$$eval('[data-measured]', (els) => els.map((e) => Number(e.dataset.value)));
+      assert.ok(values.length >= 1, `${id}: no data-measured figures`);
+      assert.ok(values.every((v) => Number.isFinite(v)), `${id}: ${values}`);
+      // Off through the URL: gone, and the URL says so.
+      await open(page, srv.base, `#/${id}?${extra ? `${extra}&` : ''}measured=0`);
+      await painted(page);
+      await waitForQuery(page, 'measured', '0');
+      assert.equal(await page.getByTestId(testid).count(), 0, `${id}: measured=0 still shows the overlay`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+});
+
+describe('your machine (notes §5.4)', () => {
+  test('a quick run measures, draws its roofline, keeps its results in the URL and the JSON', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/your-machine?quick=1');
+    await page.waitForSelector('[data-testid="bench"][data-state="idle"]');
+    await page.click('[data-testid="bench-run"]');
+    await page.waitForSelector('[data-testid="bench"][data-state="done"]', { timeout: 60000 });
+    const figures = {};
+    for (const m of ['bandwidth-gbps', 'peak-gflops', 'ridge', 'unfused-ratio']) {
+      figures[m] = await metric(page, m);
+      assert.ok(figures[m] > 0, m);
+    }
+    await page.waitForSelector('[data-testid="bench-roofline"] canvas[data-painted="1"]');
+    // The results are in the URL…
+    await page.waitForFunction(() => /[?&]r=S/.test(location.hash));
+    const r = (await hashQuery(page)).r;
+    assert.match(r, /^S[\d._-]+\*F[\d.-]+\*T[\d.-]+\*H[\d.-]+\*M[\d._-]+$/);
+    // …and in the JSON export, with the same numbers.
+    const href = await page.getByTestId('bench-json').getAttribute('href');
+    const json = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
+    assert.ok(Math.abs(json.derived.bandwidth_gbps / figures['bandwidth-gbps'] - 1) < 1e-3, `${json.derived.bandwidth_gbps} vs ${figures['bandwidth-gbps']}`);
+    // A shared link shows the same results without running again.
+    const hash = await page.evaluate(() => location.hash);
+    const again = await newPage(browser);
+    await open(again, srv.base, hash);
+    await again.waitForSelector('[data-testid="bench"][data-state="done"]');
+    assert.ok(Math.abs(await metric(again, 'bandwidth-gbps') / figures['bandwidth-gbps'] - 1) < 1e-3);
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(again.errors, []);
+    await again.context().close();
+    // Cancel, and a hostile r.
+    await open(page, srv.base, '#/your-machine?quick=1');
+    await page.click('[data-testid="bench-run"]');
+    await page.click('[data-testid="bench-cancel"]');
+    await page.waitForSelector('[data-testid="bench"][data-state="cancelled"]');
+    await open(page, srv.base, '#/your-machine?r=garbage');
+    await page.waitForSelector('[data-notice-param="r"]');
+    await page.waitForSelector('[data-testid="bench"][data-state="idle"]');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
