@@ -83,15 +83,21 @@ describe('your machine (notes §5.4)', () => {
     assert.deepEqual(page.errors, []);
     assert.deepEqual(again.errors, []);
     await again.context().close();
-    // Cancel, and a hostile r.
-    await open(page, srv.base, '#/your-machine?quick=1');
-    await page.click('[data-testid="bench-run"]');
-    await page.click('[data-testid="bench-cancel"]');
-    await page.waitForSelector('[data-testid="bench"][data-state="cancelled"]');
-    await open(page, srv.base, '#/your-machine?r=garbage');
-    await page.waitForSelector('[data-notice-param="r"]');
-    await page.waitForSelector('[data-testid="bench"][data-state="idle"]');
     assert.deepEqual(page.errors, []);
     await page.context().close();
+    // Cancel (a fresh page), and a hostile r (another).
+    const cancel = await newPage(browser);
+    await open(cancel, srv.base, '#/your-machine?quick=1');
+    await cancel.click('[data-testid="bench-run"]');
+    await cancel.click('[data-testid="bench-cancel"]');
+    await cancel.waitForSelector('[data-testid="bench"][data-state="cancelled"]');
+    assert.deepEqual(cancel.errors, []);
+    await cancel.context().close();
+    const hostile = await newPage(browser);
+    await open(hostile, srv.base, '#/your-machine?r=garbage');
+    await hostile.waitForSelector('[data-notice-param="r"]');
+    await hostile.waitForSelector('[data-testid="bench"][data-state="idle"]');
+    assert.deepEqual(hostile.errors, []);
+    await hostile.context().close();
   });
 });
