@@ -24,6 +24,11 @@ pub struct InsetProps {
 #[component]
 pub fn RooflineInset(p: &InsetProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
+    // As wide as the space it has (a phone), at most its natural size.
+    let node = use_node_ref();
+    let natural = if ctx.present { 520.0 } else { 420.0 };
+    // The inset's padding and border take 24 px of its width.
+    let width = (crate::ui::canvas::use_width(node.clone(), natural + 24.0) - 24.0).min(natural).max(200.0);
     let h = hardware(p.gpu);
     let dots: Vec<RoofDot> = p
         .points
@@ -48,11 +53,11 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
         })
         .collect();
     html! {
-        <div class="inset" data-testid="roofline-inset">
+        <div class="inset" data-testid="roofline-inset" ref={node}>
             <h2 class="chart-title">{ ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)]) }</h2>
             <Choice name="gpu" options={crate::sim::hw::GPU_CODES} value={p.gpu} dispatch={p.dispatch.clone()} />
-            <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={"FLOP / byte"}
-                width={if ctx.present { 520.0 } else { 420.0 }} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
+            <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
+                width={width} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
                 label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />
             <p class="inset-values">{ for metrics }</p>
         </div>
