@@ -209,6 +209,24 @@ describe('strings cannot go missing', () => {
   });
 });
 
+describe('narrow screens', () => {
+  test('every page fits a 360 px phone without sideways scroll, in both languages', async () => {
+    const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await open(page, srv.base, '#/');
+    const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
+    for (const lang of ['en', 'zh']) {
+      for (const id of ['', ...ids]) {
+        await open(page, srv.base, `#/${id}?lang=${lang}`);
+        await painted(page);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 360, `${id || 'landing'} ${lang}: ${width} px wide`);
+      }
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
 // ---------------------------------------------------------------------------
 // Generated hostile URLs (seeded, so a failure names a reproducible URL).
 
