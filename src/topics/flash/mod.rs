@@ -308,9 +308,16 @@ pub fn row_lines(f: &Flash, i: usize, j: usize, st: &RowState) -> Vec<RowLine> {
         .collect()
 }
 
-/// "{x}× less traffic": standard over flash bytes, one decimal.
+/// "{x}× less traffic" (standard over flash bytes, one decimal), or, when
+/// flash moves more (small blocks re-read K and V for every query block),
+/// "{x}× more traffic": a ratio below 1 is never worded as "less".
 pub fn saving(lang: Lang, standard: u64, flash: u64) -> String {
-    trf(lang, "flash.ledger.saving", &[("x", &format!("{:.1}", standard as f64 / flash.max(1) as f64))])
+    let (s, f) = (standard as f64, flash.max(1) as f64);
+    if f > s {
+        trf(lang, "flash.ledger.more", &[("x", &format!("{:.1}", f / s.max(1.0)))])
+    } else {
+        trf(lang, "flash.ledger.saving", &[("x", &format!("{:.1}", s / f))])
+    }
 }
 
 /// The SRAM line: working set of one thread block against what it has.
@@ -363,6 +370,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("flash.ledger.standard", "Standard attention (S and P written and read)", "标准注意力（写入并读出 S 和 P）"),
     ("flash.ledger.flash", "FlashAttention", "FlashAttention"),
     ("flash.ledger.saving", "{x}× less traffic", "流量减少为 1/{x}"),
+    ("flash.ledger.more", "{x}× more traffic than standard: with these blocks, re-reading K and V for every query block costs more than S and P would", "流量是标准实现的 {x} 倍：在这种分块下，每个 query 块都重读 K、V，比写读 S 和 P 还多"),
     ("flash.sram", "SRAM working set (Qᵢ, Kⱼ, Vⱼ, the S tile, Oᵢ, m, ℓ): {used} of {have}", "SRAM 工作集（Qᵢ、Kⱼ、Vⱼ、S 分块、Oᵢ、m、ℓ）：{used} / {have}"),
     ("flash.sram.fits", "fits", "放得下"),
     ("flash.sram.too-big", "does not fit: use smaller blocks", "放不下：请用更小的块"),
@@ -556,5 +564,8 @@ mod tests {
         assert_eq!(sci(2.5e-16), "2.50e-16");
         assert_eq!(saving(Lang::En, 1000, 300), "3.3× less traffic");
         assert_eq!(saving(Lang::En, 1000, 0), "1000.0× less traffic");
+        // The backward default: 1.03 MB against 885 kB is more, not "0.9× less".
+        assert!(saving(Lang::En, 885_000, 1_030_000).starts_with("1.2× more traffic"));
+        assert!(saving(Lang::Zh, 885_000, 1_030_000).contains("1.2 倍"));
     }
 }
