@@ -151,7 +151,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("player.end", "To end", "到结尾"),
     ("player.speed", "Speed", "速度"),
     ("player.per-second", "{n}/s", "{n}/秒"),
-    ("player.keys", "Keys: Space play/pause · ←/→ step · Home/End · P projector", "按键：空格 播放/暂停 · ←/→ 单步 · Home/End · P 投影"),
+    ("player.keys", "Keys: Space play/pause · ←/→ or a clicker (PageDown/PageUp) step · Home/End · P projector", "按键：空格 播放/暂停 · ←/→ 或翻页笔（PageDown/PageUp）单步 · Home/End · P 投影"),
     ("player.position", "{pos} / {len}", "{pos} / {len}"),
     // Canvas
     ("canvas.save", "Save PNG", "保存 PNG"),

@@ -189,13 +189,24 @@ pub fn Player(props: &PlayerProps) -> Html {
             let opts = gloo::events::EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("KeyboardEvent");
-                if key_belongs_to_control(e) {
+                // Presentation clickers send PageDown / PageUp: they step the
+                // player whatever was clicked last (a slider, a preset), and
+                // never scroll the page or change a parameter.
+                let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp");
+                if clicker && (e.ctrl_key() || e.meta_key() || e.alt_key()) {
+                    return;
+                }
+                let typing = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                    .is_some_and(|i| i.type_() == "text");
+                if (!clicker && key_belongs_to_control(e)) || (clicker && typing) {
                     return;
                 }
                 let action = match e.key().as_str() {
                     " " | "Spacebar" => &toggle,
-                    "ArrowRight" => &step,
-                    "ArrowLeft" => &back,
+                    "ArrowRight" | "PageDown" => &step,
+                    "ArrowLeft" | "PageUp" => &back,
                     "Home" => &to_start,
                     "End" => &to_end,
                     _ => return,

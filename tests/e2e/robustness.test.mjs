@@ -209,6 +209,28 @@ describe('strings cannot go missing', () => {
   });
 });
 
+describe('the lecture hall', () => {
+  test('a clicker (PageDown/PageUp) steps the player after a slider or a preset was clicked', async () => {
+    const page = await newPage(browser);
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
+    await painted(page);
+    const k = await page.locator('.slider[data-param="k"] input[type="range"]');
+    await k.focus();
+    await page.keyboard.press('PageDown');
+    await waitForQuery(page, 'cycle', '4');
+    assert.equal(await metric(page, 'total-cycles'), 12, 'k unchanged');
+    await page.keyboard.press('PageUp');
+    await page.keyboard.press('PageUp');
+    await waitForQuery(page, 'cycle', '2');
+    await page.locator('[data-preset]').first().click();
+    await page.keyboard.press('PageUp');
+    await page.keyboard.press('PageDown');
+    assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
 describe('narrow screens', () => {
   test('every page fits a 360 px phone without sideways scroll, in both languages', async () => {
     const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
