@@ -82,6 +82,25 @@ pub struct Gpu {
 /// The GPU choices, in the table's order.
 pub const GPU_CODES: &[&str] = &["a100", "h100", "h200", "b200"];
 
+/// The H100 (SXM5); the H200 is it with another memory.
+const H100: Gpu = Gpu {
+    code: "h100",
+    name: "H100",
+    sms: 132,
+    arch: "sm90",
+    bf16_tflops: 989.5,
+    fp8_tflops: Some(1979.0),
+    fp32_tflops: 67.0,
+    macs_per_sm_cycle: 2048,
+    hbm_tbps: 3.35,
+    notes_hbm_tbps: 3.35,
+    hbm_gb: 80.0,
+    l2_mb: 50.0,
+    smem_kb_per_sm: 228.0,
+    regs_kb_per_sm: 256.0,
+    source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the notes round to 990; 3.35 TB/s); NVIDIA Hopper architecture whitepaper (132 SMs, 50 MB L2, 228 KB shared memory and 256 KB registers per SM)",
+};
+
 pub const GPUS: [Gpu; 4] = [
     Gpu {
         code: "a100",
@@ -101,39 +120,16 @@ pub const GPUS: [Gpu; 4] = [
         regs_kb_per_sm: 256.0,
         source: "NVIDIA A100 Tensor Core GPU datasheet (SXM 80 GB: 312 TFLOPS BF16 dense, 2,039 GB/s, which the notes round to 2.0 TB/s); NVIDIA Ampere GA100 whitepaper (108 SMs enabled of the die's 128, 40 MB L2, 164 KB shared memory and 256 KB registers per SM)",
     },
-    Gpu {
-        code: "h100",
-        name: "H100",
-        sms: 132,
-        arch: "sm90",
-        bf16_tflops: 989.5,
-        fp8_tflops: Some(1979.0),
-        fp32_tflops: 67.0,
-        macs_per_sm_cycle: 2048,
-        hbm_tbps: 3.35,
-        notes_hbm_tbps: 3.35,
-        hbm_gb: 80.0,
-        l2_mb: 50.0,
-        smem_kb_per_sm: 228.0,
-        regs_kb_per_sm: 256.0,
-        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the notes round to 990; 3.35 TB/s); NVIDIA Hopper architecture whitepaper (132 SMs, 50 MB L2, 228 KB shared memory and 256 KB registers per SM)",
-    },
+    H100,
+    // The same Hopper compute as H100; more and faster HBM3e.
     Gpu {
         code: "h200",
         name: "H200",
-        sms: 132,
-        arch: "sm90",
-        bf16_tflops: 989.5,
-        fp8_tflops: Some(1979.0),
-        fp32_tflops: 67.0,
-        macs_per_sm_cycle: 2048,
         hbm_tbps: 4.8,
         notes_hbm_tbps: 4.8,
         hbm_gb: 141.0,
-        l2_mb: 50.0,
-        smem_kb_per_sm: 228.0,
-        regs_kb_per_sm: 256.0,
         source: "NVIDIA H200 Tensor Core GPU datasheet (SXM: 141 GB HBM3e at 4.8 TB/s; the same Hopper compute as H100)",
+        ..H100
     },
     Gpu {
         code: "b200",

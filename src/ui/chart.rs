@@ -11,6 +11,54 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+/// The look every plotters chart shares: type, margins and label areas
+/// scaled by the device pixel ratio and by projector mode.
+#[derive(Clone, Copy)]
+pub struct Look {
+    pub dpr: f64,
+    /// 1.4 in projector mode.
+    pub k: f64,
+}
+
+impl Look {
+    pub fn new(present: bool, dpr: f64) -> Self {
+        Look { dpr, k: if present { 1.4 } else { 1.0 } }
+    }
+    /// A font of `px` CSS pixels.
+    pub fn font(&self, px: f64) -> (&'static str, f64) {
+        (FONT_STACK, px * self.dpr * self.k)
+    }
+    /// A chart builder: `margin`, the x-label height and the y-label width in
+    /// CSS pixels.
+    pub fn builder<'a, 'b>(
+        &self,
+        root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
+        margin: f64,
+        x_labels: f64,
+        y_labels: f64,
+    ) -> ChartBuilder<'a, 'b, CanvasBackend> {
+        let mut b = ChartBuilder::on(root);
+        b.margin((margin * self.dpr) as u32)
+            .x_label_area_size((x_labels * self.dpr * self.k) as u32)
+            .y_label_area_size((y_labels * self.dpr * self.k) as u32);
+        b
+    }
+}
+
+/// `chart.configure_mesh()` with the shared light grid and label fonts; the
+/// caller adds axis descriptions and formatters.
+macro_rules! mesh {
+    ($chart:expr, $look:expr) => {
+        $chart
+            .configure_mesh()
+            .light_line_style(RGBColor(238, 239, 243))
+            .max_light_lines(1)
+            .label_style($look.font(12.0))
+            .axis_desc_style($look.font(13.0))
+    };
+}
+pub(crate) use mesh;
+
 /// A shaded background band `[start, end)` on the x axis.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Band {
@@ -61,11 +109,9 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
     let root = backend.into_drawing_area();
     root.fill(&WHITE).ok()?;
     let x_end = data.x0 + (data.ys.len().max(2) - 1) as f64 * data.dx;
-    let font = |px: f64| (FONT_STACK, px * dpr * if data.present { 1.4 } else { 1.0 });
-    let mut chart = ChartBuilder::on(&root)
-        .margin((8.0 * dpr) as u32)
-        .x_label_area_size((34.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
-        .y_label_area_size((72.0 * dpr * if data.present { 1.4 } else { 1.0 }) as u32)
+    let look = Look::new(data.present, dpr);
+    let mut chart = look
+        .builder(&root, 8.0, 34.0, 72.0)
         .build_cartesian_2d(data.x0..x_end, 0f64..data.y_max.max(1.0) * 1.05)
         .ok()?;
     let ytop = data.y_max.max(1.0) * 1.05;
@@ -81,8 +127,8 @@ fn draw_plot(canvas: &HtmlCanvasElement, data: &SeriesChart, dpr: f64) -> Option
         .max_light_lines(1)
         .x_desc(data.x_desc.as_str())
         .y_desc(data.y_desc.as_str())
-        .label_style(font(12.0))
-        .axis_desc_style(font(13.0))
+        .label_style(look.font(12.0))
+        .axis_desc_style(look.font(13.0))
         .x_labels(8)
         .y_labels(5)
         .x_label_formatter(&|x| format!("{:.0}", x))
@@ -226,22 +272,14 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
     root.fill(&WHITE).ok()?;
     let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
     let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
-    let k = if p.present { 1.4 } else { 1.0 };
-    let font = |px: f64| (FONT_STACK, px * dpr * k);
-    let mut chart = ChartBuilder::on(&root)
-        .margin((10.0 * dpr) as u32)
-        .x_label_area_size((36.0 * dpr * k) as u32)
-        .y_label_area_size((60.0 * dpr * k) as u32)
+    let look = Look::new(p.present, dpr);
+    let mut chart = look
+        .builder(&root, 10.0, 36.0, 60.0)
         .build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale())
         .ok()?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 239, 243))
-        .max_light_lines(1)
+    mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
-        .label_style(font(12.0))
-        .axis_desc_style(font(13.0))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}×"))
         .draw()
@@ -258,7 +296,7 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
-        .label_font(font(12.0))
+        .label_font(look.font(12.0))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(200, 200, 200))
         .draw()
@@ -284,22 +322,15 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
     if x0 >= x1 || y0 >= y1 || y0 <= 0.0 {
         return None;
     }
-    let k = if p.present { 1.4 } else { 1.0 };
-    let font = |px: f64| (FONT_STACK, px * dpr * k);
-    let mut chart = ChartBuilder::on(&root)
-        .margin((10.0 * dpr) as u32)
-        .x_label_area_size((36.0 * dpr * k) as u32)
-        .y_label_area_size((70.0 * dpr * k) as u32)
+    let look = Look::new(p.present, dpr);
+    let k = look.k;
+    let mut chart = look
+        .builder(&root, 10.0, 36.0, 70.0)
         .build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale())
         .ok()?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 239, 243))
-        .max_light_lines(1)
+    mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
-        .label_style(font(12.0))
-        .axis_desc_style(font(13.0))
         .x_label_formatter(&|x| if *x >= 1024.0 { format!("{}K", (*x / 1024.0).round()) } else { format!("{x:.0}") })
         .y_label_formatter(&|y| crate::i18n::format_bytes(*y))
         .draw()
@@ -322,7 +353,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
-        .label_font(font(12.0))
+        .label_font(look.font(12.0))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(200, 200, 200))
         .draw()
@@ -374,24 +405,17 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).ok()?;
-    let k = if p.present { 1.4 } else { 1.0 };
-    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let look = Look::new(p.present, dpr);
+    let k = look.k;
     let (x0, x1) = (0.05, 1e5);
     let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
-    let mut chart = ChartBuilder::on(&root)
-        .margin((12.0 * dpr) as u32)
-        .x_label_area_size((36.0 * dpr * k) as u32)
-        .y_label_area_size((60.0 * dpr * k) as u32)
+    let mut chart = look
+        .builder(&root, 12.0, 36.0, 60.0)
         .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
         .ok()?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 239, 243))
-        .max_light_lines(1)
+    mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
-        .label_style(font(12.0))
-        .axis_desc_style(font(13.0))
         .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
         .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
         .draw()
@@ -418,7 +442,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
             .draw_series(std::iter::once(Text::new(
                 d.label.clone(),
                 pos,
-                (FONT_STACK, 12.0 * dpr * k).into_font().color(&color).pos(plotters::style::text_anchor::Pos::new(
+                look.font(12.0).into_font().color(&color).pos(plotters::style::text_anchor::Pos::new(
                     plotters::style::text_anchor::HPos::Left,
                     plotters::style::text_anchor::VPos::Bottom,
                 )),

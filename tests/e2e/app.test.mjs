@@ -105,7 +105,7 @@ describe('shell', () => {
 });
 
 describe('systolic panel', () => {
-  test('deep link restores state and metrics (the issue example)', async () => {
+  test('deep link restores state and metrics (rows=4, cols=4, k=6, cycle=3)', async () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
     await painted(page);
@@ -342,7 +342,7 @@ describe('execution-model panels', () => {
 });
 
 describe('attention panels', () => {
-  test('online softmax: the issue example, telescoping table, probabilities, bad vectors', async () => {
+  test('online softmax: x = 1,3,2,5 in blocks of 2, telescoping table, probabilities, bad vectors', async () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/online-softmax?x=1,3,2,5&block=2&step=1');
     await painted(page);
@@ -677,7 +677,7 @@ describe('hostile URLs, over the whole registry', () => {
     await page.context().close();
   });
 
-  test('the issue examples: rows=-3, k=abc, rows=100000, unknown params, broken hash', async () => {
+  test('rows=-3, k=abc, rows=100000, unknown params, broken hash', async () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/systolic?rows=-3&k=abc&zap=1');
     await painted(page);

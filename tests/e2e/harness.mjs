@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -117,4 +118,21 @@ export async function painted(page) {
   if (await page.locator('canvas[data-testid="scene-canvas"]').count()) {
     await page.waitForSelector('canvas[data-testid="scene-canvas"][data-painted="1"]');
   }
+}
+
+/**
+ * Serve the build and launch Chromium before a test file's tests, close both
+ * after: `const env = withBrowser();` then `env.srv.base`, `env.browser`.
+ */
+export function withBrowser() {
+  const env = {};
+  before(async () => {
+    env.srv = await serveDist();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.srv?.server.close();
+  });
+  return env;
 }

@@ -1,22 +1,11 @@
 // Measured beside modelled: every overlay renders from the shipped H200 data,
 // is labelled with device and date, shows model ÷ measured, and can be
 // switched off through the URL (measured=0).
-import { test, before, after, describe } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, newPage, open, painted, waitForQuery, metric, hashQuery } from './harness.mjs';
+import { withBrowser, newPage, open, painted, waitForQuery, metric, hashQuery } from './harness.mjs';
 
-let srv;
-let browser;
-
-before(async () => {
-  srv = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  srv?.server.close();
-});
+const env = withBrowser();
 
 const OVERLAYS = [
   ['coalescing', 'measured-coalescing'],
@@ -31,8 +20,8 @@ const OVERLAYS = [
 describe('measured overlays', () => {
   for (const [id, testid, extra] of OVERLAYS) {
     test(`${id}: H200 data beside the model, labelled, switchable`, async () => {
-      const page = await newPage(browser);
-      await open(page, srv.base, `#/${id}?${extra ?? ''}`);
+      const page = await newPage(env.browser);
+      await open(page, env.srv.base, `#/${id}?${extra ?? ''}`);
       await painted(page);
       const overlay = page.getByTestId(testid);
       await overlay.waitFor({ timeout: 10000 });
@@ -43,7 +32,7 @@ describe('measured overlays', () => {
       assert.ok(values.length >= 1, `${id}: no data-measured figures`);
       assert.ok(values.every((v) => Number.isFinite(v)), `${id}: ${values}`);
       // Off through the URL: gone, and the URL says so.
-      await open(page, srv.base, `#/${id}?${extra ? `${extra}&` : ''}measured=0`);
+      await open(page, env.srv.base, `#/${id}?${extra ? `${extra}&` : ''}measured=0`);
       await painted(page);
       await waitForQuery(page, 'measured', '0');
       assert.equal(await page.getByTestId(testid).count(), 0, `${id}: measured=0 still shows the overlay`);
@@ -55,8 +44,8 @@ describe('measured overlays', () => {
 
 describe('your machine (notes §5.4)', () => {
   test('a quick run measures, draws its roofline, keeps its results in the URL and the JSON', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, '#/your-machine?quick=1');
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/your-machine?quick=1');
     await page.waitForSelector('[data-testid="bench"][data-state="idle"]');
     await page.click('[data-testid="bench-run"]');
     await page.waitForSelector('[data-testid="bench"][data-state="done"]', { timeout: 60000 });
@@ -76,8 +65,8 @@ describe('your machine (notes §5.4)', () => {
     assert.ok(Math.abs(json.derived.bandwidth_gbps / figures['bandwidth-gbps'] - 1) < 1e-3, `${json.derived.bandwidth_gbps} vs ${figures['bandwidth-gbps']}`);
     // A shared link shows the same results without running again.
     const hash = await page.evaluate(() => location.hash);
-    const again = await newPage(browser);
-    await open(again, srv.base, hash);
+    const again = await newPage(env.browser);
+    await open(again, env.srv.base, hash);
     await again.waitForSelector('[data-testid="bench"][data-state="done"]');
     assert.ok(Math.abs(await metric(again, 'bandwidth-gbps') / figures['bandwidth-gbps'] - 1) < 1e-3);
     assert.deepEqual(page.errors, []);
@@ -86,15 +75,15 @@ describe('your machine (notes §5.4)', () => {
     assert.deepEqual(page.errors, []);
     await page.context().close();
     // Cancel (a fresh page), and a hostile r (another).
-    const cancel = await newPage(browser);
-    await open(cancel, srv.base, '#/your-machine?quick=1');
+    const cancel = await newPage(env.browser);
+    await open(cancel, env.srv.base, '#/your-machine?quick=1');
     await cancel.click('[data-testid="bench-run"]');
     await cancel.click('[data-testid="bench-cancel"]');
     await cancel.waitForSelector('[data-testid="bench"][data-state="cancelled"]');
     assert.deepEqual(cancel.errors, []);
     await cancel.context().close();
-    const hostile = await newPage(browser);
-    await open(hostile, srv.base, '#/your-machine?r=garbage');
+    const hostile = await newPage(env.browser);
+    await open(hostile, env.srv.base, '#/your-machine?r=garbage');
     await hostile.waitForSelector('[data-notice-param="r"]');
     await hostile.waitForSelector('[data-testid="bench"][data-state="idle"]');
     assert.deepEqual(hostile.errors, []);

@@ -1,22 +1,11 @@
 // Crashes, freezes and state that disagrees with the URL: what a hostile-input
 // run found, each as a test, plus a seeded run of generated hostile URLs over
 // the whole registry (arbitrary Unicode, repeated and broken parameters).
-import { test, before, after, describe } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, newPage, open, metric, waitForQuery, painted } from './harness.mjs';
+import { withBrowser, newPage, open, metric, waitForQuery, painted } from './harness.mjs';
 
-let srv;
-let browser;
-
-before(async () => {
-  srv = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  srv?.server.close();
-});
+const env = withBrowser();
 
 /** Set the hash in place (a navigation without reload, as a link or back does). */
 async function goHash(page, hash) {
@@ -30,16 +19,16 @@ async function noPanic(page, what) {
 
 describe('input from a Chinese keyboard', () => {
   test('divergence: 3- and 4-byte characters in the condition give a notice, not a crash', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(env.browser);
     for (const cond of ['%EF%BC%95', 'tid%EF%BC%882', encodeURIComponent('🚀'), encodeURIComponent('线程')]) {
-      await open(page, srv.base, `#/divergence?cond=${cond}`);
+      await open(page, env.srv.base, `#/divergence?cond=${cond}`);
       await painted(page);
       assert.equal(await page.locator('[data-notice-param="cond"]').count(), 1, cond);
       assert.equal(await metric(page, 'total-steps'), 80, `${cond}: the default condition runs`);
       await noPanic(page, cond);
     }
     // The full-width parenthesis names the fix.
-    await open(page, srv.base, '#/divergence?cond=tid%EF%BC%882');
+    await open(page, env.srv.base, '#/divergence?cond=tid%EF%BC%882');
     await painted(page);
     assert.match(await page.locator('[data-notice-param="cond"]').innerText(), /full-width/);
     // Typed into the box: an error with a caret under the character.
@@ -57,15 +46,15 @@ describe('input from a Chinese keyboard', () => {
   });
 
   test('fusion and online softmax: the same characters are errors at their place', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, `#/fusion?expr=${encodeURIComponent('sin（x）')}`);
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, `#/fusion?expr=${encodeURIComponent('sin（x）')}`);
     await painted(page);
     assert.equal(await page.locator('[data-notice-param="expr"]').count(), 1);
     await noPanic(page, 'fusion');
-    await open(page, srv.base, `#/online-softmax?x=${encodeURIComponent('1，3，2，5')}`);
+    await open(page, env.srv.base, `#/online-softmax?x=${encodeURIComponent('1，3，2，5')}`);
     await painted(page);
     assert.equal(await page.locator('[data-notice-param="x"]').count(), 0, 'a full-width comma separates values');
-    await open(page, srv.base, `#/online-softmax?x=${encodeURIComponent('1,线,🚀')}`);
+    await open(page, env.srv.base, `#/online-softmax?x=${encodeURIComponent('1,线,🚀')}`);
     await painted(page);
     assert.match(await page.locator('[data-notice-param="x"]').innerText(), /线/);
     await noPanic(page, 'softmax');
@@ -75,8 +64,8 @@ describe('input from a Chinese keyboard', () => {
 
 describe('crashes', () => {
   test('a panic shows the card (hook kept by Yew), in both languages', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, '#/threads');
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/threads');
     await painted(page);
     await page.evaluate(() => {
       try { window.wasmBindings.warpscope_test_panic(); } catch (e) { /* the trap after the hook */ }
@@ -91,9 +80,9 @@ describe('crashes', () => {
   });
 
   test('flash with millions of tiles loads and steps', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(env.browser);
     for (const hash of ['#/flash?n=32768&bq=1&bk=1', '#/flash?n=65536&d=64&bq=1&bk=1&causal=0']) {
-      await open(page, srv.base, hash);
+      await open(page, env.srv.base, hash);
       await painted(page);
       const steps = await page.locator('[data-testid="player-scrub"]').getAttribute('max');
       assert.ok(Number(steps) > 1000, hash);
@@ -105,14 +94,14 @@ describe('crashes', () => {
   });
 
   test('broken hashes: a notice and the start page, whether loaded or navigated to', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(env.browser);
     for (const hash of ['#/\\', '#/\\\\evil.example', '#/\\evil.example']) {
-      await open(page, srv.base, hash);
+      await open(page, env.srv.base, hash);
       await page.waitForSelector('[data-notice-param="#"]');
       assert.ok((await page.locator('.card[data-topic]').count()) >= 17, hash);
       await noPanic(page, hash);
       // The same by a hash change from a panel.
-      await open(page, srv.base, '#/threads');
+      await open(page, env.srv.base, '#/threads');
       await painted(page);
       await goHash(page, hash.slice(1));
       await page.waitForSelector('[data-notice-param="#"]');
@@ -120,7 +109,7 @@ describe('crashes', () => {
       await noPanic(page, `${hash} by hashchange`);
     }
     // A bare '#' (a click on <a href="#">).
-    await open(page, srv.base, '#/threads');
+    await open(page, env.srv.base, '#/threads');
     await painted(page);
     await page.evaluate(() => {
       const a = document.createElement('a');
@@ -137,9 +126,9 @@ describe('crashes', () => {
 
 describe('the URL always wins', () => {
   test('a navigation back to a query written earlier is adopted (hash change and Back)', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(env.browser);
     const base = '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3';
-    await open(page, srv.base, base);
+    await open(page, env.srv.base, base);
     await painted(page);
     assert.equal(await metric(page, 'cycle'), 3);
     await page.keyboard.press('ArrowRight');
@@ -156,7 +145,7 @@ describe('the URL always wins', () => {
     assert.equal(await metric(page, 'cycle'), 7);
     await waitForQuery(page, 'cycle', '7');
     // Back.
-    await open(page, srv.base, '#/threads?thread=5');
+    await open(page, env.srv.base, '#/threads?thread=5');
     await painted(page);
     await goHash(page, '/threads?thread=7');
     await page.waitForFunction(() => document.querySelector('[data-testid="notices"]') === null
@@ -170,14 +159,14 @@ describe('the URL always wins', () => {
   });
 
   test('repeated parameters: the bad earlier copies are named', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, '#/threads?thread=-1&thread=30');
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/threads?thread=-1&thread=30');
     await painted(page);
     assert.match(await page.locator('[data-notice-param="thread"]').innerText(), /-1/);
-    await open(page, srv.base, '#/threads?lang=1&lang=zh');
+    await open(page, env.srv.base, '#/threads?lang=1&lang=zh');
     await painted(page);
     assert.equal(await page.locator('[data-notice-param="lang"]').count(), 1);
-    await open(page, srv.base, '#/quantization?zap=4294967295&present=maybe&section=128&tile=5120&present=1');
+    await open(page, env.srv.base, '#/quantization?zap=4294967295&present=maybe&section=128&tile=5120&present=1');
     await painted(page);
     for (const p of ['zap', 'present', 'tile']) {
       assert.equal(await page.locator(`[data-notice-param="${p}"]`).count(), 1, p);
@@ -189,14 +178,14 @@ describe('the URL always wins', () => {
 
 describe('strings cannot go missing', () => {
   test('every topic in both languages: no raw key, no unfilled {placeholder}, canvas text included', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, '#/');
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
     // Mid-run positions too, where captions name the current step.
     for (const lang of ['en', 'zh']) {
       for (const id of ids) {
         for (const extra of ['', '&step=4&cycle=4']) {
-          await open(page, srv.base, `#/${id}?lang=${lang}${extra}`);
+          await open(page, env.srv.base, `#/${id}?lang=${lang}${extra}`);
           await painted(page);
           const text = await page.evaluate(() => document.body.innerText);
           assert.doesNotMatch(text, /\{[a-z][a-z0-9_-]*\}/i, `${id} ${lang}: unfilled placeholder`);
@@ -211,8 +200,8 @@ describe('strings cannot go missing', () => {
 
 describe('the lecture hall', () => {
   test('a clicker (PageDown/PageUp) steps the player after a slider or a preset was clicked', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=3');
     await painted(page);
     const k = await page.locator('.slider[data-param="k"] input[type="range"]');
     await k.focus();
@@ -236,12 +225,12 @@ describe('the lecture hall', () => {
 
 describe('narrow screens', () => {
   test('every page fits a 360 px phone without sideways scroll, in both languages', async () => {
-    const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await open(page, srv.base, '#/');
+    const page = await newPage(env.browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await open(page, env.srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
     for (const lang of ['en', 'zh']) {
       for (const id of ['', ...ids]) {
-        await open(page, srv.base, `#/${id}?lang=${lang}`);
+        await open(page, env.srv.base, `#/${id}?lang=${lang}`);
         await painted(page);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= 360, `${id || 'landing'} ${lang}: ${width} px wide`);
@@ -330,15 +319,15 @@ function hostileUrls(topics, count, seed) {
 
 describe('generated hostile URLs over the whole registry', () => {
   test('600 seeded URLs: every one gives a working page, no panic, no uncaught error', async () => {
-    const page = await newPage(browser);
-    await open(page, srv.base, '#/');
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/');
     const topics = await page.$$eval('.card[data-topic]', (cards) =>
       cards.map((c) => ({ id: c.dataset.topic, params: JSON.parse(c.dataset.paramSpec) })));
     assert.ok(topics.length >= 17);
     const urls = hostileUrls(topics, 600, 20261129);
     for (const [i, hash] of urls.entries()) {
       if (i % 25 === 0) {
-        await open(page, srv.base, hash); // a fresh load now and then
+        await open(page, env.srv.base, hash); // a fresh load now and then
       } else {
         await goHash(page, hash.slice(1));
       }

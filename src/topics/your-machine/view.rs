@@ -8,13 +8,13 @@
 use super::{attainable, metrics, plan, results, roof_points, size_label, M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE};
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
-use crate::ui::canvas::FONT_STACK;
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::{Pending, Readouts};
 use crate::ui::url_state::Action;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use crate::ui::chart::{mesh, Look};
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -396,25 +396,18 @@ const M4: RGBColor = RGBColor(21, 89, 201);
 fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64) -> Option<()> {
     let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
     root.fill(&WHITE).ok()?;
-    let k = if present { 1.4 } else { 1.0 };
-    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let look = Look::new(present, dpr);
+    let k = look.k;
     let (x0, x1) = (0.02, 2000.0);
     let lowest = d.dots.iter().map(|x| x.2).fold(x0 * d.bw, f64::min);
     let (y0, y1) = (lowest / 3.0, M4_FP32_GFLOPS.max(d.peak) * 3.0);
-    let mut chart = ChartBuilder::on(&root)
-        .margin((12.0 * dpr) as u32)
-        .x_label_area_size((36.0 * dpr * k) as u32)
-        .y_label_area_size((60.0 * dpr * k) as u32)
+    let mut chart = look
+        .builder(&root, 12.0, 36.0, 60.0)
         .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
         .ok()?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 239, 243))
-        .max_light_lines(1)
+    mesh!(chart, look)
         .x_desc(d.x_roof.as_str())
         .y_desc("GFLOP/s")
-        .label_style(font(12.0))
-        .axis_desc_style(font(13.0))
         .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
         .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
         .draw()
@@ -447,13 +440,13 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         // x*2+1 unfused and fused share an intensity, the two matmuls are
         // close: label one of each pair below its dot.
         let v = if n == 1 || n == 4 { VPos::Top } else { VPos::Bottom };
-        let style = (FONT_STACK, 12.0 * dpr * k).into_font().color(&MINE).pos(Pos::new(HPos::Left, v));
+        let style = look.font(12.0).into_font().color(&MINE).pos(Pos::new(HPos::Left, v));
         chart.draw_series(std::iter::once(Text::new(format!(" {label}"), pos, style))).ok()?;
     }
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
-        .label_font(font(12.0))
+        .label_font(look.font(12.0))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(200, 200, 200))
         .draw()
@@ -464,27 +457,20 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
 fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64) -> Option<()> {
     let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
     root.fill(&WHITE).ok()?;
-    let k = if present { 1.4 } else { 1.0 };
-    let font = |px: f64| (FONT_STACK, px * dpr * k);
+    let look = Look::new(present, dpr);
+    let k = look.k;
     let (x0, x1) = (
         d.sweep.iter().map(|p| p.0).fold(f64::MAX, f64::min) / 2.0,
         d.sweep.iter().map(|p| p.0).fold(1.0, f64::max) * 2.0,
     );
     let y1 = d.sweep.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
-    let mut chart = ChartBuilder::on(&root)
-        .margin((12.0 * dpr) as u32)
-        .x_label_area_size((36.0 * dpr * k) as u32)
-        .y_label_area_size((56.0 * dpr * k) as u32)
+    let mut chart = look
+        .builder(&root, 12.0, 36.0, 56.0)
         .build_cartesian_2d((x0..x1).log_scale().base(2.0), 0.0..y1)
         .ok()?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 239, 243))
-        .max_light_lines(1)
+    mesh!(chart, look)
         .x_desc(d.x_size.as_str())
         .y_desc("GB/s")
-        .label_style(font(12.0))
-        .axis_desc_style(font(13.0))
         .x_label_formatter(&|x| size_label(x.round() as u64))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
@@ -493,7 +479,7 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
     chart.draw_series(LineSeries::new(d.sweep.clone(), MINE.stroke_width(stroke))).ok()?;
     for &(x, y) in &d.sweep {
         chart.draw_series(std::iter::once(Circle::new((x, y), (4.0 * dpr * k) as u32, MINE.filled()))).ok()?;
-        let style = (FONT_STACK, 11.0 * dpr * k).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Bottom));
+        let style = look.font(11.0).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Bottom));
         chart.draw_series(std::iter::once(Text::new(format!("{y:.1}"), (x, y + y1 * 0.03), style))).ok()?;
     }
     root.present().ok()
