@@ -273,10 +273,8 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
     let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
     let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
     let look = Look::new(p.present, dpr);
-    let mut chart = look
-        .builder(&root, 10.0, 36.0, 60.0)
-        .build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale())
-        .ok()?;
+    let mut chart =
+        look.builder(&root, 10.0, 36.0, 60.0).build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
@@ -409,10 +407,8 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let k = look.k;
     let (x0, x1) = (0.05, 1e5);
     let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
-    let mut chart = look
-        .builder(&root, 12.0, 36.0, 60.0)
-        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-        .ok()?;
+    let mut chart =
+        look.builder(&root, 12.0, 36.0, 60.0).build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
