@@ -205,6 +205,19 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
                         let _ = c.set_attribute("data-paint-ms", &format!("{:.3}", p.now() - t0));
                     }
                     let _ = c.set_attribute("data-painted", "1");
+                    // The smallest text as shown (font size × on-screen scale), for the legibility test.
+                    let shown = c.get_bounding_client_rect().width() / scene.width.max(1.0);
+                    let min = scene
+                        .shapes
+                        .iter()
+                        .filter_map(|s| match s {
+                            crate::scene::Shape::Text { size, text, .. } if !text.trim().is_empty() => Some(*size),
+                            _ => None,
+                        })
+                        .fold(f64::INFINITY, f64::min);
+                    if min.is_finite() {
+                        let _ = c.set_attribute("data-min-font", &format!("{:.1}", min * shown));
+                    }
                 }
             }));
             move || {
