@@ -194,7 +194,12 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     // The canvas's column is beside the player on wide screens; stacked
     // (narrow screens), the player and key figures go under it.
     let stacked = stage.client_width() < 760;
-    let below = if stacked { 150.0 } else { 46.0 };
+    let embed = w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains("embed"));
+    let below = match (stacked, embed) {
+        (true, _) => 150.0,
+        (false, true) => 8.0,
+        (false, false) => 46.0,
+    };
     let height = (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor();
     Some(StageBox { width: width.floor(), height })
 }

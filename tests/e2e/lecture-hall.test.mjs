@@ -136,6 +136,7 @@ describe('presenting', () => {
     const page = await newPage(env.browser, { viewport: { width: 960, height: 540 } });
     await open(page, env.srv.base, '#/divergence?embed=1');
     await settled(page);
+    assert.equal(await page.locator('[data-testid="notices"]').count(), 0, 'embed is a known parameter');
     for (const sel of ['.site-header', '.panel-header', '.controls', '.explain', '.site-footer']) {
       assert.equal(await page.locator(sel).isVisible().catch(() => false), false, `${sel} hidden`);
     }
