@@ -276,7 +276,8 @@ fn Shell() -> Html {
                             onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present") }</button>
                     </nav>
                 </header>
-                if present {
+                // Panels have the exit among their header's tools.
+                if present && !matches!(&route, Route::Topic { id } if topics::find(id).is_some()) {
                     <button class="present-exit" data-testid="present-exit"
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }

@@ -166,7 +166,7 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
             <button class="tool" data-testid="embed-copy" title={ctx.t("frame.embed.title")} onclick={embed}
                 aria-expanded={embed_code.is_some().to_string()}>{ ctx.t("frame.embed") }</button>
             if ctx.present {
-                <button class="tool" data-testid="present-exit-tool" onclick={exit_present}>{ ctx.t("app.present.exit") }</button>
+                <button class="tool" data-testid="present-exit" onclick={exit_present}>{ ctx.t("app.present.exit") }</button>
             }
             <nav class="neighbours" aria-label={ctx.t("frame.neighbours")}>
                 { link(prev, "prev", "←") }
