@@ -204,7 +204,7 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
     };
     html! {
         <figure class="scene">
-            <canvas ref={canvas} role="img" aria-label={props.label.clone()} data-testid="scene-canvas"
+            <canvas ref={canvas} role="img" aria-label={props.scene.0.text_alternative(&props.label)} data-testid="scene-canvas"
                 style={format!("width:{}px;height:{}px", props.scene.0.width, props.scene.0.height)} />
             <figcaption>
                 <button class="save-png" data-testid="save-png" onclick={on_save}>{ ctx.t("canvas.save") }</button>
