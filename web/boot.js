@@ -5,9 +5,9 @@
 // worker that lets the app run offline after a first visit.
 const tag = document.querySelector('script[data-wasm]');
 const bindings = await import(tag.dataset.js);
-await bindings.default({ module_or_path: tag.dataset.wasm });
+const wasm = await bindings.default({ module_or_path: tag.dataset.wasm });
 window.wasmBindings = bindings;
-dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: bindings } }));
+dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 
 if ('serviceWorker' in navigator && window.isSecureContext) {
   navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('service worker not registered:', e));
