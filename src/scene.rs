@@ -105,6 +105,29 @@ impl Scene {
             })
             .collect()
     }
+
+    /// What a screen reader reads for the canvas: `caption`, then the text the
+    /// scene draws (labels and figures), each once, in drawing order, up to
+    /// about 600 characters.
+    pub fn text_alternative(&self, caption: &str) -> String {
+        let mut out = caption.trim().to_string();
+        let mut seen: Vec<&str> = Vec::new();
+        for text in self.texts().into_iter().map(str::trim) {
+            if text.is_empty() || seen.contains(&text) {
+                continue;
+            }
+            if out.len() + text.len() > 600 {
+                out.push_str(" …");
+                break;
+            }
+            seen.push(text);
+            if !out.is_empty() {
+                out.push_str("; ");
+            }
+            out.push_str(text);
+        }
+        out
+    }
 }
 
 impl Shape {
@@ -196,7 +219,7 @@ impl Theme {
             fill_tint: Rgba::rgb(70, 130, 230),
             steady_tint: Rgba::rgb(30, 150, 80),
             drain_tint: Rgba::rgb(225, 120, 30),
-            load_tint: Rgba::rgb(130, 80, 200),
+            load_tint: Rgba::rgb(110, 60, 160),
             text_scale: 1.0,
             line_scale: 1.0,
         }
@@ -253,5 +276,20 @@ mod tests {
             _ => None,
         });
         assert!(moved.unwrap() > 10.0);
+    }
+
+    #[test]
+    fn text_alternative_reads_caption_then_each_label_once() {
+        let mut s = Scene::new(100.0, 100.0, Rgba::rgb(255, 255, 255));
+        for t in ["PE 0,0", " 12 ", "PE 0,0", "", "A"] {
+            s.text(0.0, 0.0, t, 10.0, Rgba::rgb(0, 0, 0), Align::Left, false);
+        }
+        assert_eq!(s.text_alternative("Cycle 3 of 12"), "Cycle 3 of 12; PE 0,0; 12; A");
+        assert_eq!(s.text_alternative(""), "PE 0,0; 12; A");
+        for _ in 0..200 {
+            s.text(0.0, 0.0, format!("{}", s.shapes.len()), 10.0, Rgba::rgb(0, 0, 0), Align::Left, false);
+        }
+        let long = s.text_alternative("c");
+        assert!(long.len() <= 610 && long.ends_with(" …"), "{long}");
     }
 }

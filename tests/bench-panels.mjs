@@ -1,4 +1,4 @@
-// Benchmark (not a test): every heavy panel at its largest legal settings,
+// Benchmark (not a test): every panel, the heavy ones at their largest legal settings,
 // in headless Chromium against the release build.
 //
 //   trunk build --release && node tests/bench-panels.mjs      (BENCH_N=30)
@@ -27,6 +27,14 @@ const CASES = [
   { hash: '#/waves?n=16384&tm=1&tn=1', ops: ['slider:n'] },
   { hash: '#/occupancy', ops: ['slider:threads'] },
   { hash: '#/threads?n=16777216&block=1', ops: ['slider:thread'] },
+  // The panels without a player: a slider change is their work.
+  { hash: '#/hardware?gpu=custom', ops: ['slider:peak', 'slider:bw'] },
+  { hash: '#/roofline?op=decode', ops: ['slider:batch', 'slider:n'] },
+  { hash: '#/fusion', ops: ['slider:n'] },
+  { hash: '#/recompute', ops: ['slider:depth', 'slider:n'] },
+  { hash: '#/quantization', ops: ['slider:n', 'slider:tile'] },
+  { hash: '#/attention-memory', ops: ['slider:n', 'slider:d'] },
+  { hash: '#/your-machine', ops: [] },
 ];
 
 function stats(xs) {
@@ -117,6 +125,7 @@ console.log('| panel (largest legal settings) | load | operation | work median |
 console.log('|---|---|---|---|---|---|');
 for (const c of CASES) {
   const loadMs = await load(page, srv.base, c.hash);
+  if (!c.ops.length) console.log(`| \`${c.hash}\` | ${loadMs.toFixed(0)} ms | (load only) | | | |`);
   for (const op of c.ops) {
     const r = await measure(page, op, N);
     if (r.error) { console.log(`| ${c.hash.slice(0, 60)} | | ${op} | ${r.error} | |`); continue; }

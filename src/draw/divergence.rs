@@ -11,7 +11,7 @@ pub const MAX_COLUMNS: usize = 400;
 pub fn part_color(p: Part) -> Rgba {
     match p {
         Part::Then => Rgba::rgb(40, 110, 220),
-        Part::Else => Rgba::rgb(150, 70, 200),
+        Part::Else => Rgba::rgb(215, 110, 200),
         Part::After => Rgba::rgb(110, 118, 132),
     }
 }

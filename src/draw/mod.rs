@@ -1,6 +1,8 @@
 //! Pure drawing: simulation state → [`crate::scene::Scene`], one module per panel.
 
 pub mod coalescing;
+#[cfg(test)]
+mod cvd;
 pub mod divergence;
 pub mod flash;
 pub mod matmul;

@@ -247,6 +247,9 @@ pub(crate) fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 #[cfg(test)]
+mod hostile;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::{parse, Kind};

@@ -242,7 +242,7 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
     };
     html! {
         <figure class="scene">
-            <canvas ref={canvas} role="img" aria-label={props.label.clone()} data-testid="scene-canvas"
+            <canvas ref={canvas} role="img" aria-label={props.scene.0.text_alternative(&props.label)} data-testid="scene-canvas"
                 style={canvas_style(props.scene.0.width, props.scene.0.height, fit.map(|f| f.max_height))} />
             <figcaption>
                 <button class="save-png" data-testid="save-png" onclick={on_save}>{ ctx.t("canvas.save") }</button>

@@ -222,22 +222,51 @@ pub fn Chart(props: &ChartProps) -> Html {
         })
     };
     let style = format!("width:{}px;height:{}px", props.width, props.height);
+    let d = &props.data;
+    let rows =
+        downsample(&d.ys, TABLE_ROWS / 2).into_iter().map(|(i, y)| vec![short(d.x0 + i * d.dx), short(y)]).collect();
     html! {
         <div class="chart" style={style.clone()} data-testid="chart">
             <canvas ref={plot} width={pw.to_string()} height={ph.to_string()} style={style.clone()}
                 role="img" aria-label={props.label.clone()} />
             <canvas ref={overlay} class="chart-cursor" width={pw.to_string()} height={ph.to_string()} style={style}
-                onclick={on_click} />
+                onclick={on_click} aria-hidden="true" />
+            { data_table(&props.label, &[d.x_desc.as_str(), d.y_desc.as_str()], rows) }
         </div>
     }
 }
 
-/// A plotters canvas sized in CSS pixels at the device's pixel ratio.
-fn plot_canvas(canvas: NodeRef, width: f64, height: f64, pw: u32, ph: u32, label: AttrValue) -> Html {
+/// Rows at most in a chart's table alternative.
+const TABLE_ROWS: usize = 40;
+
+/// Four significant digits.
+fn short(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let decimals = (3 - x.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// A chart's data as a table that screen readers read (visually hidden).
+fn data_table(caption: &str, head: &[&str], rows: Vec<Vec<String>>) -> Html {
+    html! {
+        <table class="sr-only" data-testid="chart-table">
+            <caption>{ caption }</caption>
+            <thead><tr>{ for head.iter().map(|h| html! { <th scope="col">{ *h }</th> }) }</tr></thead>
+            <tbody>{ for rows.into_iter().map(|r| html! { <tr>{ for r.into_iter().map(|c| html! { <td>{ c }</td> }) }</tr> }) }</tbody>
+        </table>
+    }
+}
+
+/// A plotters canvas sized in CSS pixels at the device's pixel ratio, with
+/// its table alternative.
+fn plot_canvas(canvas: NodeRef, width: f64, height: f64, pw: u32, ph: u32, label: AttrValue, table: Html) -> Html {
     let style = format!("width:{width}px;height:{height}px");
     html! {
         <div class="chart" style={style.clone()} data-testid="chart">
             <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={label} />
+            { table }
         </div>
     }
 }
@@ -375,7 +404,16 @@ pub fn LogChart(p: &LogChartProps) -> Html {
             }
         });
     }
-    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone())
+    let rows = p
+        .series
+        .iter()
+        .flat_map(|s| {
+            let every = s.points.len().div_ceil(TABLE_ROWS).max(1);
+            s.points.iter().step_by(every).map(|(x, y)| vec![s.label.clone(), short(*x), short(*y)])
+        })
+        .collect();
+    let table = data_table(&p.label, &["", p.x_desc.as_str(), p.y_desc.as_str()], rows);
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone(), table)
 }
 
 /// A dot on the roofline chart.
@@ -464,5 +502,7 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
             }
         });
     }
-    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone())
+    let rows = p.dots.iter().map(|d| vec![d.label.clone(), short(d.intensity), short(d.tflops)]).collect();
+    let table = data_table(&p.label, &["", p.x_desc.as_str(), "TFLOP/s"], rows);
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone(), table)
 }

@@ -321,15 +321,15 @@ function hostileUrls(topics, count, seed) {
 }
 
 describe('generated hostile URLs over the whole registry', () => {
-  test('600 seeded URLs: every one gives a working page, no panic, no uncaught error', async () => {
+  test('1,000 seeded URLs: every one gives a working page, no panic, no uncaught error', async () => {
     const page = await newPage(env.browser);
     await open(page, env.srv.base, '#/');
     const topics = await page.$$eval('.card[data-topic]', (cards) =>
       cards.map((c) => ({ id: c.dataset.topic, params: JSON.parse(c.dataset.paramSpec) })));
     assert.ok(topics.length >= 17);
-    const urls = hostileUrls(topics, 600, 20261129);
+    const urls = hostileUrls(topics, 1000, 20261129);
     for (const [i, hash] of urls.entries()) {
-      if (i % 25 === 0) {
+      if (i % 50 === 0) {
         await open(page, env.srv.base, hash); // a fresh load now and then
       } else {
         await goHash(page, hash.slice(1));

@@ -34,7 +34,7 @@ pub fn GpuTpuPanel() -> Html {
     let stage = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)}
-                label={ctx.t("topic.gpu-vs-tpu.title")} />
+                label={format!("{}: {} {}", ctx.t("topic.gpu-vs-tpu.title"), super::tpu_detail(ctx.lang, &c), super::gpu_detail(ctx.lang, &c))} />
             <Readouts topic="gpu-vs-tpu" metrics={Rc::new(c.metrics())} />
             <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>

@@ -30,7 +30,7 @@ pub fn QuantizationPanel() -> Html {
     let stage = html! {
         <>
             <h2 class="chart-title">{ ctx.t("quantization.grid") }</h2>
-            <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={ctx.t("quantization.grid")} />
+            <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={format!("{}: {}", ctx.t("quantization.grid"), super::alignment(ctx.lang, &q))} />
             <Readouts topic="quantization" metrics={Rc::new(q.metrics())} />
             <p class={classes!("check", if q.aligned() { "ok" } else { "bad" })} data-testid="alignment">
                 { super::alignment(ctx.lang, &q) }

@@ -164,6 +164,7 @@ pub fn SystolicPanel() -> Html {
         let active = frame.phase == *ph;
         html! {
             <span class={classes!("phase-chip", active.then_some("active"))} data-phase={ph.code()}
+                aria-current={active.then_some("step")}
                 style={format!("--tint:{}", phase_tint(*ph, theme).css())}>{ ctx.t(&format!("phase.{}", ph.code())) }</span>
         }
     };

@@ -151,6 +151,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("your-machine.pending", "not measured", "尚未测量"),
     ("your-machine.measuring", "measuring…", "测量中……"),
     ("your-machine.running", "measuring… {p} %", "测量中…… {p} %"),
+    ("your-machine.progress", "Measurement progress", "测量进度"),
     ("your-machine.cancelled", "Cancelled: the previous results (if any) are kept.", "已取消：保留之前的结果（如有）。"),
     ("your-machine.idle", "Press “Run the measurement”: the page stays responsive (the work runs in slices of a few milliseconds between frames).", "点击“开始测量”：页面不会卡住（每帧之间只做几毫秒的工作）。"),
     ("your-machine.done", "Measured in this browser; the numbers are in the link, so a shared link shows them without running again.", "在本浏览器中测得；数字保存在链接里，分享链接即可看到，无需重新运行。"),

@@ -172,7 +172,7 @@ pub fn YourMachinePanel() -> Html {
                     <a class="bench-json" data-testid="bench-json" href={href} download="warpscope-your-machine.json">{ ctx.t("your-machine.json") }</a>
                 }
             </div>
-            <div class="bench-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct.clone()}
+            <div class="bench-progress" role="progressbar" aria-label={ctx.t("your-machine.progress")} aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct.clone()}
                 data-testid="bench-progress" data-progress={format!("{progress:.3}")}>
                 <div class="bench-progress-bar" style={format!("width:{pct}%")}></div>
             </div>

@@ -1,0 +1,73 @@
+// The service worker: after a first visit the app works offline. It caches
+// the app's own files only: same origin and inside its scope (the folder the
+// app is served from, whatever subpath that is); requests anywhere else are
+// left to the browser. Files whose names carry trunk's content hash never
+// change, so they are served from the cache first; everything else
+// (index.html, boot.js, data files) from the network first, the cache only
+// when offline. A new build ships new hashed names, so an update needs no
+// version here: the names the latest index.html no longer references are
+// dropped whenever it is fetched.
+const CACHE = 'warpscope';
+const SCOPE = self.registration.scope;
+const HASHED = /-[0-9a-f]{12,16}(_bg)?\.[a-z0-9]+$/;
+
+const ours = (url) => url.startsWith(SCOPE);
+
+/** The app's files that an index.html references (script, preloads, styles, icon). */
+function references(html) {
+  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm)="([^"]+)"/g)]
+    .map((m) => new URL(m[1], SCOPE).href.split('#')[0]);
+  return [...new Set(urls)].filter(ours);
+}
+
+/** Cache a fresh index.html and everything it references; drop stale hashed files. */
+async function adopt(cache, response) {
+  const refs = references(await response.clone().text());
+  await cache.put(SCOPE, response);
+  await Promise.all(refs.map(async (url) => {
+    if (!(await cache.match(url))) {
+      const r = await fetch(url);
+      if (r.ok) await cache.put(url, r);
+    }
+  }));
+  for (const req of await cache.keys()) {
+    if (HASHED.test(new URL(req.url).pathname) && !refs.includes(req.url)) await cache.delete(req);
+  }
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    const response = await fetch(SCOPE, { cache: 'no-cache' });
+    if (response.ok) await adopt(cache, response);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET' || !ours(request.url)) return;
+  const url = request.url.split('#')[0];
+  const isIndex = request.mode === 'navigate' || url === SCOPE || url === SCOPE + 'index.html';
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    if (!isIndex && HASHED.test(new URL(url).pathname)) {
+      const hit = await cache.match(url);
+      if (hit) return hit;
+    }
+    try {
+      const response = await fetch(request);
+      if (response.ok && response.type === 'basic') {
+        if (isIndex) event.waitUntil(adopt(cache, response.clone()));
+        else event.waitUntil(cache.put(url, response.clone()));
+      }
+      return response;
+    } catch (offline) {
+      const hit = await cache.match(isIndex ? SCOPE : url);
+      if (hit) return hit;
+      throw offline;
+    }
+  })());
+});
