@@ -324,6 +324,12 @@ pub fn format_metric(m: &Metric) -> String {
     }
 }
 
+/// The exact value behind a rounded one (bytes: "738,197,504 B"), for a
+/// tooltip; `None` where the shown value is already exact.
+pub fn exact_value(m: &Metric) -> Option<String> {
+    (m.unit == Unit::Bytes && m.value >= 1e3).then(|| format!("{} B", group_digits(m.value.max(0.0) as u64)))
+}
+
 /// At most `max` characters of `s` (a value quoted in a notice can be a
 /// 10,000-character string), with an ellipsis if cut.
 pub fn shorten(s: &str, max: usize) -> String {

@@ -58,6 +58,18 @@ pub fn tile_run(v: &Values) -> TileRun {
 }
 
 /// What the latest step did to the followed tile.
+/// The key figures, byte counts shown with units.
+pub fn readouts(run: &TileRun, step: u64) -> Vec<crate::sim::Metric> {
+    use crate::sim::{Metric, Steppable};
+    run.metrics(step)
+        .into_iter()
+        .map(|m| match m.name {
+            "global-bytes" | "smem-bytes" => Metric::bytes(m.name, m.value as u64),
+            _ => m,
+        })
+        .collect()
+}
+
 pub fn caption(lang: Lang, run: &TileRun, s: &TileState) -> String {
     let Some(span) = s.current else { return tr(lang, "tiling.start") };
     let t = &run.tiling;
@@ -195,6 +207,9 @@ mod tests {
         let v = case("tiled", 64);
         let run = tile_run(&v);
         assert_eq!(run.metrics(0).last().unwrap().value, 170.0, "largest T in 228 KB");
+        let shown = readouts(&run, 0);
+        assert_eq!(shown.iter().map(|m| m.name).collect::<Vec<_>>(), TILING.metrics);
+        assert!(shown.iter().filter(|m| m.unit == crate::sim::Unit::Bytes).count() == 2);
         assert_eq!((run.ti, run.tj, run.steps()), (0, 0, 4));
     }
 

@@ -55,7 +55,7 @@ pub fn TilingPanel() -> Html {
             <Player pos={step} len={run.steps()} speed={p.v.int("speed")} unit="param.step" on_seek={on_seek}
                 on_speed={p.set("speed")} />
             <p class="formula" data-testid="tile-counters">{ super::counters(ctx.lang, &state) }</p>
-            <Readouts topic="tiling" metrics={Rc::new(run.metrics(step))} />
+            <Readouts topic="tiling" metrics={Rc::new(super::readouts(&run, step))} />
             <p class={classes!("check", if fits { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
             <RooflineInset gpu={p.v.choice("gpu")} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.this", Work { flops: t.flops() as f64, bytes: t.global_bytes() as f64 }),
