@@ -106,9 +106,14 @@ static TABLE: &[(&str, &str, &str)] = &[
     // GPU vs TPU
     // Hardware
     ("choice.gpu.custom", "Custom", "自定义"),
+    ("custom.peak", "Peak (TFLOP/s)", "峰值（TFLOP/s）"),
+    ("custom.bw", "Bandwidth (GB/s)", "带宽（GB/s）"),
+    ("custom.m4-pro", "Apple M4 Pro (notes §5.4: 5.5 TFLOP/s fp32, 215 GB/s)", "Apple M4 Pro（讲义 §5.4：fp32 5.5 TFLOP/s，215 GB/s）"),
     // Roofline
     ("metric.intensity.doc", "FLOPs ÷ bytes moved to and from HBM", "FLOPs ÷ 与 HBM 之间搬运的字节数"),
     ("word.memory", "memory", "内存"),
+    ("word.yes", "yes", "是"),
+    ("word.no", "no", "否"),
     ("word.compute", "compute", "计算"),
     // Fusion
     // Recompute
@@ -308,6 +313,7 @@ pub fn format_metric(m: &Metric) -> String {
             }
         }
         Unit::Word => m.word.unwrap_or("").to_string(),
+        Unit::Flag => if m.value != 0.0 { "yes" } else { "no" }.to_string(),
         Unit::Bytes => format_bytes(m.value),
         Unit::Real => {
             let v = m.value;

@@ -3,6 +3,7 @@
 pub mod coalescing;
 pub mod divergence;
 pub mod flash;
+pub mod labels;
 pub mod matmul;
 pub mod occupancy;
 pub mod softmax;

@@ -47,7 +47,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
         .map(|(i, d)| {
             html! {
                 <span class="inset-dot" data-inset-intensity={d.intensity.to_string()} data-inset-tflops={d.tflops.to_string()} data-index={i.to_string()}>
-                    { format!("{}: {:.3} FLOP/B → {:.2} TFLOP/s", d.label, d.intensity, d.tflops) }
+                    { ctx.tf("inset.value", &[("label", &d.label), ("i", &format!("{:.3}", d.intensity)), ("t", &format!("{:.2}", d.tflops))]) }
                 </span>
             }
         })
@@ -57,6 +57,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
             <h2 class="chart-title">{ ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)]) }</h2>
             <Choice name="gpu" options={crate::sim::hw::GPU_CODES} value={p.gpu} dispatch={p.dispatch.clone()} />
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
+                ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}
                 width={width} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
                 label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />
             <p class="inset-values">{ for metrics }</p>

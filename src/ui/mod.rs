@@ -5,6 +5,7 @@
 pub mod app;
 pub mod canvas;
 pub mod chart;
+pub mod custom_gpu;
 pub mod inset;
 pub mod measured;
 pub mod panel;

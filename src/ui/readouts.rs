@@ -83,8 +83,8 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
                 html! {
                     <div class="metric" data-metric={m.name} data-value={m.raw()} title={title}>
                         <span class="metric-label">{ text }</span>
-                        <span class="metric-value">{ match m.word {
-                            Some(w) => ctx.t(&format!("word.{w}")),
+                        <span class="metric-value">{ match m.word_key() {
+                            Some(key) => ctx.t(&key),
                             None => format_metric(m),
                         } }</span>
                     </div>

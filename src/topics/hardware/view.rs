@@ -7,6 +7,7 @@ use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
+use crate::ui::custom_gpu::CustomGpu;
 use yew::prelude::*;
 
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
@@ -38,12 +39,12 @@ pub fn HardwarePanel() -> Html {
             .map(|((key, per2), color)| LogSeries { label: ctx.t(key), color, points: super::growth_curve(*per2) })
             .collect::<Vec<_>>(),
     );
-    let source = if custom { ctx.t("hardware.source.custom") } else { h.source.to_string() };
+    let source = ctx.t(&format!("hardware.source.{}", h.code));
     let controls = html! {
         <>
             { controls(&["gpu", "dtype", "measured"]) }
             if custom {
-                { controls(&["peak", "bw"]) }
+                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
             }
         </>
     };

@@ -40,6 +40,11 @@ pub fn quantization(v: &Values) -> matmul::Quantization {
     }
 }
 
+/// The key figures; `aligned` shown as yes / no (`data-value` 1 / 0).
+pub fn readouts(q: &Quantization) -> Vec<crate::sim::Metric> {
+    q.metrics().into_iter().map(|m| if m.name == "aligned" { crate::sim::Metric::flag(m.name, m.value != 0.0) } else { m }).collect()
+}
+
 /// Whether the rows are aligned to the memory sections, and what that costs.
 pub fn alignment(lang: Lang, q: &Quantization) -> String {
     let (row, section) = (q.row_bytes().to_string(), q.section.to_string());
@@ -124,5 +129,8 @@ mod tests {
             "Each row is 4096 bytes, a multiple of the 128-byte section: tile rows start on section boundaries."
         );
         assert!(alignment(Lang::Zh, &aligned).contains("4096 字节"));
+        let shown = |q: &Quantization| readouts(q).into_iter().find(|m| m.name == "aligned").unwrap();
+        assert_eq!((shown(&aligned).raw(), shown(&aligned).word_key().unwrap()), ("1".into(), "word.yes".into()));
+        assert_eq!((shown(&q).raw(), shown(&q).word_key().unwrap()), ("0".into(), "word.no".into()));
     }
 }

@@ -31,7 +31,7 @@ pub fn QuantizationPanel() -> Html {
         <>
             <h2 class="chart-title">{ ctx.t("quantization.grid") }</h2>
             <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={ctx.t("quantization.grid")} />
-            <Readouts topic="quantization" metrics={Rc::new(q.metrics())} />
+            <Readouts topic="quantization" metrics={Rc::new(super::readouts(&q))} />
             <p class={classes!("check", if q.aligned() { "ok" } else { "bad" })} data-testid="alignment">
                 { super::alignment(ctx.lang, &q) }
             </p>
