@@ -76,10 +76,10 @@ pub fn HardwarePanel() -> Html {
             if let Some(t) = figures {
                 { measured(ctx, t) }
             }
-            <h2 class="chart-title">{ ctx.t("hardware.growth") }</h2>
+            <h2 class="chart-title" data-testid="growth">{ ctx.t("hardware.growth") }</h2>
             <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
                 width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
-            <p class="muted">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
+            <p class="muted" data-testid="hardware-source">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
         </>
     };
     let explain = html! {
