@@ -113,6 +113,10 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("metric.intensity.doc", "FLOPs ÷ bytes moved to and from HBM", "FLOPs ÷ 与 HBM 之间搬运的字节数"),
     ("word.memory", "memory", "内存"),
     ("word.yes", "yes", "是"),
+    ("lecture.table", "The lecture's figures beside this simulation (a row loads its configuration)", "讲义中的数字与本模拟对照（点击一行载入该配置）"),
+    ("lecture.load", "Click to load this configuration", "点击载入这一配置"),
+    ("lecture.printed", " (lecture: {v})", "（讲义：{v}）"),
+    ("lecture.differs", "differs from the lecture", "与讲义不同"),
     ("word.no", "no", "否"),
     ("word.compute", "compute", "计算"),
     // Fusion
@@ -301,6 +305,12 @@ pub fn format_bytes(b: f64) -> String {
 }
 
 /// How a metric is shown to a person (the raw value goes in `data-value`).
+#[cfg(test)]
+#[test]
+fn log_ticks_never_read_zero() {
+    assert_eq!([1000.0, 1.0, 0.1, 0.01, 0.001, 0.0025].map(tick), ["1000", "1", "0.1", "0.01", "0.001", "0.003"]);
+}
+
 pub fn format_metric(m: &Metric) -> String {
     match m.unit {
         Unit::Count => group_digits(m.value.max(0.0) as u64),
@@ -327,6 +337,17 @@ pub fn format_metric(m: &Metric) -> String {
                 format!("{v:.2}")
             }
         }
+    }
+}
+
+/// A log-axis tick: whole numbers from 1 up, else the first significant
+/// digit (0.1, 0.01, 0.001; never "0.00").
+pub fn tick(y: f64) -> String {
+    if y >= 1.0 || y <= 0.0 {
+        format!("{y:.0}")
+    } else {
+        let decimals = (-y.log10()).ceil().max(1.0) as usize;
+        format!("{y:.decimals$}")
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod draw;
 pub mod i18n;
+pub mod lecture;
 pub mod params;
 pub mod scene;
 pub mod sim;

@@ -418,7 +418,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
         .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
-        .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
+        .y_label_formatter(&|y| crate::i18n::tick(*y))
         .draw()
         .ok()?;
     let ridge = p.peak / p.bandwidth;

@@ -7,6 +7,7 @@ pub mod canvas;
 pub mod chart;
 pub mod custom_gpu;
 pub mod inset;
+pub mod lecture_table;
 pub mod measured;
 pub mod panel;
 pub mod panic;

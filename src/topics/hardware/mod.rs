@@ -3,7 +3,7 @@
 //! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
 use super::{Part, Topic, TopicMeta, MEASURED};
-use crate::params::{ParamSpec, Values};
+use crate::params::{ParamSpec, Value, Values};
 use crate::sim::measured::Table;
 use crate::sim::roofline::{self, Hardware};
 use crate::sim::Metric;
@@ -34,6 +34,45 @@ pub static HARDWARE: TopicMeta = TopicMeta {
 /// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
 pub fn machine(v: &Values) -> Hardware {
     crate::params::machine(v)
+}
+
+/// The notes' §4 table and §5.4 machine beside the model: peak, bandwidth
+/// and ridge point.
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    use crate::lecture::Case;
+    let gpu = |code: &'static str| vec![("gpu", Value::Choice(code)), ("dtype", Value::Choice("bf16"))];
+    let cases = vec![
+        Case {
+            label: "choice.gpu.a100",
+            values: gpu("a100"),
+            printed: vec![("peak-tflops", "312"), ("bandwidth-tbps", "2.0"), ("ridge", "156")],
+            reason: Some("hardware.reason.a100"),
+        },
+        Case {
+            label: "choice.gpu.h100",
+            values: gpu("h100"),
+            printed: vec![("peak-tflops", "990"), ("bandwidth-tbps", "3.35"), ("ridge", "295")],
+            reason: None,
+        },
+        Case {
+            label: "choice.gpu.b200",
+            values: gpu("b200"),
+            printed: vec![("peak-tflops", "2250"), ("bandwidth-tbps", "8.0"), ("ridge", "281")],
+            reason: None,
+        },
+        Case {
+            label: "custom.m4-pro",
+            values: vec![
+                ("gpu", Value::Choice("custom")),
+                ("dtype", Value::Choice("fp32")),
+                ("peak", Value::Text(crate::sim::hw::M4_PRO.0.into())),
+                ("bw", Value::Int(crate::sim::hw::M4_PRO.1 as i64)),
+            ],
+            printed: vec![("peak-tflops", "5.5"), ("bandwidth-tbps", "0.215"), ("ridge", "26")],
+            reason: None,
+        },
+    ];
+    crate::lecture::rows(v, cases, |v| metrics(&machine(v), v.choice("dtype")))
 }
 
 /// The readouts: ridge point, peak and bandwidth for the dtype.
@@ -219,6 +258,8 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("hardware.growth.axis", "growth", "增长倍数"),
     ("hardware.source", "Sources: {s}", "来源：{s}"),
     ("hardware.source.custom", "given in the URL (peak, bw)", "由 URL 给出（peak、bw）"),
+    ("hardware.lecture-table", "The lecture's figures (notes §4, §5.4) beside this model", "讲义的数字（§4、§5.4）与本模型对照"),
+    ("hardware.reason.a100", "NVIDIA's data sheet gives 2,039 GB/s; the notes round it to 2.0 TB/s", "NVIDIA 数据手册为 2,039 GB/s，讲义取整为 2.0 TB/s"),
     ("hardware.source.a100", "NVIDIA A100 Tensor Core GPU datasheet (SXM 80 GB: 312 TFLOPS BF16 dense, 2,039 GB/s, which the notes round to 2.0 TB/s); NVIDIA Ampere GA100 whitepaper (108 SMs enabled of the die's 128, 40 MB L2, 164 KB shared memory and 256 KB registers per SM)", "NVIDIA A100 Tensor Core GPU 数据手册（SXM 80 GB：BF16 稠密 312 TFLOPS，2,039 GB/s，讲义取整为 2.0 TB/s）；NVIDIA Ampere GA100 白皮书（芯片 128 个 SM 中启用 108 个，40 MB L2，每 SM 164 KB 共享内存和 256 KB 寄存器）"),
     ("hardware.source.h100", "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the notes round to 990; 3.35 TB/s); NVIDIA Hopper architecture whitepaper (132 SMs, 50 MB L2, 228 KB shared memory and 256 KB registers per SM)", "NVIDIA H100 Tensor Core GPU 数据手册（SXM5：含稀疏的 BF16 1,979 TFLOPS，即稠密 989.5，讲义取整为 990；3.35 TB/s）；NVIDIA Hopper 架构白皮书（132 个 SM，50 MB L2，每 SM 228 KB 共享内存和 256 KB 寄存器）"),
     ("hardware.source.h200", "NVIDIA H200 Tensor Core GPU datasheet (SXM: 141 GB HBM3e at 4.8 TB/s; the same Hopper compute as H100)", "NVIDIA H200 Tensor Core GPU 数据手册（SXM：141 GB HBM3e，4.8 TB/s；计算部分与 H100 相同的 Hopper）"),
@@ -244,6 +285,14 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table() {
+        let rows = lecture_rows(&Values::defaults(&HARDWARE_PARAMS));
+        // A100: the notes' 2.0 TB/s against NVIDIA's 2.039: 153, not 156; the rest match.
+        assert_eq!(rows.iter().map(|r| r.ok()).collect::<Vec<_>>(), [false, true, true, true]);
+        assert_eq!((rows[0].cells[2].computed.as_str(), rows[0].reason), ("153", Some("hardware.reason.a100")));
+    }
     use super::*;
 
     use crate::topics::q;

@@ -8,6 +8,7 @@ use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
 use crate::ui::custom_gpu::CustomGpu;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
@@ -51,6 +52,7 @@ pub fn HardwarePanel() -> Html {
     let stage = html! {
         <>
             <Readouts topic="hardware" metrics={Rc::new(super::metrics(&h, dtype))} />
+            <LectureTable topic="hardware" title="hardware.lecture-table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class="formula" data-testid="ridge">{ ridge }</p>
             <h2 class="chart-title">{ ctx.t("hardware.hierarchy") }</h2>
             <table class="ledger" data-testid="hierarchy">

@@ -41,6 +41,25 @@ pub const LECTURE_CASES: [(&str, i64, i64); 3] = [
     ("occupancy.preset.128x160", 128, 160),
 ];
 
+/// The notes' §6.7 cases beside the model (H100).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed = ["100%", "50%", "19%"];
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(printed)
+        .map(|(&(label, threads, regs), p)| crate::lecture::Case {
+            label,
+            values: lecture_case(threads, regs),
+            printed: vec![("occupancy", p)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| {
+        let (arch, k) = occupancy_kernel(v);
+        occupancy::compute(arch, k).metrics()
+    })
+}
+
 /// The values one lecture case sets.
 pub fn lecture_case(threads: i64, regs: i64) -> Vec<(&'static str, Value)> {
     vec![
@@ -188,6 +207,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&OCCUPANCY_PARAMS));
+        assert_eq!(rows.iter().map(|r| r.cells[0].computed.as_str()).collect::<Vec<_>>(), ["100%", "50%", "19%"]);
+        assert!(rows.iter().all(|r| r.ok()));
+    }
     use super::*;
     use crate::sim::occupancy::{arch, Resource};
 

@@ -69,6 +69,21 @@ pub fn alignment(lang: Lang, q: &Quantization) -> String {
 /// `data-preset` id) and n.
 pub const LECTURE_CASES: [(&str, i64); 2] = [("quantization.preset.1024", 1024), ("quantization.preset.1025", 1025)];
 
+/// The notes' §6.6 quantization figures beside the model (tile 128).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(["100%", "79%"])
+        .map(|(&(label, n), p)| crate::lecture::Case {
+            label,
+            values: lecture_case(n),
+            printed: vec![("useful-fraction", p)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| readouts(&quantization(v)))
+}
+
 /// The values a lecture case sets.
 pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))]
@@ -103,6 +118,12 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&QUANTIZATION_PARAMS));
+        assert!(rows.len() == 2 && rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     #[test]

@@ -136,6 +136,40 @@ pub fn decode_preset(batch: i64) -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// The notes' §5.2 and §5.3 tables beside the model (H100, bf16).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    use crate::lecture::Case;
+    let ops: [(&'static str, [&'static str; 3]); 4] = [
+        ("relu", ["0.25", "0.8", "0.1%"]),
+        ("dot", ["0.5", "1.7", "0.2%"]),
+        ("matvec", ["1.0", "3.3", "0.3%"]),
+        ("matmul", ["1365", "990", "100%"]),
+    ];
+    let mut cases: Vec<Case> = ops
+        .into_iter()
+        .map(|(op, [i, t, pc])| Case {
+            label: ["choice.op.relu", "choice.op.dot", "choice.op.matvec", "choice.op.matmul"]
+                [LECTURE_OPS.iter().position(|&o| o == op).unwrap_or(0)],
+            values: vec![
+                ("gpu", Value::Choice("h100")),
+                ("dtype", Value::Choice("bf16")),
+                ("op", Value::Choice(op)),
+                ("n", Value::Int(4096)),
+            ],
+            printed: vec![("intensity", i), ("attainable-tflops", t), ("percent-of-peak", pc)],
+            reason: None,
+        })
+        .collect();
+    let decode = [("1.0", "0.3%"), ("8.0", "2.7%"), ("63", "21%"), ("241", "82%"), ("819", "100%")];
+    cases.extend(DECODE_PRESETS.iter().zip(decode).map(|(&(b, label, _), (i, pc))| Case {
+        label,
+        values: decode_preset(b),
+        printed: vec![("intensity", i), ("attainable-tflops", crate::lecture::NOT_PRINTED), ("percent-of-peak", pc)],
+        reason: None,
+    }));
+    crate::lecture::rows(v, cases, |v| roofline::metrics(&gpu(v), v.choice("dtype"), roofline_work(v, v.choice("op"))))
+}
+
 /// The GPU and dtype the measurements were taken on (x = torch.randn(2²⁸), fp32).
 pub const MEASURED_GPU: &str = "h200";
 pub const MEASURED_DTYPE: &str = "fp32";
@@ -296,6 +330,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&ROOFLINE_PARAMS));
+        assert_eq!(rows.len(), 9);
+        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     fn parse(pairs: &[(&str, &str)]) -> Values {

@@ -10,6 +10,7 @@ use crate::ui::readouts::Readouts;
 use crate::ui::widgets::{Preset, Presets};
 use std::rc::Rc;
 use crate::ui::custom_gpu::CustomGpu;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -83,6 +84,7 @@ pub fn RooflinePanel() -> Html {
     let stage = html! {
         <>
             <Readouts topic="roofline" metrics={Rc::new(roofline::metrics(&h, dtype, work))} />
+            <LectureTable topic="roofline" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <h2 class="chart-title">{ ctx.t("roofline.chart") }</h2>
             <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}

@@ -127,6 +127,25 @@ pub const LECTURE_CASES: [(&str, &str, i64); 4] = [
     ("tiling.preset.t64", "tiled", 64),
 ];
 
+/// The notes' §6.6 table beside the counter (n = 256, fp32).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed = [("33,554,432", "0.25"), ("8,388,608", "1"), ("2,097,152", "4"), ("524,288", "16")];
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(printed)
+        .map(|(&(label, mode, tile), (reads, ai))| crate::lecture::Case {
+            label,
+            values: lecture_case(mode, tile),
+            printed: vec![("global-reads", reads), ("intensity", ai)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| {
+        use crate::sim::Steppable;
+        tile_run(v).metrics(0)
+    })
+}
+
 /// The values a lecture case sets (from the start, output tile (0, 0)).
 pub fn lecture_case(mode: &'static str, tile: i64) -> Vec<(&'static str, Value)> {
     vec![
@@ -185,6 +204,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&TILING_PARAMS));
+        assert_eq!(rows[0].cells[0].computed, "33,554,432");
+        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
     use crate::sim::Steppable;
 
