@@ -209,6 +209,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 mod tests {
 
     #[test]
+    fn the_limits_are_counted_in_blocks() {
+        use crate::i18n::{trf, Lang};
+        assert_eq!(trf(Lang::En, "occupancy.limit.registers", &[("n", "3")]), "Registers: 3 blocks");
+        assert_eq!(trf(Lang::Zh, "occupancy.limit.shared-memory", &[("n", "4")]), "共享内存：4 个块");
+    }
+
+    #[test]
     fn the_lecture_table_matches() {
         let rows = lecture_rows(&Values::defaults(&OCCUPANCY_PARAMS));
         assert_eq!(rows.iter().map(|r| r.cells[0].computed.as_str()).collect::<Vec<_>>(), ["100%", "50%", "19%"]);
