@@ -8,6 +8,9 @@
 pub const CUSTOM_PEAK: ParamSpec = ParamSpec::text("peak", 12, "1000", check_peak).optional();
 pub const CUSTOM_BW: ParamSpec = ParamSpec::int("bw", 1, 100_000, 3350).optional().log();
 
+/// The `gpu` of a panel's roofline inset where a custom machine is offered.
+pub const INSET_GPU_CUSTOM: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100").optional();
+
 fn check_peak(s: &str) -> Result<(), String> {
     crate::sim::hw::parse_peak(s).map(|_| ())
 }

@@ -14,7 +14,7 @@ pub mod ledger;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static FLASH_PARAMS: [ParamSpec; 17] = [
+pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),
     ParamSpec::int("d", 1, flash::MAX_D as i64, 64).log(),
     ParamSpec::int("bq", 1, flash::MAX_N as i64, 32).log(),
@@ -26,7 +26,9 @@ pub static FLASH_PARAMS: [ParamSpec; 17] = [
     ParamSpec::choice("dtype", hw::ML_DTYPES, "bf16"),
     ParamSpec::int("sram", 1, 1024, 228).log(),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
-    INSET_GPU,
+    crate::params::INSET_GPU_CUSTOM,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
     ParamSpec::choice("blocks", &["manual", "sram"], "manual").optional(),
     ParamSpec::choice("order", &["q", "kv"], "q").optional(),
     ParamSpec::choice("std", &["fused", "kernels"], "fused").optional(),
@@ -523,6 +525,17 @@ mod tests {
         assert_eq!(current_checks(&f, &mut cache, None), None);
         let (m, pending) = readout_metrics(&f, &big, 3, None);
         assert!(pending.is_empty() && !m.iter().any(|m| m.name == "max-abs-error"));
+    }
+
+    #[test]
+    fn the_inset_takes_a_custom_machine() {
+        let (v, notices) = FLASH.parse(&q(&[("gpu", "custom"), ("peak", "5.5"), ("bw", "215")]));
+        assert!(notices.is_empty(), "{notices:?}");
+        let m = crate::params::machine(&v);
+        assert_eq!((m.code, m.peak_tflops("bf16"), m.hbm_tbps), ("custom", 5.5, 0.215));
+        // A panel without peak and bw does not offer it.
+        let (_, notices) = crate::topics::systolic::SYSTOLIC.parse(&q(&[("gpu", "custom")]));
+        assert_eq!(notices.len(), 1);
     }
 
     #[test]

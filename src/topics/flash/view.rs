@@ -237,7 +237,7 @@ pub fn FlashPanel() -> Html {
             <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
                 { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
             </p>
-            <RooflineInset gpu={v.choice("gpu")} dtype={v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
+            <RooflineInset gpu={v.choice("gpu")} custom={Some((v.text("peak").to_string().into(), v.int("bw")))} dtype={v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.flash", Work { flops: sim.flops(pass) as f64, bytes: fl_b as f64 }),
                 ("inset.standard", Work { flops: sim.flops_standard(pass) as f64, bytes: std_b as f64 }),
             ])} />
@@ -313,7 +313,7 @@ fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
                             data-model-gb={format!("{:.3}", line.model_gb)} data-paper-gb={line.paper_gb.to_string()}
                             data-within={line.within.to_string()}>{ line.text(ctx.lang) }</p>
                     }) }
-                    <p data-testid="paper-time">{ l::time_line(ctx.lang, sim, v, crate::sim::hw::gpu(v.choice("gpu")).hbm_tbps) }</p>
+                    <p data-testid="paper-time">{ l::time_line(ctx.lang, sim, v, crate::params::machine(v).hbm_tbps) }</p>
                     <p class="muted">{ ctx.t("flash.paper.assumptions") }</p>
                 </div>
             }

@@ -11,7 +11,7 @@ use crate::sim::matmul::{self, TileRun, TileState};
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static TILING_PARAMS: [ParamSpec; 12] = [
+pub static TILING_PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("n", 1, 4096, 256).log(),
     ParamSpec::int("m", 0, 4096, 0).optional(),
     ParamSpec::int("k", 0, 4096, 0).optional(),
@@ -21,7 +21,9 @@ pub static TILING_PARAMS: [ParamSpec; 12] = [
     ParamSpec::position("step"),
     ParamSpec::int("smem", 1, 1024, 228).log(),
     ParamSpec::int("speed", 1, 1000, 2).optional(),
-    INSET_GPU,
+    crate::params::INSET_GPU_CUSTOM,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
     ParamSpec::int("ti", 0, 4095, 0),
     ParamSpec::int("tj", 0, 4095, 0),
 ];

@@ -59,7 +59,7 @@ pub fn TilingPanel() -> Html {
             <Readouts topic="tiling" metrics={Rc::new(super::readouts(&run, step))} />
             <LectureTable topic="tiling" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class={classes!("check", if fits { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
-            <RooflineInset gpu={p.v.choice("gpu")} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
+            <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.this", Work { flops: t.flops() as f64, bytes: t.global_bytes() as f64 }),
             ])} />
         </>
