@@ -145,6 +145,13 @@ describe('the panels a student would question', () => {
     await page.locator('.preset[data-preset="m4-pro"]').click();
     await waitQuery(page, 'peak', '5.5');
     assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).split('?')[1]).get('bw'), '215');
+    // The insets of fusion, tiling and flash take one too.
+    await page.goto('about:blank');
+    await open(page, env.srv.base, '#/tiling?n=256&tile=64&dtype=fp32&mode=tiled&gpu=custom&peak=5.5&bw=215');
+    const inset = page.locator('[data-testid=roofline-inset]');
+    await inset.locator('[data-testid=custom-gpu]').waitFor();
+    // T = 64, fp32: 16 FLOP/byte × 0.215 TB/s = 3.44 TFLOP/s, under the M4 Pro's 5.5.
+    assert.equal(Number(await inset.locator('.inset-dot').first().getAttribute('data-inset-tflops')).toFixed(2), '3.44');
     await page.goto('about:blank');
     await open(page, env.srv.base, '#/hardware?gpu=custom&peak=abc&bw=215&dtype=fp32');
     assert.equal(await page.locator('[data-notice-param="peak"]').count(), 1, 'a bad peak is named');
