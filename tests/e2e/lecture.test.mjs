@@ -168,6 +168,8 @@ describe('the panels a student would question', () => {
       ['#/quantization', 2, 0],
       ['#/occupancy', 3, 0],
       ['#/waves', 3, 0],
+      ['#/divergence', 3, 0],
+      ['#/recompute', 2, 0],
     ]) {
       for (const lang of ['en', 'zh']) {
         const page = await fresh(`${hash}?lang=${lang}`);
