@@ -106,9 +106,18 @@ static TABLE: &[(&str, &str, &str)] = &[
     // GPU vs TPU
     // Hardware
     ("choice.gpu.custom", "Custom", "自定义"),
+    ("custom.peak", "Peak (TFLOP/s)", "峰值（TFLOP/s）"),
+    ("custom.bw", "Bandwidth (GB/s)", "带宽（GB/s）"),
+    ("custom.m4-pro", "Apple M4 Pro (notes §5.4: 5.5 TFLOP/s fp32, 215 GB/s)", "Apple M4 Pro（讲义 §5.4：fp32 5.5 TFLOP/s，215 GB/s）"),
     // Roofline
     ("metric.intensity.doc", "FLOPs ÷ bytes moved to and from HBM", "FLOPs ÷ 与 HBM 之间搬运的字节数"),
     ("word.memory", "memory", "内存"),
+    ("word.yes", "yes", "是"),
+    ("lecture.table", "The lecture's figures beside this simulation (a row loads its configuration)", "讲义中的数字与本模拟对照（点击一行载入该配置）"),
+    ("lecture.load", "Click to load this configuration", "点击载入这一配置"),
+    ("lecture.printed", " (lecture: {v})", "（讲义：{v}）"),
+    ("lecture.differs", "differs from the lecture", "与讲义不同"),
+    ("word.no", "no", "否"),
     ("word.compute", "compute", "计算"),
     // Fusion
     // Recompute
@@ -296,6 +305,12 @@ pub fn format_bytes(b: f64) -> String {
 }
 
 /// How a metric is shown to a person (the raw value goes in `data-value`).
+#[cfg(test)]
+#[test]
+fn log_ticks_never_read_zero() {
+    assert_eq!([1000.0, 1.0, 0.1, 0.01, 0.001, 0.0025].map(tick), ["1000", "1", "0.1", "0.01", "0.001", "0.003"]);
+}
+
 pub fn format_metric(m: &Metric) -> String {
     match m.unit {
         Unit::Count => group_digits(m.value.max(0.0) as u64),
@@ -308,6 +323,7 @@ pub fn format_metric(m: &Metric) -> String {
             }
         }
         Unit::Word => m.word.unwrap_or("").to_string(),
+        Unit::Flag => if m.value != 0.0 { "yes" } else { "no" }.to_string(),
         Unit::Bytes => format_bytes(m.value),
         Unit::Real => {
             let v = m.value;
@@ -322,6 +338,23 @@ pub fn format_metric(m: &Metric) -> String {
             }
         }
     }
+}
+
+/// A log-axis tick: whole numbers from 1 up, else the first significant
+/// digit (0.1, 0.01, 0.001; never "0.00").
+pub fn tick(y: f64) -> String {
+    if y >= 1.0 || y <= 0.0 {
+        format!("{y:.0}")
+    } else {
+        let decimals = (-y.log10()).ceil().max(1.0) as usize;
+        format!("{y:.decimals$}")
+    }
+}
+
+/// The exact value behind a rounded one (bytes: "738,197,504 B"), for a
+/// tooltip; `None` where the shown value is already exact.
+pub fn exact_value(m: &Metric) -> Option<String> {
+    (m.unit == Unit::Bytes && m.value >= 1e3).then(|| format!("{} B", group_digits(m.value.max(0.0) as u64)))
 }
 
 /// At most `max` characters of `s` (a value quoted in a notice can be a

@@ -7,6 +7,7 @@ pub mod animation;
 pub mod deck;
 pub mod draw;
 pub mod i18n;
+pub mod lecture;
 pub mod params;
 pub mod scene;
 pub mod sim;

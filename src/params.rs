@@ -3,6 +3,28 @@
 //! validated values plus a [`Notice`] for everything it had to clamp, ignore or
 //! replace. It never fails: a hostile URL gives notices and a working panel.
 
+/// The custom machine's parameters, shared by every panel that offers
+/// `gpu=custom`: its peak (TFLOP/s, decimal) and bandwidth (GB/s).
+pub const CUSTOM_PEAK: ParamSpec = ParamSpec::text("peak", 12, "1000", check_peak).optional();
+pub const CUSTOM_BW: ParamSpec = ParamSpec::int("bw", 1, 100_000, 3350).optional().log();
+
+/// The `gpu` of a panel's roofline inset where a custom machine is offered.
+pub const INSET_GPU_CUSTOM: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100").optional();
+
+fn check_peak(s: &str) -> Result<(), String> {
+    crate::sim::hw::parse_peak(s).map(|_| ())
+}
+
+/// The machine a panel's `gpu`, `peak` and `bw` describe.
+pub fn machine(v: &Values) -> crate::sim::hw::Gpu {
+    match v.choice("gpu") {
+        "custom" => {
+            crate::sim::hw::custom(crate::sim::hw::parse_peak(v.text("peak")).unwrap_or(1000.0), v.int("bw") as f64)
+        }
+        code => *crate::sim::hw::gpu(code),
+    }
+}
+
 /// Query parameters that belong to the whole app, not to a panel.
 pub const GLOBAL_PARAMS: [&str; 4] = ["lang", "present", "embed", "deck"];
 

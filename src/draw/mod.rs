@@ -5,6 +5,7 @@ pub mod coalescing;
 mod cvd;
 pub mod divergence;
 pub mod flash;
+pub mod labels;
 pub mod matmul;
 pub mod occupancy;
 pub mod softmax;

@@ -95,7 +95,7 @@ impl Access {
         vec![
             Metric::count("transactions", self.transactions()),
             Metric::percent("useful-fraction", self.useful_fraction()),
-            Metric::count("bytes-moved", self.bytes_moved()),
+            Metric::bytes("bytes-moved", self.bytes_moved()),
         ]
     }
 }

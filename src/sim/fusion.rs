@@ -281,8 +281,8 @@ impl Ledger {
         let fused = self.bytes_fused(n, elem_bytes);
         vec![
             Metric::count("kernels-unfused", self.kernels as u64),
-            Metric::count("bytes-unfused", unfused),
-            Metric::count("bytes-fused", fused),
+            Metric::bytes("bytes-unfused", unfused),
+            Metric::bytes("bytes-fused", fused),
             Metric::real("speedup-bound", unfused as f64 / fused as f64),
         ]
     }

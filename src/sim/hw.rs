@@ -150,6 +150,44 @@ pub const GPUS: [Gpu; 4] = [
     },
 ];
 
+/// The `gpu` choices of a panel that takes a custom machine.
+pub const GPU_CHOICES: &[&str] = &["a100", "h100", "h200", "b200", "custom"];
+
+/// The notes' "your computer" example (§5.4): an Apple M4 Pro measured with
+/// PyTorch on its GPU (MPS): about 5.5 TFLOP/s fp32 matmul, 215 GB/s.
+pub const M4_PRO: (&str, u64) = ("5.5", 215);
+
+/// A machine given by its peak (TFLOP/s, for whichever dtype is chosen) and
+/// bandwidth (GB/s); what it does not say (SMs, memory sizes) is zero.
+pub fn custom(peak_tflops: f64, bw_gbs: f64) -> Gpu {
+    Gpu {
+        code: "custom",
+        name: "custom",
+        sms: 0,
+        arch: "",
+        macs_per_sm_cycle: 0,
+        notes_hbm_tbps: bw_gbs / 1000.0,
+        bf16_tflops: peak_tflops,
+        fp8_tflops: Some(peak_tflops),
+        fp32_tflops: peak_tflops,
+        hbm_tbps: bw_gbs / 1000.0,
+        hbm_gb: 0.0,
+        l2_mb: 0.0,
+        smem_kb_per_sm: 0.0,
+        regs_kb_per_sm: 0.0,
+        source: "given in the URL (peak, bw)",
+    }
+}
+
+/// A peak in TFLOP/s as a URL gives it: a decimal number, 0.001 to 100,000.
+pub fn parse_peak(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.001..=100_000.0).contains(&x) => Ok(x),
+        Ok(_) => Err("a peak from 0.001 to 100000 TFLOP/s".into()),
+        Err(_) => Err("a decimal number of TFLOP/s".into()),
+    }
+}
+
 /// The GPU with this code; an unknown code (never one a URL lets through)
 /// gives the H100.
 pub fn gpu(code: &str) -> &'static Gpu {
@@ -201,6 +239,16 @@ mod tests {
             let ghz = g.bf16_tflops * 1e12 / (2.0 * g.macs_per_sm_cycle as f64 * g.sms as f64) / 1e9;
             assert!((1.4..2.0).contains(&ghz), "{}: {ghz} GHz", g.code);
         }
+    }
+
+    #[test]
+    fn a_custom_machine_from_the_url() {
+        let m4 = custom(parse_peak(M4_PRO.0).unwrap(), M4_PRO.1 as f64);
+        // The notes' M4 Pro: ridge ≈ 26 FLOP/byte.
+        assert_eq!(m4.ridge("fp32").round(), 26.0);
+        assert_eq!(m4.peak_tflops("bf16"), 5.5);
+        assert!(parse_peak("0").is_err() && parse_peak("abc").is_err() && parse_peak("inf").is_err());
+        assert_eq!(parse_peak(" 989.5 "), Ok(989.5));
     }
 
     /// The notes' GPU table (§4): A100 156, H100 295, B200 281 FLOP/byte.

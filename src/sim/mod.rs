@@ -93,6 +93,8 @@ pub enum Unit {
     /// A word (`Metric::word`), e.g. the limiting resource; shown translated
     /// as `word.<word>`.
     Word,
+    /// Yes or no: `data-value` 1 or 0, shown as `word.yes` / `word.no`.
+    Flag,
 }
 
 /// One key figure: `name` is both the `data-metric` attribute and the
@@ -118,6 +120,17 @@ impl Metric {
     }
     pub fn bytes(name: &'static str, value: u64) -> Self {
         Metric { name, value: value as f64, unit: Unit::Bytes, word: None }
+    }
+    pub fn flag(name: &'static str, yes: bool) -> Self {
+        Metric { name, value: yes as u8 as f64, unit: Unit::Flag, word: None }
+    }
+    /// The translation key of the word shown instead of the number, if any.
+    pub fn word_key(&self) -> Option<String> {
+        match (self.unit, self.word) {
+            (Unit::Flag, _) => Some(if self.value != 0.0 { "word.yes" } else { "word.no" }.to_string()),
+            (_, Some(w)) => Some(format!("word.{w}")),
+            _ => None,
+        }
     }
     pub fn word(name: &'static str, word: &'static str) -> Self {
         Metric { name, value: f64::NAN, unit: Unit::Word, word: Some(word) }

@@ -303,7 +303,7 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
     let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
     let look = Look::new(p.present, dpr);
     let mut chart =
-        look.builder(&root, 10.0, 36.0, 60.0).build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
+        look.builder(&root, 10.0, 44.0, 78.0).build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
@@ -435,6 +435,9 @@ pub struct RooflineProps {
     pub height: f64,
     pub present: bool,
     pub label: AttrValue,
+    /// Written beside the ridge point's vertical line (nothing if empty).
+    #[prop_or_default]
+    pub ridge_label: AttrValue,
 }
 
 fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Option<()> {
@@ -445,13 +448,15 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let k = look.k;
     let (x0, x1) = (0.05, 1e5);
     let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
-    let mut chart =
-        look.builder(&root, 12.0, 36.0, 60.0).build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).ok()?;
+    // Room on the right for the last tick ("10000") to be drawn whole.
+    let mut builder = look.builder(&root, 12.0, 36.0, 60.0);
+    builder.margin_right((30.0 * dpr * k) as u32);
+    let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
         .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
-        .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
+        .y_label_formatter(&|y| crate::i18n::tick(*y))
         .draw()
         .ok()?;
     let ridge = p.peak / p.bandwidth;
@@ -462,26 +467,43 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
             RGBColor(28, 32, 40).stroke_width(stroke),
         ))
         .ok()?;
+    let grey = RGBColor(110, 110, 120);
     chart
         .draw_series(std::iter::once(PathElement::new(
             vec![(ridge, y0), (ridge, p.peak)],
             RGBColor(150, 150, 160).stroke_width((1.0 * dpr) as u32),
         )))
         .ok()?;
-    for d in p.dots.iter() {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    if !p.ridge_label.is_empty() {
+        let (rx, ry) = chart.backend_coord(&(ridge, p.peak));
+        root.draw(&Text::new(
+            p.ridge_label.to_string(),
+            (rx + (4.0 * dpr) as i32, ry + (6.0 * dpr * k) as i32),
+            look.font(11.0).into_font().color(&grey).pos(Pos::new(HPos::Left, VPos::Top)),
+        ))
+        .ok()?;
+    }
+    let font_px = 12.0 * dpr * k;
+    let pixel: Vec<(i32, i32, i32)> = p
+        .dots
+        .iter()
+        .map(|d| {
+            let (x, y) = chart.backend_coord(&(d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1)));
+            (x, y, (d.label.chars().count() as f64 * font_px * 0.6) as i32)
+        })
+        .collect();
+    let labels = crate::draw::labels::place_labels(&pixel, (font_px * 1.15) as i32);
+    for (d, &(lx, ly)) in p.dots.iter().zip(&labels) {
         let (color, r) = if d.selected { (RGBColor(208, 48, 10), 7.0) } else { (RGBColor(21, 89, 201), 5.0) };
         let pos = (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1));
         chart.draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled()))).ok()?;
-        chart
-            .draw_series(std::iter::once(Text::new(
-                d.label.clone(),
-                pos,
-                look.font(12.0).into_font().color(&color).pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Left,
-                    plotters::style::text_anchor::VPos::Bottom,
-                )),
-            )))
-            .ok()?;
+        root.draw(&Text::new(
+            d.label.clone(),
+            (lx + (r * dpr * k) as i32, ly),
+            look.font(12.0).into_font().color(&color).pos(Pos::new(HPos::Left, VPos::Bottom)),
+        ))
+        .ok()?;
     }
     root.present().ok()
 }
@@ -494,13 +516,16 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
     {
         let canvas = canvas.clone();
         let props = p.clone();
-        use_effect_with((p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), pw, ph, p.present), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if draw_roofline(&c, &props, dpr).is_some() {
-                    let _ = c.set_attribute("data-painted", "1");
+        use_effect_with(
+            (p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), pw, ph, p.present, p.ridge_label.clone()),
+            move |_| {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    if draw_roofline(&c, &props, dpr).is_some() {
+                        let _ = c.set_attribute("data-painted", "1");
+                    }
                 }
-            }
-        });
+            },
+        );
     }
     let rows = p.dots.iter().map(|d| vec![d.label.clone(), short(d.intensity), short(d.tflops)]).collect();
     let table = data_table(&p.label, &["", p.x_desc.as_str(), "TFLOP/s"], rows);

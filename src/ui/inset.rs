@@ -19,6 +19,9 @@ pub struct InsetProps {
     /// (translation key of the label, work) for each dot; the first is highlighted.
     pub points: Rc<Vec<(&'static str, Work)>>,
     pub dispatch: Callback<Action>,
+    /// The panel's `peak` and `bw` where it offers a custom machine.
+    #[prop_or_default]
+    pub custom: Option<(AttrValue, i64)>,
 }
 
 #[component]
@@ -29,7 +32,13 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
     let natural = if ctx.present { 520.0 } else { 420.0 };
     // The inset's padding and border take 24 px of its width.
     let width = (crate::ui::canvas::use_width(node.clone(), natural + 24.0) - 24.0).min(natural).max(200.0);
-    let h = hardware(p.gpu);
+    let machine = match (&p.custom, p.gpu) {
+        (Some((peak, bw)), "custom") => {
+            crate::sim::hw::custom(crate::sim::hw::parse_peak(peak).unwrap_or(1000.0), *bw as f64)
+        }
+        _ => *hardware(p.gpu),
+    };
+    let h = &machine;
     let dots: Vec<RoofDot> = p
         .points
         .iter()
@@ -47,7 +56,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
         .map(|(i, d)| {
             html! {
                 <span class="inset-dot" data-inset-intensity={d.intensity.to_string()} data-inset-tflops={d.tflops.to_string()} data-index={i.to_string()}>
-                    { format!("{}: {:.3} FLOP/B → {:.2} TFLOP/s", d.label, d.intensity, d.tflops) }
+                    { ctx.tf("inset.value", &[("label", &d.label), ("i", &format!("{:.3}", d.intensity)), ("t", &format!("{:.2}", d.tflops))]) }
                 </span>
             }
         })
@@ -55,8 +64,13 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
     html! {
         <div class="inset" data-testid="roofline-inset" ref={node}>
             <h2 class="chart-title">{ ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)]) }</h2>
-            <Choice name="gpu" options={crate::sim::hw::GPU_CODES} value={p.gpu} dispatch={p.dispatch.clone()} />
+            <Choice name="gpu" options={if p.custom.is_some() { crate::sim::hw::GPU_CHOICES } else { crate::sim::hw::GPU_CODES }}
+                value={p.gpu} dispatch={p.dispatch.clone()} />
+            if let (Some((peak, bw)), "custom") = (&p.custom, p.gpu) {
+                <crate::ui::custom_gpu::CustomGpu peak={peak.clone()} bw={*bw} dispatch={p.dispatch.clone()} />
+            }
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
+                ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}
                 width={width} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
                 label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />
             <p class="inset-values">{ for metrics }</p>

@@ -5,8 +5,10 @@
 pub mod app;
 pub mod canvas;
 pub mod chart;
+pub mod custom_gpu;
 pub mod export;
 pub mod inset;
+pub mod lecture_table;
 pub mod measured;
 pub mod panel;
 pub mod panic;

@@ -73,12 +73,18 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
                 if pending.has(m.name) {
                     return checking(m.name);
                 }
-                let (text, title) = label(m.name);
+                let (text, doc) = label(m.name);
+                // Bytes are shown with units; the hover gives the exact count.
+                let exact = crate::i18n::exact_value(m);
+                let title = match (doc, exact) {
+                    (Some(d), Some(x)) => Some(format!("{d} ({x})")),
+                    (d, x) => d.or(x),
+                };
                 html! {
                     <div class="metric" data-metric={m.name} data-value={m.raw()} title={title}>
                         <span class="metric-label">{ text }</span>
-                        <span class="metric-value">{ match m.word {
-                            Some(w) => ctx.t(&format!("word.{w}")),
+                        <span class="metric-value">{ match m.word_key() {
+                            Some(key) => ctx.t(&key),
                             None => format_metric(m),
                         } }</span>
                     </div>

@@ -76,7 +76,10 @@ pub fn Slider(props: &SliderProps) -> Html {
         })
     };
     html! {
-        <div class="slider" data-param={props.name} title={title.clone()}>
+        // The number box is as wide as the largest value's digits (a fixed
+        // width cut 16777216 to "167772").
+        <div class="slider" data-param={props.name} title={title.clone()}
+            style={format!("--digits:{}", props.max.max(props.min.abs()).to_string().len())}>
             <label for={id.clone()}>{ ctx.t(&label_key) }</label>
             <input id={id} type="range" name={props.name} min={tmin.to_string()} max={tmax.to_string()} step="1"
                 value={to_track(props, props.value).to_string()} oninput={on_range} />

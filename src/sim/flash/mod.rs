@@ -485,16 +485,13 @@ impl Flash {
         }
     }
 
-    /// HBM bytes of one pass, standard attention: forward writes S, reads it,
-    /// writes P, reads it (n² each), besides reading Q, K, V and writing O.
-    /// Backward reads the stored P, writes and reads dP and dS, reads Q, K, V,
-    /// dO and writes dQ, dK, dV.
+    /// HBM bytes of one pass, standard attention as the FlashAttention
+    /// paper's Algorithms 0 and 3 (`io::Standard::Fused`): forward writes S,
+    /// reads it, writes P, reads it (n² each), besides reading Q, K, V and
+    /// writing O; backward reads P for dV, writes dP, reads P and dP and
+    /// writes dS, reads dS twice (dQ, dK).
     pub fn hbm_bytes_standard(&self, pass: Pass) -> u64 {
-        let (n, d, e) = (self.p.n as u64, self.p.d as u64, self.p.elem_bytes);
-        match pass {
-            Pass::Fwd => 4 * n * n * e + 4 * n * d * e,
-            Pass::Bwd => 5 * n * n * e + 7 * n * d * e,
-        }
+        self.standard_bytes(pass, io::Standard::Fused)
     }
 
     /// One thread block's SRAM working set: Q_i, K_j, V_j tiles (dtype), the
@@ -554,9 +551,9 @@ impl Flash {
             m.push(Metric::real("grad-max-abs-error", num.grad_err));
         }
         m.extend([
-            Metric::count("hbm-bytes-flash", self.hbm_bytes_flash(pass)),
-            Metric::count("hbm-bytes-standard", self.hbm_bytes_standard(pass)),
-            Metric::count("sram-bytes", self.sram_bytes()),
+            Metric::bytes("hbm-bytes-flash", self.hbm_bytes_flash(pass)),
+            Metric::bytes("hbm-bytes-standard", self.hbm_bytes_standard(pass)),
+            Metric::bytes("sram-bytes", self.sram_bytes()),
         ]);
         m
     }
@@ -569,6 +566,8 @@ pub use run::{FlashRun, TileStep};
 
 mod check;
 pub use check::Check;
+
+pub mod io;
 
 #[cfg(test)]
 mod tests;

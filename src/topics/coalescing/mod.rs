@@ -65,6 +65,22 @@ pub const LECTURE_CASES: [(&str, &str, i64); 4] = [
     ("coalescing.preset.random", "random", 1),
 ];
 
+/// The notes' §6.5 table beside the model (fp32, 128-byte sections).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed = [("1", "100%"), ("2", "50%"), ("32", "3%"), ("32", "3%")];
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(printed)
+        .map(|(&(label, pattern, stride), (tx, frac))| crate::lecture::Case {
+            label,
+            values: lecture_case(pattern, stride),
+            printed: vec![("transactions", tx), ("useful-fraction", frac)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| coalescing::Access::new(coalescing_params(v)).metrics())
+}
+
 /// The values one lecture case sets.
 pub fn lecture_case(pattern: &'static str, stride: i64) -> Vec<(&'static str, Value)> {
     vec![
@@ -288,6 +304,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&COALESCING_PARAMS));
+        assert_eq!(rows.len(), 4);
+        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     use crate::topics::q;

@@ -12,6 +12,7 @@ use crate::ui::panel::{controls, use_panel, Control};
 use crate::ui::readouts::Readouts;
 use crate::ui::widgets::{Preset, Presets};
 use std::rc::Rc;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -66,6 +67,7 @@ pub fn CoalescingPanel() -> Html {
             <SceneCanvas scene={(*scene).clone()} name={format!("coalescing-{}-{}", p.v.choice("pattern"), p.v.int("stride"))}
                 label={ctx.t("coalescing.sections")} />
             <Readouts topic="coalescing" metrics={Rc::new(access.metrics())} />
+            <LectureTable topic="coalescing" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class="muted" data-testid="sector-view">{ super::sector_view(ctx.lang, params) }</p>
             { measured.unwrap_or_default() }
         </>

@@ -94,6 +94,27 @@ pub fn caption(lang: Lang, sim: &Divergence, step: u64) -> String {
 /// `data-preset`.
 pub const LECTURE_CONDS: [&str; 3] = ["tid%2==0", "(tid/32)%2==0", "tid<100"];
 
+/// The notes' §6.1 table beside the simulation (4 warps, 10 + 10 steps).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed = [("80", "50%"), ("40", "100%"), ("50", "88%")];
+    let labels = ["divergence.case.even", "divergence.case.warp", "divergence.case.lt100"];
+    let cases = LECTURE_CONDS
+        .iter()
+        .zip(printed)
+        .zip(labels)
+        .map(|((&cond, (steps, util)), label)| crate::lecture::Case {
+            label,
+            values: lecture_case(cond),
+            printed: vec![("total-steps", steps), ("warp-utilization", util)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| {
+        let sim = divergence_run(v);
+        sim.metrics(sim.steps())
+    })
+}
+
 /// The values a lecture condition's button sets: the lecture's 4 warps and
 /// 10 + 10 steps, from step 0.
 pub fn lecture_case(cond: &str) -> Vec<(&'static str, Value)> {
@@ -235,6 +256,9 @@ pub static TOPIC: Topic = Topic {
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
 pub static STRINGS: &[(&str, &str, &str)] = &[
+    ("divergence.case.even", "tid % 2 == 0 (half of every warp)", "tid % 2 == 0（每个 warp 各一半）"),
+    ("divergence.case.warp", "(tid / 32) % 2 == 0 (by warp)", "(tid / 32) % 2 == 0（按 warp 划分）"),
+    ("divergence.case.lt100", "tid < 100 (only the warp across 100)", "tid < 100（只有跨越边界的 warp）"),
     ("topic.divergence.title", "Warp divergence", "分支发散"),
     ("topic.divergence.summary", "The 32 lanes of a warp share one instruction stream: when they disagree on a branch, the warp runs both sides, one after the other.", "一个 warp 的 32 个线程共用一条指令流：它们在分支上意见不一时，warp 只能先后执行两边。"),
     ("param.warps", "Warps", "warp 数"),
@@ -282,6 +306,11 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = super::lecture_rows(&super::Values::defaults(&super::DIVERGENCE_PARAMS));
+        assert!(rows.len() == 3 && rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     use crate::topics::q;

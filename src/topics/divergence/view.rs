@@ -18,6 +18,7 @@ use crate::ui::url_state::Action;
 use crate::ui::widgets::legend_item;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -128,6 +129,7 @@ pub fn DivergencePanel() -> Html {
             <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
                 on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
             <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
+            <LectureTable topic="divergence" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             { measured.unwrap_or_default() }
         </>
     };

@@ -10,10 +10,11 @@ use crate::params::{ParamSpec, Values};
 use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
 use crate::sim::{hw, Metric};
 
+pub mod ledger;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static FLASH_PARAMS: [ParamSpec; 12] = [
+pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),
     ParamSpec::int("d", 1, flash::MAX_D as i64, 64).log(),
     ParamSpec::int("bq", 1, flash::MAX_N as i64, 32).log(),
@@ -25,7 +26,14 @@ pub static FLASH_PARAMS: [ParamSpec; 12] = [
     ParamSpec::choice("dtype", hw::ML_DTYPES, "bf16"),
     ParamSpec::int("sram", 1, 1024, 228).log(),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
-    INSET_GPU,
+    crate::params::INSET_GPU_CUSTOM,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
+    ParamSpec::choice("blocks", &["manual", "sram"], "manual").optional(),
+    ParamSpec::choice("order", &["q", "kv"], "q").optional(),
+    ParamSpec::choice("std", &["fused", "kernels"], "fused").optional(),
+    ParamSpec::int("heads", 1, 128, 1).optional(),
+    ParamSpec::int("batch", 1, 1024, 1).optional().log(),
 ];
 
 pub static FLASH: TopicMeta = TopicMeta {
@@ -43,22 +51,25 @@ pub static FLASH: TopicMeta = TopicMeta {
         "hbm-bytes-flash",
         "hbm-bytes-standard",
         "sram-bytes",
+        "hbm-total-standard",
+        "hbm-total-flash",
     ],
     position_max: Some(|v| Flash::schedule_only(flash_params(v)).steps()),
     bounds: None,
 };
 
+/// The simulation's parameters; with `blocks=sram` the block sizes come
+/// from the SRAM size (`bq`, `bk` in the URL are then unused).
 pub fn flash_params(v: &Values) -> flash::Params {
-    flash::Params {
-        n: v.int("n") as usize,
-        d: v.int("d") as usize,
-        bq: v.int("bq") as usize,
-        bk: v.int("bk") as usize,
-        causal: v.choice("causal") == "1",
-        seed: v.int("seed") as u64,
-        elem_bytes: hw::dtype_bytes(v.choice("dtype")),
-        sram: v.int("sram") as u64 * 1024,
-    }
+    let (n, d) = (v.int("n") as usize, v.int("d") as usize);
+    let elem_bytes = hw::dtype_bytes(v.choice("dtype"));
+    let sram = v.int("sram") as u64 * 1024;
+    let (bq, bk) = if v.choice("blocks") == "sram" {
+        flash::io::blocks_from_sram(sram, elem_bytes, d, n)
+    } else {
+        (v.int("bq") as usize, v.int("bk") as usize)
+    };
+    flash::Params { n, d, bq, bk, causal: v.choice("causal") == "1", seed: v.int("seed") as u64, elem_bytes, sram }
 }
 
 pub fn flash_pass(v: &Values) -> Pass {
@@ -185,8 +196,25 @@ pub fn should_publish(done: bool, err_known: bool, published: (bool, f64), now_m
 /// The key figures in display order (the checks after the tile counts), and
 /// the names of those still being computed: these are in the list with a
 /// placeholder value, for the readouts to show as "checking…".
-pub fn readout_metrics(f: &Flash, pass: Pass, step: u64, checks: Option<&Checks>) -> (Vec<Metric>, Vec<&'static str>) {
-    let mut metrics = f.metrics(pass, step);
+pub fn readout_metrics(
+    f: &Flash,
+    v: &Values,
+    step: u64,
+    checks: Option<&Checks>,
+) -> (Vec<Metric>, Vec<&'static str>) {
+    let pass = flash_pass(v);
+    let (std_b, fl_b) = ledger::pass_bytes(f, pass, v);
+    let mut metrics: Vec<Metric> = f
+        .metrics(pass, step)
+        .into_iter()
+        .map(|m| match m.name {
+            "hbm-bytes-flash" => Metric::bytes(m.name, fl_b),
+            "hbm-bytes-standard" => Metric::bytes(m.name, std_b),
+            _ => m,
+        })
+        .collect();
+    let (std_t, fl_t) = ledger::totals(f, v);
+    metrics.extend([Metric::bytes("hbm-total-standard", std_t), Metric::bytes("hbm-total-flash", fl_t)]);
     let mut pending = Vec::new();
     if let Some(c) = checks {
         let at = metrics.len().min(3);
@@ -367,7 +395,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("flash.final", "At the end: O = O / ℓ, L = m + log ℓ (kept for the backward pass)", "最后：O = O / ℓ，L = m + log ℓ（留给反向）"),
     ("flash.bwd-note", "D = rowsum(dO ∘ O) is computed once per row; P is recomputed from L tile by tile, never stored.", "D = rowsum(dO ∘ O) 每行只算一次；P 由 L 逐块重算，从不存储。"),
     ("flash.ledger", "HBM traffic of this pass", "本阶段的显存（HBM）流量"),
-    ("flash.ledger.standard", "Standard attention (S and P written and read)", "标准注意力（写入并读出 S 和 P）"),
+    ("flash.ledger.standard", "Standard attention", "标准注意力"),
     ("flash.ledger.flash", "FlashAttention", "FlashAttention"),
     ("flash.ledger.saving", "{x}× less traffic", "流量减少为 1/{x}"),
     ("flash.ledger.more", "{x}× more traffic than standard: with these blocks, re-reading K and V for every query block costs more than S and P would", "流量是标准实现的 {x} 倍：在这种分块下，每个 query 块都重读 K、V，比写读 S 和 P 还多"),
@@ -390,6 +418,52 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("metric.hbm-bytes-standard", "HBM bytes, standard", "显存流量（标准）"),
     ("metric.sram-bytes", "SRAM working set", "SRAM 工作集"),
     ("param.flash.n", "Sequence length n", "序列长度 n"),
+    ("param.blocks", "Block sizes", "分块大小"),
+    ("param.blocks.doc", "By hand (bq, bk), or from the SRAM size as the FlashAttention paper: Bc = ⌈M/4d⌉, Br = min(Bc, d)", "手动（bq、bk），或像 FlashAttention 论文那样由 SRAM 大小决定：Bc = ⌈M/4d⌉，Br = min(Bc, d)"),
+    ("choice.blocks.manual", "By hand", "手动"),
+    ("choice.blocks.sram", "From SRAM", "由 SRAM 决定"),
+    ("param.order", "Loop order", "循环顺序"),
+    ("param.order.doc", "FlashAttention-2: query blocks outer; FlashAttention-1: key/value blocks outer", "FlashAttention-2：query 块在外层；FlashAttention-1：key/value 块在外层"),
+    ("choice.order.q", "Q outer (FA-2)", "Q 在外层（FA-2）"),
+    ("choice.order.kv", "K/V outer (FA-1)", "K/V 在外层（FA-1）"),
+    ("param.std", "Standard attention", "标准注意力"),
+    ("param.std.doc", "How the standard implementation is split into kernels, each reading and writing its n × n matrix in HBM", "标准实现拆成几个 kernel，每个都在显存中读写自己的 n × n 矩阵"),
+    ("choice.std.fused", "S, P only", "只有 S、P"),
+    ("choice.std.kernels", "Separate kernels", "分开的 kernel"),
+    ("param.heads", "Heads", "头数"),
+    ("param.flash.batch", "Batch", "批大小"),
+    ("flash.blocks.sram", "Blocks from SRAM (FlashAttention paper, Algorithm 1): M = {m} elements, Bc = ⌈M/4d⌉ = {bc}, Br = min(Bc, d) = {br}. The paper counts every tile in M's elements (Kⱼ and Vⱼ take M/2); the SRAM check below keeps S, O, m, ℓ in fp32, so it may find these blocks too big.", "由 SRAM 决定分块（FlashAttention 论文算法 1）：M = {m} 个元素，Bc = ⌈M/4d⌉ = {bc}，Br = min(Bc, d) = {br}。论文把每个分块都按 M 的元素计（Kⱼ、Vⱼ 占 M/2）；下面的 SRAM 检查把 S、O、m、ℓ 按 fp32 计，所以可能认为这些块放不下。"),
+    ("flash.io", "IO complexity (paper, Theorem 2), in elements: standard Θ(Nd + N²) ≈ {std}; FlashAttention Θ(N²d²/M) ≈ {flash} with M = {m}. (The slides write N²d + N²; the paper's theorem has Nd + N².)", "IO 复杂度（论文定理 2，单位：元素）：标准 Θ(Nd + N²) ≈ {std}；FlashAttention Θ(N²d²/M) ≈ {flash}，M = {m}。（幻灯片写作 N²d + N²，论文定理中是 Nd + N²。）"),
+    ("flash.ledger.pass", "Pass", "阶段"),
+    ("flash.ledger.total", "Forward + backward × {c} (heads × batch)", "前向 + 反向 × {c}（头数 × 批大小）"),
+    ("flash.order.kv-note", "K/V outer (FlashAttention-1): every query block's Q, O, ℓ, m are read and O, ℓ, m written again for each key block, and the causal mask is applied inside the tiles (skipping masked tiles came with FlashAttention-2).", "K/V 在外层（FlashAttention-1）：每个 key 块都要重新读每个 query 块的 Q、O、ℓ、m 并写回 O、ℓ、m；因果掩码在分块内部施加（跳过被掩码的分块是 FlashAttention-2 才有的）。"),
+    ("flash.kernels", "Standard attention, kernel by kernel ({nn} passes over n × n matrices)", "标准注意力，逐个 kernel（共 {nn} 次读写 n × n 矩阵）"),
+    ("flash.kernels.kernel", "Kernel", "Kernel"),
+    ("flash.kernels.nn", "n × n read + written", "n × n 读 + 写"),
+    ("flash.kernels.nd", "n × d read + written", "n × d 读 + 写"),
+    ("flash.kernels.note", "Separate kernels: the scale's and the mask's backward are folded into the softmax backward (P is 0 where masked); the dropout mask is regenerated from its seed, not stored.", "分开的 kernel：缩放与掩码的反向并入 softmax 反向（被掩码处 P 为 0）；dropout 掩码由随机种子重新生成，不存储。"),
+    ("flash.kernel.qk", "S = QKᵀ", "S = QKᵀ"),
+    ("flash.kernel.scale", "scale S/√d", "缩放 S/√d"),
+    ("flash.kernel.mask", "causal mask", "因果掩码"),
+    ("flash.kernel.softmax", "P = softmax(S)", "P = softmax(S)"),
+    ("flash.kernel.dropout", "dropout", "dropout"),
+    ("flash.kernel.pv", "O = PV", "O = PV"),
+    ("flash.kernel.dv", "dV = PᵀdO", "dV = PᵀdO"),
+    ("flash.kernel.dp", "dP = dO Vᵀ", "dP = dO Vᵀ"),
+    ("flash.kernel.ddropout", "dropout backward", "dropout 反向"),
+    ("flash.kernel.dsoftmax", "dS = P ∘ (dP − rowsum(dP ∘ P))", "dS = P ∘ (dP − rowsum(dP ∘ P))"),
+    ("flash.kernel.dq", "dQ = dS K", "dQ = dS K"),
+    ("flash.kernel.dk", "dK = dSᵀQ", "dK = dSᵀQ"),
+    ("flash.presets", "Benchmark", "基准"),
+    ("flash.preset.paper", "FlashAttention paper: GPT-2 medium on A100", "FlashAttention 论文：A100 上的 GPT-2 medium"),
+    ("flash.paper", "The FlashAttention paper's benchmark (GPT-2 medium: n = 1024, d = 64, 16 heads, batch 64, A100, forward + backward), as the slides quote it", "FlashAttention 论文的基准（GPT-2 medium：n = 1024、d = 64、16 个头、批大小 64、A100、前向 + 反向），幻灯片引用的数字"),
+    ("flash.paper.assumptions", "Assumptions of this model: fp16 elements; GB = 10⁹ bytes; every byte a kernel reads or writes goes to HBM (no L2 hits); the settings above (blocks, loop order, kernels, SRAM) as chosen; tolerance ±10 %.", "本模型的假设：fp16 元素；GB = 10⁹ 字节；kernel 读写的每个字节都到显存（不计 L2 命中）；分块、循环顺序、kernel、SRAM 按上面的设置；容差 ±10 %。"),
+    ("flash.paper.standard", "Standard: {model} modelled, {paper} in the paper ({diff}) {mark}", "标准实现：模型 {model}，论文 {paper}（{diff}）{mark}"),
+    ("flash.paper.flash", "FlashAttention: {model} modelled, {paper} in the paper ({diff}) {mark}", "FlashAttention：模型 {model}，论文 {paper}（{diff}）{mark}"),
+    ("flash.paper.outside", "✗ outside ±10 %: change the settings above", "✗ 超出 ±10 %：请调整上面的设置"),
+    ("flash.paper.time", "Runtime {a} ms → {b} ms: the paper's measurement, not modelled here. Bytes ÷ {bw} TB/s alone would take {sa} ms and {sb} ms, lower bounds (FlashAttention is closer to its compute time).", "运行时间 {a} ms → {b} ms：论文的实测，这里不建模。只按字节 ÷ {bw} TB/s 计算需 {sa} ms 与 {sb} ms，是下界（FlashAttention 更接近其计算时间）。"),
+    ("metric.hbm-total-standard", "Fwd + bwd, all heads, standard", "前向 + 反向（全部头），标准"),
+    ("metric.hbm-total-flash", "Fwd + bwd, all heads, flash", "前向 + 反向（全部头），flash"),
 ];
 
 #[cfg(test)]
@@ -449,8 +523,19 @@ mod tests {
         let f = Flash::schedule_only(flash_params(&big));
         assert_eq!(f.tiles_skipped(), 512 * 511 / 2);
         assert_eq!(current_checks(&f, &mut cache, None), None);
-        let (m, pending) = readout_metrics(&f, Pass::Fwd, 3, None);
+        let (m, pending) = readout_metrics(&f, &big, 3, None);
         assert!(pending.is_empty() && !m.iter().any(|m| m.name == "max-abs-error"));
+    }
+
+    #[test]
+    fn the_inset_takes_a_custom_machine() {
+        let (v, notices) = FLASH.parse(&q(&[("gpu", "custom"), ("peak", "5.5"), ("bw", "215")]));
+        assert!(notices.is_empty(), "{notices:?}");
+        let m = crate::params::machine(&v);
+        assert_eq!((m.code, m.peak_tflops("bf16"), m.hbm_tbps), ("custom", 5.5, 0.215));
+        // A panel without peak and bw does not offer it.
+        let (_, notices) = crate::topics::systolic::SYSTOLIC.parse(&q(&[("gpu", "custom")]));
+        assert_eq!(notices.len(), 1);
     }
 
     #[test]
@@ -477,7 +562,7 @@ mod tests {
             Checks { key, err: Some(1e-17), grad: None, progress: 0.5 },
             Checks::done(key, (1e-17, 2e-16)),
         ] {
-            let (m, pending) = readout_metrics(&f, Pass::Fwd, 20, Some(&c));
+            let (m, pending) = readout_metrics(&f, &v, 20, Some(&c));
             assert_eq!(names(&m), FLASH.metrics);
             let expected: Vec<&str> = [("max-abs-error", c.err), ("grad-max-abs-error", c.grad)]
                 .into_iter()
@@ -564,7 +649,7 @@ mod tests {
         assert_eq!(sci(2.5e-16), "2.50e-16");
         assert_eq!(saving(Lang::En, 1000, 300), "3.3× less traffic");
         assert_eq!(saving(Lang::En, 1000, 0), "1000.0× less traffic");
-        // The backward default: 1.03 MB against 885 kB is more, not "0.9× less".
+        // 1.03 MB against 885 kB is more traffic, not "0.9× less".
         assert!(saving(Lang::En, 885_000, 1_030_000).starts_with("1.2× more traffic"));
         assert!(saving(Lang::Zh, 885_000, 1_030_000).contains("1.2 倍"));
     }

@@ -13,14 +13,15 @@
 use super::{Checks, Key, RecentChecks, Verdict, MAX_D_SHOWN, MAX_WIDTH, ROWS_SHOWN};
 use crate::draw::flash::{colors, draw};
 use crate::i18n::{format_bytes, group_digits};
-use crate::params::Value;
+use crate::params::{Value, Values};
 use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::legend_item;
+use crate::ui::app::AppCtx;
+use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::inset::RooflineInset;
 use crate::ui::player::Player;
 use crate::ui::readouts::{Pending, Readouts};
@@ -179,7 +180,7 @@ pub fn FlashPanel() -> Html {
         (Pass::Bwd, _, _) => html! { <p class="muted">{ ctx.t("flash.bwd-note") }</p> },
         _ => html! {},
     };
-    let (std_b, fl_b) = (sim.hbm_bytes_standard(pass), sim.hbm_bytes_flash(pass));
+    let (std_b, fl_b) = super::ledger::pass_bytes(sim, pass, v);
     let checks_html = match &checks {
         Some(c) => html! {
             <>{ for super::check_lines(ctx.lang, c).into_iter().map(|l| match l.verdict {
@@ -196,16 +197,24 @@ pub fn FlashPanel() -> Html {
             html! { <p class="muted" data-testid="check-large">{ ctx.tf("flash.check.large", &[("max", &NUMERIC_MAX_N.to_string())]) }</p> }
         }
     };
-    let (metrics, pending) = super::readout_metrics(sim, pass, step, checks.as_ref());
+    let (metrics, pending) = super::readout_metrics(sim, v, step, checks.as_ref());
     let pending = Pending::new("flash.checking", pending, checks.map_or(0.0, |c| c.progress));
     // The block sliders reach n (a larger block from the URL is kept; the run uses n).
     let block_max = super::block_max(v);
     let controls = html! {
         <>
             { controls(&["pass", "n", "d"]) }
-            <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={block_max} log={true} on_change={p.set("bq")} />
-            <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={block_max} log={true} on_change={p.set("bk")} />
-            { controls(&["causal", "dtype", "sram", "seed"]) }
+            { controls(&["blocks"]) }
+            if v.choice("blocks") == "manual" {
+                <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={block_max} log={true} on_change={p.set("bq")} />
+                <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={block_max} log={true} on_change={p.set("bk")} />
+            }
+            { controls(&["causal", "dtype", "sram", "order", "std", "heads", "batch", "seed"]) }
+            <Presets title="flash.presets" presets={Rc::new(vec![Preset {
+                label: "flash.preset.paper",
+                id: "paper",
+                values: super::ledger::Paper::preset(),
+            }])} dispatch={p.dispatch.clone()} />
         </>
     };
     let c = colors(&Theme::normal());
@@ -224,17 +233,11 @@ pub fn FlashPanel() -> Html {
             { checks_html }
             { rows_view }
             <h2 class="chart-title">{ ctx.t("flash.ledger") }</h2>
-            <table class="ledger" data-testid="flash-ledger">
-                <tbody>
-                    <tr><td>{ ctx.t("flash.ledger.standard") }</td><td class="num">{ format_bytes(std_b as f64) }</td><td class="num mono">{ group_digits(std_b) }{" B"}</td></tr>
-                    <tr><td>{ ctx.t("flash.ledger.flash") }</td><td class="num">{ format_bytes(fl_b as f64) }</td><td class="num mono">{ group_digits(fl_b) }{" B"}</td></tr>
-                    <tr><td colspan="3" class="hot">{ super::saving(ctx.lang, std_b, fl_b) }</td></tr>
-                </tbody>
-            </table>
+            { ledger_html(ctx, sim, v) }
             <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
                 { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
             </p>
-            <RooflineInset gpu={v.choice("gpu")} dtype={v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
+            <RooflineInset gpu={v.choice("gpu")} custom={Some((v.text("peak").to_string().into(), v.int("bw")))} dtype={v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.flash", Work { flops: sim.flops(pass) as f64, bytes: fl_b as f64 }),
                 ("inset.standard", Work { flops: sim.flops_standard(pass) as f64, bytes: std_b as f64 }),
             ])} />
@@ -253,4 +256,67 @@ pub fn FlashPanel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The ledger: both passes and the total, standard against flash; the
+/// standard implementation kernel by kernel; the blocks, loop order and IO
+/// complexity; the paper's benchmark beside the model when the shape is its.
+fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
+    use super::ledger::{self as l, bytes_cell};
+    let cell = |b: u64| {
+        let (short, exact) = bytes_cell(b);
+        html! { <td class="num" title={exact} data-value={b.to_string()}>{ short }</td> }
+    };
+    let row = |label: String, id: &str, (s, f): (u64, u64)| html! {
+        <tr data-row={id.to_string()}><td>{ label }</td>{ cell(s) }{ cell(f) }<td>{ super::saving(ctx.lang, s, f) }</td></tr>
+    };
+    let sram = sim.p.sram;
+    let kernels = l::kernel_rows(ctx.lang, sim, v);
+    html! {
+        <>
+            <table class="ledger" data-testid="flash-ledger">
+                <thead><tr><th>{ ctx.t("flash.ledger.pass") }</th><th>{ ctx.t("flash.ledger.standard") }</th><th>{ ctx.t("flash.ledger.flash") }</th><th></th></tr></thead>
+                <tbody>
+                    { row(ctx.t("choice.pass.fwd"), "fwd", l::pass_bytes(sim, Pass::Fwd, v)) }
+                    { row(ctx.t("choice.pass.bwd"), "bwd", l::pass_bytes(sim, Pass::Bwd, v)) }
+                    { row(ctx.tf("flash.ledger.total", &[("c", &l::copies(v).to_string())]), "total", l::totals(sim, v)) }
+                </tbody>
+            </table>
+            if v.choice("blocks") == "sram" {
+                <p data-testid="flash-blocks">{ l::blocks_line(ctx.lang, sim, sram) }</p>
+            }
+            if v.choice("order") == "kv" {
+                <p class="muted" data-testid="flash-order">{ ctx.t("flash.order.kv-note") }</p>
+            }
+            <p class="muted" data-testid="flash-io">{ l::io_line(ctx.lang, sim, sram) }</p>
+            <details class="kernels" data-testid="flash-kernels" open={v.choice("std") == "kernels"}>
+                <summary>{ ctx.tf("flash.kernels", &[("nn", &l::nn_passes(sim, v).to_string())]) }</summary>
+                <table class="ledger">
+                    <thead><tr><th>{ ctx.t("flash.ledger.pass") }</th><th>{ ctx.t("flash.kernels.kernel") }</th><th>{ ctx.t("flash.kernels.nn") }</th><th>{ ctx.t("flash.kernels.nd") }</th><th>{"HBM"}</th></tr></thead>
+                    <tbody>
+                        { for kernels.into_iter().map(|k| html! { <tr>
+                            <td>{ ctx.t(if k.pass == Pass::Fwd { "choice.pass.fwd" } else { "choice.pass.bwd" }) }</td>
+                            <td>{ k.name }</td><td class="num">{ k.nn }</td><td class="num">{ k.nd }</td>{ cell(k.bytes) }
+                        </tr> }) }
+                    </tbody>
+                </table>
+                if v.choice("std") == "kernels" {
+                    <p class="muted">{ ctx.t("flash.kernels.note") }</p>
+                }
+            </details>
+            if let Some(lines) = l::paper_lines(sim, v) {
+                <div class="paper" data-testid="flash-paper">
+                    <h3>{ ctx.t("flash.paper") }</h3>
+                    { for lines.iter().enumerate().map(|(i, line)| html! {
+                        <p class={classes!("check", if line.within { "ok" } else { "bad" })}
+                            data-testid={if i == 0 { "paper-standard" } else { "paper-flash" }}
+                            data-model-gb={format!("{:.3}", line.model_gb)} data-paper-gb={line.paper_gb.to_string()}
+                            data-within={line.within.to_string()}>{ line.text(ctx.lang) }</p>
+                    }) }
+                    <p data-testid="paper-time">{ l::time_line(ctx.lang, sim, v, crate::params::machine(v).hbm_tbps) }</p>
+                    <p class="muted">{ ctx.t("flash.paper.assumptions") }</p>
+                </div>
+            }
+        </>
+    }
 }

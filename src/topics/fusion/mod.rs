@@ -2,7 +2,7 @@
 //! from URL values to the expression, and the numbers its panel shows (the
 //! ledger's totals, the roofline inset's two points) as pure data.
 
-use super::{Part, Topic, TopicMeta, INSET_GPU, MEASURED};
+use super::{Part, Topic, TopicMeta, MEASURED};
 use crate::params::{ParamSpec, Values};
 use crate::sim::fusion::{self, Ledger, Node};
 use crate::sim::measured::Table;
@@ -15,11 +15,13 @@ fn check_fusion(s: &str) -> Result<(), String> {
     fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
 }
 
-pub static FUSION_PARAMS: [ParamSpec; 5] = [
+pub static FUSION_PARAMS: [ParamSpec; 7] = [
     ParamSpec::text("expr", fusion::MAX_LEN, "sin(x)^2 + cos(x)^2", check_fusion),
     ParamSpec::int("n", 1, 1 << 30, 16_777_216).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
-    INSET_GPU,
+    crate::params::INSET_GPU_CUSTOM,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
     MEASURED,
 ];
 

@@ -93,7 +93,7 @@ pub fn FusionPanel() -> Html {
             </div>
             <p class="formula" data-testid="fusion-total">{ total }</p>
             <p class="check ok">{ ctx.tf("fusion.fused", &[("inputs", &inputs(&expr).join(", "))]) }</p>
-            <RooflineInset gpu={p.v.choice("gpu")} dtype={dtype} points={points} dispatch={d.clone()} />
+            <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))} dtype={dtype} points={points} dispatch={d.clone()} />
             if let Some(t) = figures {
                 { measured(ctx, t) }
             }

@@ -3,7 +3,7 @@
 //! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
 use super::{Part, Topic, TopicMeta, MEASURED};
-use crate::params::{ParamSpec, Values};
+use crate::params::{ParamSpec, Value, Values};
 use crate::sim::measured::Table;
 use crate::sim::roofline::{self, Hardware};
 use crate::sim::Metric;
@@ -12,10 +12,10 @@ use crate::sim::Metric;
 mod view;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
-    ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200", "custom"], "h100"),
+    ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
-    ParamSpec::int("peak", 1, 100_000, 1000).optional().log(),
-    ParamSpec::int("bw", 1, 100_000, 3350).optional().log(),
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
     MEASURED,
 ];
 
@@ -33,29 +33,46 @@ pub static HARDWARE: TopicMeta = TopicMeta {
 /// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
 /// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
 pub fn machine(v: &Values) -> Hardware {
-    match v.choice("gpu") {
-        "custom" => {
-            let peak = v.int("peak") as f64;
-            Hardware {
-                code: "custom",
-                name: "custom",
-                sms: 0,
-                arch: "",
-                macs_per_sm_cycle: 0,
-                notes_hbm_tbps: v.int("bw") as f64 / 1000.0,
-                bf16_tflops: peak,
-                fp8_tflops: Some(peak),
-                fp32_tflops: peak,
-                hbm_tbps: v.int("bw") as f64 / 1000.0,
-                hbm_gb: 0.0,
-                l2_mb: 0.0,
-                smem_kb_per_sm: 0.0,
-                regs_kb_per_sm: 0.0,
-                source: "given in the URL (peak, bw)",
-            }
-        }
-        code => *roofline::hardware(code),
-    }
+    crate::params::machine(v)
+}
+
+/// The notes' §4 table and §5.4 machine beside the model: peak, bandwidth
+/// and ridge point.
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    use crate::lecture::Case;
+    let gpu = |code: &'static str| vec![("gpu", Value::Choice(code)), ("dtype", Value::Choice("bf16"))];
+    let cases = vec![
+        Case {
+            label: "choice.gpu.a100",
+            values: gpu("a100"),
+            printed: vec![("peak-tflops", "312"), ("bandwidth-tbps", "2.0"), ("ridge", "156")],
+            reason: Some("hardware.reason.a100"),
+        },
+        Case {
+            label: "choice.gpu.h100",
+            values: gpu("h100"),
+            printed: vec![("peak-tflops", "990"), ("bandwidth-tbps", "3.35"), ("ridge", "295")],
+            reason: None,
+        },
+        Case {
+            label: "choice.gpu.b200",
+            values: gpu("b200"),
+            printed: vec![("peak-tflops", "2250"), ("bandwidth-tbps", "8.0"), ("ridge", "281")],
+            reason: None,
+        },
+        Case {
+            label: "custom.m4-pro",
+            values: vec![
+                ("gpu", Value::Choice("custom")),
+                ("dtype", Value::Choice("fp32")),
+                ("peak", Value::Text(crate::sim::hw::M4_PRO.0.into())),
+                ("bw", Value::Int(crate::sim::hw::M4_PRO.1 as i64)),
+            ],
+            printed: vec![("peak-tflops", "5.5"), ("bandwidth-tbps", "0.215"), ("ridge", "26")],
+            reason: None,
+        },
+    ];
+    crate::lecture::rows(v, cases, |v| metrics(&machine(v), v.choice("dtype")))
 }
 
 /// The readouts: ridge point, peak and bandwidth for the dtype.
@@ -241,6 +258,12 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("hardware.growth.axis", "growth", "增长倍数"),
     ("hardware.source", "Sources: {s}", "来源：{s}"),
     ("hardware.source.custom", "given in the URL (peak, bw)", "由 URL 给出（peak、bw）"),
+    ("hardware.lecture-table", "The lecture's figures (notes §4, §5.4) beside this model", "讲义的数字（§4、§5.4）与本模型对照"),
+    ("hardware.reason.a100", "NVIDIA's data sheet gives 2,039 GB/s; the notes round it to 2.0 TB/s", "NVIDIA 数据手册为 2,039 GB/s，讲义取整为 2.0 TB/s"),
+    ("hardware.source.a100", "NVIDIA A100 Tensor Core GPU datasheet (SXM 80 GB: 312 TFLOPS BF16 dense, 2,039 GB/s, which the notes round to 2.0 TB/s); NVIDIA Ampere GA100 whitepaper (108 SMs enabled of the die's 128, 40 MB L2, 164 KB shared memory and 256 KB registers per SM)", "NVIDIA A100 Tensor Core GPU 数据手册（SXM 80 GB：BF16 稠密 312 TFLOPS，2,039 GB/s，讲义取整为 2.0 TB/s）；NVIDIA Ampere GA100 白皮书（芯片 128 个 SM 中启用 108 个，40 MB L2，每 SM 164 KB 共享内存和 256 KB 寄存器）"),
+    ("hardware.source.h100", "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the notes round to 990; 3.35 TB/s); NVIDIA Hopper architecture whitepaper (132 SMs, 50 MB L2, 228 KB shared memory and 256 KB registers per SM)", "NVIDIA H100 Tensor Core GPU 数据手册（SXM5：含稀疏的 BF16 1,979 TFLOPS，即稠密 989.5，讲义取整为 990；3.35 TB/s）；NVIDIA Hopper 架构白皮书（132 个 SM，50 MB L2，每 SM 228 KB 共享内存和 256 KB 寄存器）"),
+    ("hardware.source.h200", "NVIDIA H200 Tensor Core GPU datasheet (SXM: 141 GB HBM3e at 4.8 TB/s; the same Hopper compute as H100)", "NVIDIA H200 Tensor Core GPU 数据手册（SXM：141 GB HBM3e，4.8 TB/s；计算部分与 H100 相同的 Hopper）"),
+    ("hardware.source.b200", "NVIDIA HGX B200 / DGX B200 specifications (per GPU at 1,000 W: 2.25 PFLOPS dense BF16, 4.5 PFLOPS dense FP8, 80 TFLOPS FP32, 8 TB/s, 180 GB); L2 size not published by NVIDIA", "NVIDIA HGX B200 / DGX B200 规格（每 GPU 1,000 W：BF16 稠密 2.25 PFLOPS，FP8 稠密 4.5 PFLOPS，FP32 80 TFLOPS，8 TB/s，180 GB）；NVIDIA 未公布 L2 大小"),
     ("hardware.explain", "Tensor Cores make matrix multiplication more than ten times faster than other floating-point work (H100: about 990 TFLOP/s bf16 against 67 fp32), so anything that is not a matmul is comparatively expensive. Fast GPU code respects the hierarchy: keep data close to the compute and go to HBM as rarely as possible.", "Tensor Core 让矩阵乘法比其他浮点运算快十倍以上（H100：bf16 约 990 TFLOP/s，fp32 约 67），所以凡是不能写成矩阵乘法的运算都相对很贵。快的 GPU 程序尊重存储层次：让数据待在离计算近的地方，尽量少去 HBM。"),
     ("hardware.lecture", "Lecture check (notes §4): A100 312 TFLOP/s, 2.0 TB/s → 156 FLOP/byte; H100 990, 3.35 → 295; B200 2250, 8.0 → 281.", "讲义对照（§4）：A100 312 TFLOP/s、2.0 TB/s → 156 FLOP/字节；H100 990、3.35 → 295；B200 2250、8.0 → 281。"),
     ("hardware.measured.title", "Measured on an H200: HBM bandwidth against the spec", "H200 实测：显存带宽对比标称值"),
@@ -262,6 +285,14 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table() {
+        let rows = lecture_rows(&Values::defaults(&HARDWARE_PARAMS));
+        // A100: the notes' 2.0 TB/s against NVIDIA's 2.039: 153, not 156; the rest match.
+        assert_eq!(rows.iter().map(|r| r.ok()).collect::<Vec<_>>(), [false, true, true, true]);
+        assert_eq!((rows[0].cells[2].computed.as_str(), rows[0].reason), ("153", Some("hardware.reason.a100")));
+    }
     use super::*;
 
     use crate::topics::q;
@@ -303,6 +334,16 @@ mod tests {
         assert_eq!(levels[3].speed_args, [("bw", "3.35".to_string())]);
         // B200's L2 size is not published.
         assert_eq!(hierarchy(roofline::hardware("b200"))[2].size, "—");
+    }
+
+    /// Every preset's sources in both languages; the English is hw.rs's.
+    #[test]
+    fn sources_in_both_languages() {
+        for g in crate::sim::hw::GPUS {
+            let key = format!("hardware.source.{}", g.code);
+            assert_eq!(crate::i18n::tr(crate::i18n::Lang::En, &key), g.source);
+            assert!(crate::i18n::tr(crate::i18n::Lang::Zh, &key).contains("数据手册") || g.code == "b200");
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@ use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
+use crate::ui::custom_gpu::CustomGpu;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
@@ -38,18 +40,19 @@ pub fn HardwarePanel() -> Html {
             .map(|((key, per2), color)| LogSeries { label: ctx.t(key), color, points: super::growth_curve(*per2) })
             .collect::<Vec<_>>(),
     );
-    let source = if custom { ctx.t("hardware.source.custom") } else { h.source.to_string() };
+    let source = ctx.t(&format!("hardware.source.{}", h.code));
     let controls = html! {
         <>
             { controls(&["gpu", "dtype", "measured"]) }
             if custom {
-                { controls(&["peak", "bw"]) }
+                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
             }
         </>
     };
     let stage = html! {
         <>
             <Readouts topic="hardware" metrics={Rc::new(super::metrics(&h, dtype))} />
+            <LectureTable topic="hardware" title="hardware.lecture-table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class="formula" data-testid="ridge">{ ridge }</p>
             <h2 class="chart-title">{ ctx.t("hardware.hierarchy") }</h2>
             <table class="ledger" data-testid="hierarchy">
@@ -75,10 +78,10 @@ pub fn HardwarePanel() -> Html {
             if let Some(t) = figures {
                 { measured(ctx, t) }
             }
-            <h2 class="chart-title">{ ctx.t("hardware.growth") }</h2>
+            <h2 class="chart-title" data-testid="growth">{ ctx.t("hardware.growth") }</h2>
             <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
                 width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
-            <p class="muted">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
+            <p class="muted" data-testid="hardware-source">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
         </>
     };
     let explain = html! {

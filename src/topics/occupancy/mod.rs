@@ -41,6 +41,25 @@ pub const LECTURE_CASES: [(&str, i64, i64); 3] = [
     ("occupancy.preset.128x160", 128, 160),
 ];
 
+/// The notes' §6.7 cases beside the model (H100).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed = ["100%", "50%", "19%"];
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(printed)
+        .map(|(&(label, threads, regs), p)| crate::lecture::Case {
+            label,
+            values: lecture_case(threads, regs),
+            printed: vec![("occupancy", p)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| {
+        let (arch, k) = occupancy_kernel(v);
+        occupancy::compute(arch, k).metrics()
+    })
+}
+
 /// The values one lecture case sets.
 pub fn lecture_case(threads: i64, regs: i64) -> Vec<(&'static str, Value)> {
     vec![
@@ -164,10 +183,10 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("occupancy.block.short", "b{b}", "块{b}"),
     ("occupancy.sm", "One SM's 64 warp slots (one colour per resident block)", "一个 SM 的 64 个 warp 槽位（每个驻留块一种颜色）"),
     ("occupancy.limits", "Blocks per SM allowed by each resource", "各资源允许的每 SM 块数"),
-    ("occupancy.limit.warps", "Warp slots: {n}", "warp 槽位：{n}"),
-    ("occupancy.limit.blocks", "Block slots: {n}", "块槽位：{n}"),
-    ("occupancy.limit.registers", "Registers: {n}", "寄存器：{n}"),
-    ("occupancy.limit.shared-memory", "Shared memory: {n}", "共享内存：{n}"),
+    ("occupancy.limit.warps", "Warp slots: {n} blocks", "warp 槽位：{n} 个块"),
+    ("occupancy.limit.blocks", "Block slots: {n} blocks", "块槽位：{n} 个块"),
+    ("occupancy.limit.registers", "Registers: {n} blocks", "寄存器：{n} 个块"),
+    ("occupancy.limit.shared-memory", "Shared memory: {n} blocks", "共享内存：{n} 个块"),
     ("occupancy.detail", "{w} warps per block · {r} registers per warp (allocated) · {s} bytes of shared memory per block (allocated)", "每块 {w} 个 warp · 每 warp 分配 {r} 个寄存器 · 每块分配 {s} 字节共享内存"),
     ("occupancy.axis.smem-kb", "Shared memory per block (KB)", "每块共享内存（KB）"),
     ("occupancy.chart.threads", "Occupancy against threads per block", "占用率随每块线程数的变化"),
@@ -188,6 +207,20 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_limits_are_counted_in_blocks() {
+        use crate::i18n::{trf, Lang};
+        assert_eq!(trf(Lang::En, "occupancy.limit.registers", &[("n", "3")]), "Registers: 3 blocks");
+        assert_eq!(trf(Lang::Zh, "occupancy.limit.shared-memory", &[("n", "4")]), "共享内存：4 个块");
+    }
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&OCCUPANCY_PARAMS));
+        assert_eq!(rows.iter().map(|r| r.cells[0].computed.as_str()).collect::<Vec<_>>(), ["100%", "50%", "19%"]);
+        assert!(rows.iter().all(|r| r.ok()));
+    }
     use super::*;
     use crate::sim::occupancy::{arch, Resource};
 

@@ -12,6 +12,7 @@ use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -77,6 +78,7 @@ pub fn OccupancyPanel() -> Html {
                 label={ctx.t("occupancy.sm")} />
             <p class="formula" data-testid="occupancy-detail">{ detail }</p>
             <Readouts topic="occupancy" metrics={Rc::new(o.metrics())} />
+            <LectureTable topic="occupancy" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <div class="charts">
                 { for Sweep::ALL.map(chart) }
             </div>

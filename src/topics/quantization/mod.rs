@@ -40,6 +40,11 @@ pub fn quantization(v: &Values) -> matmul::Quantization {
     }
 }
 
+/// The key figures; `aligned` shown as yes / no (`data-value` 1 / 0).
+pub fn readouts(q: &Quantization) -> Vec<crate::sim::Metric> {
+    q.metrics().into_iter().map(|m| if m.name == "aligned" { crate::sim::Metric::flag(m.name, m.value != 0.0) } else { m }).collect()
+}
+
 /// Whether the rows are aligned to the memory sections, and what that costs.
 pub fn alignment(lang: Lang, q: &Quantization) -> String {
     let (row, section) = (q.row_bytes().to_string(), q.section.to_string());
@@ -63,6 +68,21 @@ pub fn alignment(lang: Lang, q: &Quantization) -> String {
 /// The lecture's cases (notes §6.6, tile 128, fp32): label key (also the
 /// `data-preset` id) and n.
 pub const LECTURE_CASES: [(&str, i64); 2] = [("quantization.preset.1024", 1024), ("quantization.preset.1025", 1025)];
+
+/// The notes' §6.6 quantization figures beside the model (tile 128).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(["100%", "79%"])
+        .map(|(&(label, n), p)| crate::lecture::Case {
+            label,
+            values: lecture_case(n),
+            printed: vec![("useful-fraction", p)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| readouts(&quantization(v)))
+}
 
 /// The values a lecture case sets.
 pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
@@ -98,6 +118,12 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&QUANTIZATION_PARAMS));
+        assert!(rows.len() == 2 && rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     #[test]
@@ -124,5 +150,8 @@ mod tests {
             "Each row is 4096 bytes, a multiple of the 128-byte section: tile rows start on section boundaries."
         );
         assert!(alignment(Lang::Zh, &aligned).contains("4096 字节"));
+        let shown = |q: &Quantization| readouts(q).into_iter().find(|m| m.name == "aligned").unwrap();
+        assert_eq!((shown(&aligned).raw(), shown(&aligned).word_key().unwrap()), ("1".into(), "word.yes".into()));
+        assert_eq!((shown(&q).raw(), shown(&q).word_key().unwrap()), ("0".into(), "word.no".into()));
     }
 }

@@ -7,6 +7,7 @@ use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -31,7 +32,8 @@ pub fn QuantizationPanel() -> Html {
         <>
             <h2 class="chart-title">{ ctx.t("quantization.grid") }</h2>
             <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={format!("{}: {}", ctx.t("quantization.grid"), super::alignment(ctx.lang, &q))} />
-            <Readouts topic="quantization" metrics={Rc::new(q.metrics())} />
+            <Readouts topic="quantization" metrics={Rc::new(super::readouts(&q))} />
+            <LectureTable topic="quantization" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class={classes!("check", if q.aligned() { "ok" } else { "bad" })} data-testid="alignment">
                 { super::alignment(ctx.lang, &q) }
             </p>

@@ -2,7 +2,7 @@
 //! from URL values to the simulation, and its ledger's rows as pure data.
 
 use super::{Part, Topic, TopicMeta};
-use crate::params::{ParamSpec, Values};
+use crate::params::{ParamSpec, Value, Values};
 use crate::sim::{coalescing, fusion};
 
 #[cfg(target_arch = "wasm32")]
@@ -25,6 +25,30 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
     position_max: None,
     bounds: None,
 };
+
+/// The notes' §6.4 table (the upstream gradient counted) and the slides'
+/// count (not counted), beside the ledger.
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    use crate::lecture::Case;
+    let case = |upstream: &'static str| {
+        vec![("depth", Value::Int(3)), ("n", Value::Int(1 << 20)), ("dtype", Value::Choice("fp32")), ("upstream", Value::Choice(upstream))]
+    };
+    let cases = vec![
+        Case {
+            label: "recompute.case.notes",
+            values: case("1"),
+            printed: vec![("accesses-store", "9"), ("accesses-recompute", "5"), ("saved-bytes-store", "12.6 MB"), ("saved-bytes-recompute", "4.2 MB")],
+            reason: None,
+        },
+        Case {
+            label: "recompute.case.slides",
+            values: case("0"),
+            printed: vec![("accesses-store", "8"), ("accesses-recompute", "4"), ("saved-bytes-store", crate::lecture::NOT_PRINTED), ("saved-bytes-recompute", crate::lecture::NOT_PRINTED)],
+            reason: None,
+        },
+    ];
+    crate::lecture::rows(v, cases, |v| recompute(v).metrics())
+}
 
 pub fn recompute(v: &Values) -> fusion::Recompute {
     fusion::Recompute {
@@ -80,6 +104,8 @@ pub static TOPIC: Topic = Topic {
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
 pub static STRINGS: &[(&str, &str, &str)] = &[
+    ("recompute.case.notes", "Notes §6.4 (upstream gradient counted)", "讲义 §6.4（计入上游梯度）"),
+    ("recompute.case.slides", "Slides (upstream gradient not counted)", "幻灯片（不计上游梯度）"),
     ("topic.recompute.title", "Recomputation", "重计算"),
     ("topic.recompute.summary", "Throw activations away and recompute them in backward: more FLOPs, fewer bytes, and bytes are what cost.", "把激活扔掉、反向时重算：多算一些，少搬一些，而搬数据才是贵的。"),
     ("param.depth", "Stacked sigmoids", "叠加的 sigmoid 个数"),
@@ -105,6 +131,11 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = super::lecture_rows(&super::Values::defaults(&super::RECOMPUTE_PARAMS));
+        assert!(rows.len() == 2 && rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     fn parse(pairs: &[(&str, &str)]) -> fusion::Recompute {

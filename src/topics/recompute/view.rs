@@ -4,6 +4,7 @@ use crate::i18n::format_bytes;
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use std::rc::Rc;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -25,6 +26,7 @@ pub fn RecomputePanel() -> Html {
     let stage = html! {
         <>
             <Readouts topic="recompute" metrics={Rc::new(r.metrics())} />
+            <LectureTable topic="recompute" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <h2 class="chart-title">{ ctx.t("recompute.ledger") }</h2>
             <table class="ledger" data-testid="recompute-ledger">
                 <thead><tr><th></th><th>{ ctx.t("recompute.forward") }</th><th>{ ctx.t("recompute.backward") }</th><th>{ ctx.t("recompute.total") }</th></tr></thead>

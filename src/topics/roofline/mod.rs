@@ -13,8 +13,8 @@ use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, 
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static ROOFLINE_PARAMS: [ParamSpec; 9] = [
-    ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100"),
+pub static ROOFLINE_PARAMS: [ParamSpec; 11] = [
+    ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("op", &["relu", "dot", "matvec", "matmul", "decode", "custom"], "matmul"),
     ParamSpec::int("n", 1, 65536, 4096).log(),
@@ -23,6 +23,8 @@ pub static ROOFLINE_PARAMS: [ParamSpec; 9] = [
     ParamSpec::int("flops", 1, 1_000_000_000_000_000, 1_000_000).optional().log(),
     ParamSpec::int("bytes", 1, 1_000_000_000_000_000, 1_000_000).optional().log(),
     MEASURED,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
 ];
 
 pub static ROOFLINE: TopicMeta = TopicMeta {
@@ -45,9 +47,9 @@ pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
     roofline::op_work(op, v.int("n") as f64, v.int("d") as f64, v.int("batch") as f64, e)
 }
 
-/// The chosen GPU.
-pub fn gpu(v: &Values) -> &'static Hardware {
-    roofline::hardware(v.choice("gpu"))
+/// The chosen GPU, or the custom machine (`peak`, `bw`).
+pub fn gpu(v: &Values) -> Hardware {
+    crate::params::machine(v)
 }
 
 /// The lecture's operations (notes §5.2, §5.3), in the table's order.
@@ -71,7 +73,7 @@ impl OpPoint {
     fn new(v: &Values, op: &'static str) -> Self {
         let (h, dtype) = (gpu(v), v.choice("dtype"));
         let intensity = roofline_work(v, op).intensity();
-        let attainable = attainable_tflops(h, dtype, intensity);
+        let attainable = attainable_tflops(&h, dtype, intensity);
         OpPoint {
             op,
             intensity,
@@ -132,6 +134,40 @@ pub fn decode_preset(batch: i64) -> Vec<(&'static str, Value)> {
         ("d", Value::Int(8192)),
         ("batch", Value::Int(batch)),
     ]
+}
+
+/// The notes' §5.2 and §5.3 tables beside the model (H100, bf16).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    use crate::lecture::Case;
+    let ops: [(&'static str, [&'static str; 3]); 4] = [
+        ("relu", ["0.25", "0.8", "0.1%"]),
+        ("dot", ["0.5", "1.7", "0.2%"]),
+        ("matvec", ["1.0", "3.3", "0.3%"]),
+        ("matmul", ["1365", "990", "100%"]),
+    ];
+    let mut cases: Vec<Case> = ops
+        .into_iter()
+        .map(|(op, [i, t, pc])| Case {
+            label: ["choice.op.relu", "choice.op.dot", "choice.op.matvec", "choice.op.matmul"]
+                [LECTURE_OPS.iter().position(|&o| o == op).unwrap_or(0)],
+            values: vec![
+                ("gpu", Value::Choice("h100")),
+                ("dtype", Value::Choice("bf16")),
+                ("op", Value::Choice(op)),
+                ("n", Value::Int(4096)),
+            ],
+            printed: vec![("intensity", i), ("attainable-tflops", t), ("percent-of-peak", pc)],
+            reason: None,
+        })
+        .collect();
+    let decode = [("1.0", "0.3%"), ("8.0", "2.7%"), ("63", "21%"), ("241", "82%"), ("819", "100%")];
+    cases.extend(DECODE_PRESETS.iter().zip(decode).map(|(&(b, label, _), (i, pc))| Case {
+        label,
+        values: decode_preset(b),
+        printed: vec![("intensity", i), ("attainable-tflops", crate::lecture::NOT_PRINTED), ("percent-of-peak", pc)],
+        reason: None,
+    }));
+    crate::lecture::rows(v, cases, |v| roofline::metrics(&gpu(v), v.choice("dtype"), roofline_work(v, v.choice("op"))))
 }
 
 /// The GPU and dtype the measurements were taken on (x = torch.randn(2²⁸), fp32).
@@ -253,6 +289,8 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("choice.op.custom", "Custom", "自定义"),
     ("roofline.chart", "Roofline (log–log): TFLOP/s against FLOP per byte", "Roofline（双对数）：TFLOP/s 对 FLOP/字节"),
     ("roofline.axis", "FLOP / byte", "FLOP / 字节"),
+    ("roofline.ridge-label", "ridge {r} FLOP/byte", "平衡点 {r} FLOP/字节"),
+    ("inset.value", "{label}: {i} FLOP/byte → {t} TFLOP/s", "{label}：{i} FLOP/字节 → {t} TFLOP/s"),
     ("roofline.table", "The lecture's operations at this size", "讲义中的运算（当前规模）"),
     ("roofline.col.op", "Operation", "运算"),
     ("roofline.col.intensity", "Intensity", "强度"),
@@ -292,6 +330,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&ROOFLINE_PARAMS));
+        assert_eq!(rows.len(), 9);
+        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     fn parse(pairs: &[(&str, &str)]) -> Values {
@@ -317,6 +362,18 @@ mod tests {
         assert_eq!(chart_points(&v), rows);
     }
 
+    /// The notes' Apple M4 Pro (§5.4) as a custom machine: ridge ≈ 26.
+    #[test]
+    fn a_custom_machine() {
+        let v = parse(&[("gpu", "custom"), ("dtype", "fp32"), ("peak", "5.5"), ("bw", "215"), ("op", "matmul")]);
+        let h = gpu(&v);
+        assert_eq!((h.peak_tflops("fp32"), h.hbm_tbps, h.ridge("fp32").round()), (5.5, 0.215, 26.0));
+        let m = roofline::metrics(&h, "fp32", roofline_work(&v, "matmul"));
+        assert_eq!(m[2].value, 1.0, "a 4096² fp32 matmul reaches the M4 Pro's peak");
+        let (_, notices) = ROOFLINE.parse(&crate::topics::q(&[("gpu", "custom"), ("peak", "-1")]));
+        assert_eq!(notices.len(), 1, "a bad peak is named");
+    }
+
     #[test]
     fn custom_work_is_a_selected_extra_dot() {
         // Intensity 16 at fp32 on an H100: what the tiling panel's inset shows.
@@ -327,7 +384,7 @@ mod tests {
         assert_eq!((c.op, c.intensity, c.selected), ("custom", 16.0, true));
         assert_eq!(c.attainable, 16.0 * 3.35);
         assert!(lecture_points(&v).iter().all(|r| !r.selected));
-        let m = roofline::metrics(gpu(&v), "fp32", roofline_work(&v, "custom"));
+        let m = roofline::metrics(&gpu(&v), "fp32", roofline_work(&v, "custom"));
         assert_eq!(m[1].value, c.attainable);
     }
 

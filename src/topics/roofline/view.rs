@@ -9,6 +9,8 @@ use crate::ui::panel::{controls, use_panel};
 use crate::ui::readouts::Readouts;
 use crate::ui::widgets::{Preset, Presets};
 use std::rc::Rc;
+use crate::ui::custom_gpu::CustomGpu;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -63,7 +65,16 @@ pub fn RooflinePanel() -> Html {
     );
     let controls = html! {
         <>
-            { controls(&["gpu", "dtype", "op", "n", "d", "batch", "measured"]) }
+            { controls(&["gpu"]) }
+            if p.v.choice("gpu") == "custom" {
+                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
+            } else {
+                <button class="preset" data-preset="m4-pro" onclick={{
+                    let d = p.dispatch.clone();
+                    Callback::from(move |_: MouseEvent| d.emit(crate::ui::url_state::Action::SetMany(crate::ui::custom_gpu::m4_pro())))
+                }}>{ ctx.t("custom.m4-pro") }</button>
+            }
+            { controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
             if op == "custom" {
                 { controls(&["flops", "bytes"]) }
             }
@@ -72,9 +83,11 @@ pub fn RooflinePanel() -> Html {
     };
     let stage = html! {
         <>
-            <Readouts topic="roofline" metrics={Rc::new(roofline::metrics(h, dtype, work))} />
+            <Readouts topic="roofline" metrics={Rc::new(roofline::metrics(&h, dtype, work))} />
+            <LectureTable topic="roofline" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <h2 class="chart-title">{ ctx.t("roofline.chart") }</h2>
             <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
+                ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 420.0 } else { 360.0 }} present={ctx.present}
                 label={ctx.t("roofline.chart")} />
             <h2 class="chart-title">{ ctx.t("roofline.table") }</h2>

@@ -11,7 +11,7 @@ use crate::sim::matmul::{self, TileRun, TileState};
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub static TILING_PARAMS: [ParamSpec; 12] = [
+pub static TILING_PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("n", 1, 4096, 256).log(),
     ParamSpec::int("m", 0, 4096, 0).optional(),
     ParamSpec::int("k", 0, 4096, 0).optional(),
@@ -21,7 +21,9 @@ pub static TILING_PARAMS: [ParamSpec; 12] = [
     ParamSpec::position("step"),
     ParamSpec::int("smem", 1, 1024, 228).log(),
     ParamSpec::int("speed", 1, 1000, 2).optional(),
-    INSET_GPU,
+    crate::params::INSET_GPU_CUSTOM,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
     ParamSpec::int("ti", 0, 4095, 0),
     ParamSpec::int("tj", 0, 4095, 0),
 ];
@@ -58,6 +60,18 @@ pub fn tile_run(v: &Values) -> TileRun {
 }
 
 /// What the latest step did to the followed tile.
+/// The key figures, byte counts shown with units.
+pub fn readouts(run: &TileRun, step: u64) -> Vec<crate::sim::Metric> {
+    use crate::sim::{Metric, Steppable};
+    run.metrics(step)
+        .into_iter()
+        .map(|m| match m.name {
+            "global-bytes" | "smem-bytes" => Metric::bytes(m.name, m.value as u64),
+            _ => m,
+        })
+        .collect()
+}
+
 pub fn caption(lang: Lang, run: &TileRun, s: &TileState) -> String {
     let Some(span) = s.current else { return tr(lang, "tiling.start") };
     let t = &run.tiling;
@@ -114,6 +128,25 @@ pub const LECTURE_CASES: [(&str, &str, i64); 4] = [
     ("tiling.preset.t16", "tiled", 16),
     ("tiling.preset.t64", "tiled", 64),
 ];
+
+/// The notes' §6.6 table beside the counter (n = 256, fp32).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed = [("33,554,432", "0.25"), ("8,388,608", "1"), ("2,097,152", "4"), ("524,288", "16")];
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(printed)
+        .map(|(&(label, mode, tile), (reads, ai))| crate::lecture::Case {
+            label,
+            values: lecture_case(mode, tile),
+            printed: vec![("global-reads", reads), ("intensity", ai)],
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, |v| {
+        use crate::sim::Steppable;
+        tile_run(v).metrics(0)
+    })
+}
 
 /// The values a lecture case sets (from the start, output tile (0, 0)).
 pub fn lecture_case(mode: &'static str, tile: i64) -> Vec<(&'static str, Value)> {
@@ -173,6 +206,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&TILING_PARAMS));
+        assert_eq!(rows[0].cells[0].computed, "33,554,432");
+        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
     use crate::sim::Steppable;
 
@@ -195,6 +235,9 @@ mod tests {
         let v = case("tiled", 64);
         let run = tile_run(&v);
         assert_eq!(run.metrics(0).last().unwrap().value, 170.0, "largest T in 228 KB");
+        let shown = readouts(&run, 0);
+        assert_eq!(shown.iter().map(|m| m.name).collect::<Vec<_>>(), TILING.metrics);
+        assert!(shown.iter().filter(|m| m.unit == crate::sim::Unit::Bytes).count() == 2);
         assert_eq!((run.ti, run.tj, run.steps()), (0, 0, 4));
     }
 

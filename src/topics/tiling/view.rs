@@ -13,6 +13,7 @@ use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -55,9 +56,10 @@ pub fn TilingPanel() -> Html {
             <Player pos={step} len={run.steps()} speed={p.v.int("speed")} unit="param.step" on_seek={on_seek}
                 on_speed={p.set("speed")} />
             <p class="formula" data-testid="tile-counters">{ super::counters(ctx.lang, &state) }</p>
-            <Readouts topic="tiling" metrics={Rc::new(run.metrics(step))} />
+            <Readouts topic="tiling" metrics={Rc::new(super::readouts(&run, step))} />
+            <LectureTable topic="tiling" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class={classes!("check", if fits { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
-            <RooflineInset gpu={p.v.choice("gpu")} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
+            <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.this", Work { flops: t.flops() as f64, bytes: t.global_bytes() as f64 }),
             ])} />
         </>

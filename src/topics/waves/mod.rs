@@ -217,6 +217,24 @@ pub fn measured_text(lang: Lang, a: &Alignment, ratio: Option<f64>) -> [String; 
 pub const LECTURE_CASES: [(&str, &str, i64); 3] =
     [("waves.preset.1792", "n1792", 1792), ("waves.preset.1793", "n1793", 1793), ("waves.preset.2560", "n2560", 2560)];
 
+/// The notes' §7 table beside the model (A100, 256 × 128 tiles).
+pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
+    let printed: [[&'static str; 5]; 3] =
+        [["98", "1", "91%", "1.00", "1.0"], ["120", "2", "56%", "1.00", "2.0"], ["200", "2", "93%", "2.92", "2.0"]];
+    let names = ["tiles", "waves", "sm-utilization", "relative-flops", "relative-time"];
+    let cases = LECTURE_CASES
+        .iter()
+        .zip(printed)
+        .map(|(&(label, _, n), p)| crate::lecture::Case {
+            label,
+            values: lecture_case(n),
+            printed: names.into_iter().zip(p).collect(),
+            reason: None,
+        })
+        .collect();
+    crate::lecture::rows(v, cases, metrics)
+}
+
 /// The values a lecture case sets (against the reference 1792).
 pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     vec![
@@ -278,6 +296,13 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_lecture_table_matches() {
+        let rows = lecture_rows(&Values::defaults(&WAVES_PARAMS));
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
+    }
     use super::*;
 
     fn case(n: i64) -> Values {

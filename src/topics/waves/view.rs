@@ -14,6 +14,7 @@ use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
 use crate::ui::widgets::{legend_item, Preset, Presets};
 use std::rc::Rc;
+use crate::ui::lecture_table::LectureTable;
 use yew::prelude::*;
 
 #[component]
@@ -95,6 +96,7 @@ pub fn WavesPanel() -> Html {
                 { legend_item(ctx, p.theme.waiting, "waves.legend.idle") }
             </div>
             <Readouts topic="waves" metrics={Rc::new(super::metrics(v))} />
+            <LectureTable topic="waves" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
             <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
             <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
             <h2 class="chart-title">{ ctx.t("waves.chart") }</h2>
