@@ -10,6 +10,7 @@ use crate::sim::Metric;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("gpu", &["a100", "h100", "h200", "b200", "custom"], "h100"),
