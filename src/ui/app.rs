@@ -17,6 +17,8 @@ const LANG_KEY: &str = "warpscope.lang";
 pub enum Route {
     #[at("/")]
     Home,
+    #[at("/practice")]
+    Practice,
     #[at("/:id")]
     Topic { id: String },
     #[not_found]
@@ -29,6 +31,8 @@ pub enum Route {
 pub struct AppCtx {
     pub lang: Lang,
     pub present: bool,
+    /// Practice mode (`practice=1`) and its question (`q=<seed>`).
+    pub practice: super::practice::Mode,
 }
 
 impl AppCtx {
@@ -44,6 +48,7 @@ impl AppCtx {
         if self.present {
             g.push(("present".into(), "1".into()));
         }
+        g.extend(self.practice.globals());
         g
     }
 }
@@ -134,7 +139,8 @@ fn Shell() -> Html {
     if url_lang.as_deref().and_then(Lang::from_code).is_some() {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
     }
-    let ctx = AppCtx { lang, present };
+    let practice = super::practice::Mode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
+    let ctx = AppCtx { lang, present, practice };
 
     // Global notices stay up after the URL has been rewritten (same page),
     // until dismissed or the page changes. Kept at render time, not in an
@@ -216,6 +222,7 @@ fn Shell() -> Html {
 
     let body = match &route {
         Route::Home => html! { <Landing /> },
+        Route::Practice => html! { <super::practice::RoundPage /> },
         Route::Topic { id } => match topics::find(id) {
             Some(topic) => (topic.view)(),
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
@@ -234,6 +241,7 @@ fn Shell() -> Html {
                         <span class="brand-tagline">{ ctx.t("app.tagline") }</span>
                     </Link<Route, Vec<(String, String)>>>
                     <nav class="site-nav">
+                        <super::practice::PracticeToggle />
                         <button class="lang-switch" data-testid="lang-switch" title={ctx.t("app.lang-switch.title")}
                             onclick={switch_lang}>{ ctx.t("app.lang-switch") }</button>
                         <button class="present-toggle" data-testid="present-toggle" title={ctx.t("app.present.title")}

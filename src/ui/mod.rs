@@ -10,6 +10,7 @@ pub mod measured;
 pub mod panel;
 pub mod panic;
 pub mod player;
+pub mod practice;
 pub mod readouts;
 pub mod slider;
 pub mod url_state;

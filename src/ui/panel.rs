@@ -125,6 +125,7 @@ pub fn Frame(p: &FrameProps) -> Html {
                     <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
                 </header>
                 <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
+                <super::practice::PracticeCard />
                 <div class="panel-body">
                     <aside class="controls">{ p.controls.clone() }</aside>
                     <section class="stage" ref={p.stage_ref.clone()}>{ p.stage.clone() }</section>
