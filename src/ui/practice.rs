@@ -117,7 +117,8 @@ pub fn PracticeToggle() -> Html {
     match route {
         Route::Topic { .. } => {
             let onclick = Callback::from(move |_: MouseEvent| {
-                set.emit(vec![("practice", (!on).then(|| "1".to_string())), ("q", None)]);
+                let seed = (!on).then(|| fresh_seed().to_string());
+                set.emit(vec![("practice", (!on).then(|| "1".to_string())), ("q", seed)]);
             });
             html! {
                 <button class="practice-toggle" data-testid="practice-toggle" aria-pressed={on.to_string()}
@@ -160,7 +161,9 @@ pub fn PracticeCard() -> Html {
         let set = set.clone();
         use_effect_with(mode, move |m| {
             if m.on && m.q.is_none() {
-                set.emit(vec![("q", Some(fresh_seed().to_string()))]);
+                // After the panel's own first URL write (its effect runs after this one).
+                gloo::timers::callback::Timeout::new(0, move || set.emit(vec![("q", Some(fresh_seed().to_string()))]))
+                    .forget();
             }
         });
     }
