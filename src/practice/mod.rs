@@ -175,8 +175,10 @@ pub fn fmt(x: f64) -> String {
         format!("{x:.1}")
     } else if a >= 1.0 {
         format!("{x:.2}")
-    } else if a >= 0.01 {
-        format!("{x:.3}")
+    } else if a >= 1e-4 {
+        // Three significant digits: 0.312, 0.0498.
+        let d = (2 - a.log10().floor() as i32) as usize;
+        format!("{x:.d$}")
     } else {
         format!("{x:.2e}")
     };

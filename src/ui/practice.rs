@@ -139,7 +139,8 @@ fn use_hidden_mark(hidden: bool) {
     use_effect_with(hidden, |hidden| {
         let root = super::window().document().and_then(|d| d.document_element());
         if let Some(r) = &root {
-            let _ = if *hidden { r.set_attribute("data-practice", "hidden") } else { r.remove_attribute("data-practice") };
+            let _ =
+                if *hidden { r.set_attribute("data-practice", "hidden") } else { r.remove_attribute("data-practice") };
         }
         move || {
             if let Some(r) = root {
@@ -484,16 +485,14 @@ pub fn RoundPage() -> Html {
         None
     };
     let finished = i >= n && !*revealed;
-    let grades: Vec<Grade> = questions
-        .iter()
-        .zip(answers.iter())
-        .map(|(q, g)| g.map_or(Grade::Wrong, |g| q.answer.grade(g)))
-        .collect();
+    let grades: Vec<Grade> =
+        questions.iter().zip(answers.iter()).map(|(q, g)| g.map_or(Grade::Wrong, |g| q.answer.grade(g))).collect();
     let right = grades.iter().filter(|g| **g == Grade::Right).count();
     let close = grades.iter().filter(|g| **g == Grade::Close).count();
     let part_code = part.map_or("all", practice::part_code).to_string();
     {
-        let rec = Record { round: seed, part: part_code.clone(), right: right as u32, close: close as u32, n: n as u32 };
+        let rec =
+            Record { round: seed, part: part_code.clone(), right: right as u32, close: close as u32, n: n as u32 };
         use_effect_with((finished, seed, part_code.clone()), move |(done, _, _)| {
             if *done {
                 remember(rec);
