@@ -127,13 +127,14 @@ pub fn PracticeToggle() -> Html {
         }
         _ => html! {
             <a class="practice-toggle" data-testid="practice-toggle" title={ctx.t("practice.toggle.title")}
-                href={href("practice", &[("lang".into(), ctx.lang.code().into())])}>{ ctx.t("practice.round") }</a>
+                href={href("practice", &[("lang".into(), ctx.lang.code().into())])}>{ ctx.t("practice.toggle") }</a>
         },
     }
 }
 
-/// Marks the page while an answer is hidden (the stylesheet hides the
-/// panel's body and explanation), unmarked on reveal and when it goes.
+/// Marks the page while an answer is hidden (the stylesheet blurs the
+/// panel's body and explanation past reading), unmarked on reveal and when
+/// it goes.
 #[hook]
 fn use_hidden_mark(hidden: bool) {
     use_effect_with(hidden, |hidden| {
@@ -168,8 +169,12 @@ pub fn PracticeCard() -> Html {
             }
         });
     }
+    if !mode.on {
+        // Phones have no room for the toggle in the header: it is here instead.
+        return html! { <div class="practice-phone"><PracticeToggle /></div> };
+    }
     let topic = panel.meta.0.id;
-    let Some(q) = mode.q.filter(|_| mode.on).and_then(|s| practice::question(topic, s)) else {
+    let Some(q) = mode.q.and_then(|s| practice::question(topic, s)) else {
         return html! {};
     };
     let key = format!("{topic}-{}", q.seed);

@@ -46,12 +46,15 @@ test('a panel question hides the panel, then reveals the simulation state and gr
   // q=0 on the waves panel asks for the waves of n = 5170 on the A100.
   const card = await question(page, '#/waves?practice=1&q=0&lang=en');
   assert.equal(await card.getAttribute('data-kind'), 'waves');
-  assert.equal(await page.locator('.panel-body').isVisible(), false, 'the readouts are hidden before the reveal');
+  const hidden = () => page.evaluate(() => document.documentElement.dataset.practice ?? '');
+  assert.equal(await hidden(), 'hidden', 'the readouts are hidden before the reveal');
+  assert.match(await page.locator('.panel-body').evaluate((e) => getComputedStyle(e).filter), /blur/);
   assert.match(await page.locator('[data-testid="practice-prompt"]').innerText(), /n = 5170/);
   assert.equal(await answer(page, { number: 15 }), 'close');
   const value = Number(await page.locator('[data-testid="practice-answer"]').getAttribute('data-value'));
   // Revealed: the panel shows the question's configuration, and its readout is the answer.
-  assert.equal(await page.locator('.panel-body').isVisible(), true);
+  assert.equal(await hidden(), '');
+  assert.equal(await page.locator('.panel-body').evaluate((e) => getComputedStyle(e).filter), 'none');
   assert.equal(await metric(page, 'waves'), value);
   assert.equal(await metric(page, 'tiles'), 1681);
   assert.match(await page.locator('[data-testid="practice-explain"]').innerText(), /1681 tiles on 108 SMs → 16 waves/);
