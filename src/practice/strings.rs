@@ -7,7 +7,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("practice.toggle", "Practice", "练习"),
     ("practice.toggle.title", "Predict, then reveal: a question from this panel's simulation (practice=1)", "先预测，再揭晓：由本面板的模拟出题（practice=1）"),
     ("practice.heading", "Predict, then reveal", "先预测，再揭晓"),
-    ("practice.question-of", "Question {q} · {topic}", "第 {q} 题 · {topic}"),
+    ("practice.question-of", "{topic} · question #{q}", "{topic} · 题目 #{q}"),
     ("practice.your-answer", "Your prediction", "你的预测"),
     ("practice.reveal", "Reveal", "揭晓"),
     ("practice.reveal.key", "The answer is hidden: press R to reveal", "答案已隐藏：按 R 揭晓"),

@@ -169,16 +169,14 @@ pub fn PracticeCard() -> Html {
             }
         });
     }
-    if !mode.on {
-        // Phones have no room for the toggle in the header: it is here instead.
-        return html! { <div class="practice-phone"><PracticeToggle /></div> };
-    }
+    // Phones have no room for the toggle in the header: it is here instead.
+    let phone = html! { <div class="practice-phone"><PracticeToggle /></div> };
     let topic = panel.meta.0.id;
-    let Some(q) = mode.q.and_then(|s| practice::question(topic, s)) else {
-        return html! {};
+    let Some(q) = mode.q.filter(|_| mode.on).and_then(|s| practice::question(topic, s)) else {
+        return phone;
     };
     let key = format!("{topic}-{}", q.seed);
-    html! { <PanelQuestion {key} q={Rc::new(q)} /> }
+    html! { <>{ phone }<PanelQuestion {key} q={Rc::new(q)} /></> }
 }
 
 #[derive(Properties, PartialEq)]
