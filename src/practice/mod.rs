@@ -227,6 +227,18 @@ pub struct Bank {
     pub strings: &'static [Entry],
 }
 
+/// A topic's `BANK` from its kinds (`"id" => generator`) and its `STRINGS`.
+macro_rules! bank {
+    ($topic:literal: $($id:literal => $make:ident),+ $(,)?) => {
+        pub static BANK: $crate::practice::Bank = $crate::practice::Bank {
+            topic: $topic,
+            kinds: &[$($crate::practice::Kind { id: $id, make: $make }),+],
+            strings: STRINGS,
+        };
+    };
+}
+pub(crate) use bank;
+
 /// Every topic's bank, in lecture order (the registry's).
 pub fn banks() -> impl Iterator<Item = &'static Bank> {
     use crate::topics::*;
@@ -252,7 +264,7 @@ pub fn banks() -> impl Iterator<Item = &'static Bank> {
     .into_iter()
 }
 
-pub fn bank(topic: &str) -> Option<&'static Bank> {
+pub fn bank_of(topic: &str) -> Option<&'static Bank> {
     banks().find(|b| b.topic == topic)
 }
 
@@ -263,7 +275,7 @@ pub fn string_tables() -> impl Iterator<Item = &'static [Entry]> {
 
 /// The question `seed` of `topic` (the seed picks the kind, then the parameters).
 pub fn question(topic: &str, seed: u64) -> Option<Question> {
-    let b = bank(topic)?;
+    let b = bank_of(topic)?;
     let mut rng = Rng(SplitMix64::new(seed));
     let kind = &b.kinds[rng.below(b.kinds.len() as u64) as usize];
     let m = (kind.make)(&mut rng);

@@ -4,15 +4,11 @@
 use super::{head, ATTENTION_MEMORY};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, fmt, metric, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, metric, Rng, Text, values};
 use crate::sim::attention_memory::metrics;
 use crate::sim::hw::ML_DTYPES;
 
-pub static BANK: Bank = Bank {
-    topic: "attention-memory",
-    kinds: &[Kind { id: "standard", make: standard }, Kind { id: "flash", make: flash }, Kind { id: "ratio", make: ratio }],
-    strings: STRINGS,
-};
+bank!("attention-memory": "standard" => standard, "flash" => flash, "ratio" => ratio);
 
 fn case(r: &mut Rng) -> Values {
     let n = if r.below(2) == 0 { r.pow2(10, 18) } else { 1000 * r.int(1, 200) };

@@ -3,19 +3,11 @@
 
 use super::{coalescing_params, COALESCING};
 use crate::params::Values;
-use crate::practice::{a, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
 use crate::sim::coalescing::Access;
 use crate::sim::hw::ALL_DTYPES;
 
-pub static BANK: Bank = Bank {
-    topic: "coalescing",
-    kinds: &[
-        Kind { id: "transactions", make: transactions },
-        Kind { id: "useful", make: useful },
-        Kind { id: "column", make: column },
-    ],
-    strings: STRINGS,
-};
+bank!("coalescing": "transactions" => transactions, "useful" => useful, "column" => column);
 
 fn case(r: &mut Rng, pattern: &str) -> Values {
     let dtype = r.pick(ALL_DTYPES);

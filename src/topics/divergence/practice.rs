@@ -3,17 +3,9 @@
 
 use super::{divergence_run, DIVERGENCE};
 use crate::params::Values;
-use crate::practice::{a, at_end, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, at_end, bank, fmt, Made, Rng, Text, values};
 
-pub static BANK: Bank = Bank {
-    topic: "divergence",
-    kinds: &[
-        Kind { id: "steps", make: steps },
-        Kind { id: "diverging", make: diverging },
-        Kind { id: "efficiency", make: efficiency },
-    ],
-    strings: STRINGS,
-};
+bank!("divergence": "steps" => steps, "diverging" => diverging, "efficiency" => efficiency);
 
 /// A branch on a condition of the lecture's kinds (parity, a threshold, a
 /// warp-aligned pattern), with its steps run to the end.

@@ -5,15 +5,11 @@
 use super::{flash_params, FLASH};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, fmt, values, yes_no, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values, yes_no};
 use crate::sim::flash::{Flash, Pass};
 use crate::sim::hw::ML_DTYPES;
 
-pub static BANK: Bank = Bank {
-    topic: "flash",
-    kinds: &[Kind { id: "tiles", make: tiles }, Kind { id: "hbm", make: hbm }, Kind { id: "sram", make: sram }],
-    strings: STRINGS,
-};
+bank!("flash": "tiles" => tiles, "hbm" => hbm, "sram" => sram);
 
 fn case(r: &mut Rng, causal: bool) -> Values {
     let n = r.pick(&[64, 96, 128, 200, 256, 512, 1024]);

@@ -4,18 +4,10 @@
 use super::{elem_bytes, expression, FUSION};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, fmt, metric, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, metric, Rng, Text, values};
 use crate::sim::fusion::{kernels, ledger, PRESETS};
 
-pub static BANK: Bank = Bank {
-    topic: "fusion",
-    kinds: &[
-        Kind { id: "kernels", make: kernel_count },
-        Kind { id: "bytes", make: bytes },
-        Kind { id: "speedup", make: speedup },
-    ],
-    strings: STRINGS,
-};
+bank!("fusion": "kernels" => kernel_count, "bytes" => bytes, "speedup" => speedup);
 
 const EXPRS: [&str; 6] = ["x * 2 + 1", "sin(x)^2 + cos(x)^2", "relu(x * w + b)", "x * sigmoid(x)", "exp(x - m) / s", "(x + y) * (x - y)"];
 

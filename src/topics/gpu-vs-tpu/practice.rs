@@ -3,14 +3,10 @@
 
 use super::{gpu_tpu, GPU_TPU};
 use crate::params::Values;
-use crate::practice::{a, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
 use crate::sim::hw::GPU_CODES;
 
-pub static BANK: Bank = Bank {
-    topic: "gpu-vs-tpu",
-    kinds: &[Kind { id: "passes", make: passes }, Kind { id: "waves", make: waves }, Kind { id: "busier", make: busier }],
-    strings: STRINGS,
-};
+bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
 
 fn case(r: &mut Rng) -> Values {
     let dim = |r: &mut Rng| if r.below(2) == 0 { r.pow2(6, 13) } else { r.int(50, 8000) };

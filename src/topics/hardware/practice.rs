@@ -2,14 +2,10 @@
 //! machine, and which of two GPUs needs more FLOPs per byte.
 
 use super::{machine, ridge_args, short, HARDWARE};
-use crate::practice::{a, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 
-pub static BANK: Bank = Bank {
-    topic: "hardware",
-    kinds: &[Kind { id: "ridge", make: ridge }, Kind { id: "custom", make: custom }, Kind { id: "higher", make: higher }],
-    strings: STRINGS,
-};
+bank!("hardware": "ridge" => ridge, "custom" => custom, "higher" => higher);
 
 fn ridge(r: &mut Rng) -> Made {
     let (gpu, dtype) = (r.pick(GPU_CODES), r.pick(ML_DTYPES));

@@ -3,14 +3,10 @@
 
 use super::{occupancy_kernel, OCCUPANCY};
 use crate::params::Values;
-use crate::practice::{a, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
 use crate::sim::occupancy::{compute, Occupancy, Resource};
 
-pub static BANK: Bank = Bank {
-    topic: "occupancy",
-    kinds: &[Kind { id: "blocks", make: blocks }, Kind { id: "limiter", make: limiter }, Kind { id: "occupancy", make: occ }],
-    strings: STRINGS,
-};
+bank!("occupancy": "blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
 
 fn run(v: &Values) -> Occupancy {
     let (arch, k) = occupancy_kernel(v);

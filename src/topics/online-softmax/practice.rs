@@ -3,13 +3,9 @@
 
 use super::{num, softmax_run, ONLINE_SOFTMAX};
 use crate::params::{Value, Values};
-use crate::practice::{a, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
 
-pub static BANK: Bank = Bank {
-    topic: "online-softmax",
-    kinds: &[Kind { id: "m", make: max }, Kind { id: "l", make: sum }, Kind { id: "rescale", make: rescale }],
-    strings: STRINGS,
-};
+bank!("online-softmax": "m" => max, "l" => sum, "rescale" => rescale);
 
 /// A short vector of small integers, a block size and a block `from..`.
 fn case(r: &mut Rng, from: u64) -> Values {

@@ -3,14 +3,10 @@
 
 use super::{quantization, QUANTIZATION};
 use crate::params::Values;
-use crate::practice::{a, fmt, values, yes_no, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values, yes_no};
 use crate::sim::hw::ML_DTYPES;
 
-pub static BANK: Bank = Bank {
-    topic: "quantization",
-    kinds: &[Kind { id: "tiles", make: tiles }, Kind { id: "aligned", make: aligned }, Kind { id: "useful", make: useful }],
-    strings: STRINGS,
-};
+bank!("quantization": "tiles" => tiles, "aligned" => aligned, "useful" => useful);
 
 fn case(r: &mut Rng) -> Values {
     let n = if r.below(3) == 0 { 128 * r.int(1, 16) } else { r.int(100, 4096) };

@@ -4,13 +4,9 @@
 use super::{ledger_rows, recompute, RECOMPUTE};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
 
-pub static BANK: Bank = Bank {
-    topic: "recompute",
-    kinds: &[Kind { id: "store", make: store }, Kind { id: "saved", make: saved }, Kind { id: "kept", make: kept }],
-    strings: STRINGS,
-};
+bank!("recompute": "store" => store, "saved" => saved, "kept" => kept);
 
 fn case(r: &mut Rng) -> Values {
     let depth = r.int(2, 8);

@@ -4,19 +4,11 @@
 use super::super::hardware::short;
 use super::{gpu, roofline_work, ROOFLINE};
 use crate::params::Values;
-use crate::practice::{a, bound_choice, fmt, metric, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, bound_choice, fmt, Made, metric, Rng, Text, values};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 use crate::sim::roofline;
 
-pub static BANK: Bank = Bank {
-    topic: "roofline",
-    kinds: &[
-        Kind { id: "bound", make: bound },
-        Kind { id: "attainable", make: attainable },
-        Kind { id: "intensity", make: intensity },
-    ],
-    strings: STRINGS,
-};
+bank!("roofline": "bound" => bound, "attainable" => attainable, "intensity" => intensity);
 
 /// One of the lecture's operations at random sizes, on a random GPU.
 fn case(r: &mut Rng) -> Values {

@@ -3,14 +3,10 @@
 
 use super::{systolic_params, SYSTOLIC};
 use crate::params::{Value, Values};
-use crate::practice::{a, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
 use crate::sim::systolic::{total_cycles, Systolic};
 
-pub static BANK: Bank = Bank {
-    topic: "systolic",
-    kinds: &[Kind { id: "cycles", make: cycles }, Kind { id: "utilization", make: utilization }, Kind { id: "busy", make: busy }],
-    strings: STRINGS,
-};
+bank!("systolic": "cycles" => cycles, "utilization" => utilization, "busy" => busy);
 
 fn case(r: &mut Rng, dataflow: &str) -> Values {
     let (rows, cols, k) = (r.int(2, 8), r.int(2, 8), r.pick(&[1, 2, 3, 4, 6, 8, 12, 16, 32, 64]));

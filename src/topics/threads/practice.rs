@@ -2,14 +2,10 @@
 //! block, warps of the launch.
 
 use super::{threads_grid, THREADS};
-use crate::practice::{a, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
 use crate::params::Values;
 
-pub static BANK: Bank = Bank {
-    topic: "threads",
-    kinds: &[Kind { id: "blocks", make: blocks }, Kind { id: "idle", make: idle }, Kind { id: "warps", make: warps }],
-    strings: STRINGS,
-};
+bank!("threads": "blocks" => blocks, "idle" => idle, "warps" => warps);
 
 /// A launch whose last block is partly idle (n not a multiple of the block).
 fn launch(r: &mut Rng) -> Values {

@@ -3,14 +3,10 @@
 
 use super::{tiling, TILING};
 use crate::params::Values;
-use crate::practice::{a, fmt, values, yes_no, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values, yes_no};
 use crate::sim::hw::ML_DTYPES;
 
-pub static BANK: Bank = Bank {
-    topic: "tiling",
-    kinds: &[Kind { id: "reads", make: reads }, Kind { id: "max-tile", make: max_tile }, Kind { id: "fits", make: fits }],
-    strings: STRINGS,
-};
+bank!("tiling": "reads" => reads, "max-tile" => max_tile, "fits" => fits);
 
 fn case(r: &mut Rng) -> Values {
     let n = if r.below(2) == 0 { r.pow2(5, 10) } else { r.int(20, 1000) };

@@ -3,14 +3,10 @@
 
 use super::{waves_at, WAVES};
 use crate::params::Values;
-use crate::practice::{a, fmt, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
 use crate::sim::hw::GPU_CODES;
 
-pub static BANK: Bank = Bank {
-    topic: "waves",
-    kinds: &[Kind { id: "tiles", make: tiles }, Kind { id: "waves", make: waves }, Kind { id: "boundary", make: boundary }],
-    strings: STRINGS,
-};
+bank!("waves": "tiles" => tiles, "waves" => waves, "boundary" => boundary);
 
 fn config(r: &mut Rng) -> [(&'static str, String); 3] {
     [("gpu", r.pick(GPU_CODES).into()), ("tm", r.pick(&[64, 128, 256]).to_string()), ("tn", r.pick(&[64, 128, 256]).to_string())]

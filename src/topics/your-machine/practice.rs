@@ -2,19 +2,11 @@
 //! attains at an intensity, and whether a matmul is compute-bound on it.
 
 use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
-use crate::practice::{a, bound_choice, fmt, metric, values, Answer, Bank, Kind, Made, Rng, Text};
+use crate::practice::{a, Answer, bank, bound_choice, fmt, Made, metric, Rng, Text, values};
 use crate::params::Values;
 use crate::sim::bench::Results;
 
-pub static BANK: Bank = Bank {
-    topic: "your-machine",
-    kinds: &[
-        Kind { id: "ridge", make: ridge },
-        Kind { id: "attainable", make: attainable },
-        Kind { id: "matmul", make: matmul },
-    ],
-    strings: STRINGS,
-};
+bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
 
 /// A plausible measured run: copy bandwidth `bw` GB/s, best matmul `peak` GFLOP/s.
 fn run(r: &mut Rng) -> (Results, Values) {
