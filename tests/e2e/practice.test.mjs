@@ -168,3 +168,24 @@ test('a practice round played through with right and wrong answers, scored, revi
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('every topic: a question (English and 中文 in turn) reveals to a working panel, texts filled', async () => {
+  const page = await newPage(env.browser);
+  await open(page, env.srv.base, '#/');
+  const ids = await page.$$eval('.card[data-topic]', (cards) => cards.map((c) => c.dataset.topic));
+  assert.ok(ids.length >= 17);
+  for (const [i, id] of ids.entries()) {
+    const lang = i % 2 ? 'zh' : 'en';
+    await question(page, `#/${id}?practice=1&q=${100 + i}&lang=${lang}`);
+    const prompt = await page.locator('[data-testid="practice-prompt"]').innerText();
+    assert.ok(prompt.length > 20 && !/[{}]/.test(prompt), `${id}: ${prompt}`);
+    await answer(page, {});
+    const explain = await page.locator('[data-testid="practice-explain"]').innerText();
+    assert.ok(explain.length > 20 && !/\{\w+\}/.test(explain), `${id}: ${explain}`);
+    await page.locator('[data-metric]').first().waitFor();
+    // A fresh page for the next topic (a hash change alone keeps a revealed card's state).
+    await page.goto('about:blank');
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
