@@ -361,3 +361,9 @@ pub fn at_end(meta: &'static TopicMeta, v: Values) -> Values {
         _ => v,
     }
 }
+
+/// A fraction as a percentage with one decimal at most (6.3, 97.3, 50).
+pub fn pct(fraction: f64) -> String {
+    let s = format!("{:.1}", 100.0 * fraction);
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}

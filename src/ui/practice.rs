@@ -311,9 +311,11 @@ pub fn Ask(p: &AskProps) -> Html {
         return html! {
             <div class="practice-ask">
                 { prompt }
+                // Projected, the room predicts: the options stay up, a number is left to them.
                 if ctx.present {
                     <p class="practice-key-hint" data-testid="practice-key-hint">{ ctx.t("practice.reveal.key") }</p>
-                } else {
+                }
+                if !ctx.present || matches!(p.q.answer, Answer::Choice(_)) {
                     { input }
                 }
                 <button class="practice-reveal" data-testid="practice-reveal" onclick={reveal}>{ ctx.t("practice.reveal") }</button>

@@ -3,7 +3,7 @@
 
 use super::{coalescing_params, COALESCING};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, Answer, bank, fmt, Made, pct, Rng, Text, values};
 use crate::sim::coalescing::Access;
 use crate::sim::hw::ALL_DTYPES;
 
@@ -39,7 +39,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("t", x.transactions()),
         a("moved", fmt(x.bytes_moved() as f64)),
         a("useful", fmt(x.useful_bytes() as f64)),
-        a("pct", fmt((1000.0 * x.useful_fraction()).round() / 10.0)),
+        a("pct", pct(x.useful_fraction())),
     ]
 }
 

@@ -3,7 +3,7 @@
 
 use super::{divergence_run, DIVERGENCE};
 use crate::params::Values;
-use crate::practice::{a, Answer, at_end, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, Answer, at_end, bank, Made, pct, Rng, Text, values};
 
 bank!("divergence": "steps" => steps, "diverging" => diverging, "efficiency" => efficiency);
 
@@ -50,7 +50,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("div", if div.is_empty() { "—".to_string() } else { div.join(", ") }),
         a("active", active),
         a("slots", d.schedule().len() * 32),
-        a("eff", fmt((1000.0 * d.simt_efficiency()).round() / 10.0)),
+        a("eff", pct(d.simt_efficiency())),
     ]
 }
 

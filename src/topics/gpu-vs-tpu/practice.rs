@@ -3,7 +3,7 @@
 
 use super::{gpu_tpu, GPU_TPU};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, Answer, bank, Made, pct, Rng, Text, values};
 use crate::sim::hw::GPU_CODES;
 
 bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
@@ -42,8 +42,8 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("tn", c.tn),
         a("tiles", w.tiles()),
         a("waves", w.waves()),
-        a("tpu_u", fmt((1000.0 * c.mxu_utilization()).round() / 10.0)),
-        a("gpu_u", fmt((1000.0 * c.gpu_utilization()).round() / 10.0)),
+        a("tpu_u", pct(c.mxu_utilization())),
+        a("gpu_u", pct(c.gpu_utilization())),
     ]
 }
 

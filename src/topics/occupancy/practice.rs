@@ -3,7 +3,7 @@
 
 use super::{occupancy_kernel, OCCUPANCY};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, Answer, bank, fmt, Made, pct, Rng, Text, values};
 use crate::sim::occupancy::{compute, Occupancy, Resource};
 
 bank!("occupancy": "blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
@@ -48,7 +48,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("wpb", o.warps_per_block),
         a("active", o.active_warps),
         a("max", arch.max_warps_per_sm),
-        a("pct", fmt((1000.0 * o.occupancy).round() / 10.0)),
+        a("pct", pct(o.occupancy)),
     ]
 }
 

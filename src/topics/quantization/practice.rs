@@ -3,7 +3,7 @@
 
 use super::{quantization, QUANTIZATION};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values, yes_no};
+use crate::practice::{a, Answer, bank, fmt, Made, pct, Rng, Text, values, yes_no};
 use crate::sim::hw::ML_DTYPES;
 
 bank!("quantization": "tiles" => tiles, "aligned" => aligned, "useful" => useful);
@@ -36,7 +36,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("padded", q.padded_n()),
         a("area", fmt((q.m * q.n) as f64)),
         a("computed", fmt((q.tiles() * q.t * q.t) as f64)),
-        a("pct", fmt((1000.0 * q.useful_fraction()).round() / 10.0)),
+        a("pct", pct(q.useful_fraction())),
     ]
 }
 

@@ -3,7 +3,7 @@
 
 use super::{systolic_params, SYSTOLIC};
 use crate::params::{Value, Values};
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, Answer, bank, Made, pct, Rng, Text, values};
 use crate::sim::systolic::{total_cycles, Systolic};
 
 bank!("systolic": "cycles" => cycles, "utilization" => utilization, "busy" => busy);
@@ -27,7 +27,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("cycles", total_cycles(&p)),
         a("pes", p.rows * p.cols),
         a("macs", p.rows * p.cols * p.k),
-        a("pct", fmt((1000.0 * s.utilization()).round() / 10.0)),
+        a("pct", pct(s.utilization())),
         a("c", v.int("cycle")),
     ]
 }

@@ -3,7 +3,7 @@
 
 use super::{waves_at, WAVES};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, Answer, bank, Made, pct, Rng, Text, values};
 use crate::sim::hw::GPU_CODES;
 
 bank!("waves": "tiles" => tiles, "waves" => waves, "boundary" => boundary);
@@ -31,7 +31,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("tiles", w.tiles()),
         a("waves", w.waves()),
         a("last", w.last_wave_tiles()),
-        a("pct", fmt((1000.0 * w.sm_utilization()).round() / 10.0)),
+        a("pct", pct(w.sm_utilization())),
     ]
 }
 
@@ -76,7 +76,7 @@ fn boundary(r: &mut Rng) -> Made {
             .iter()
             .map(|v| {
                 let w = waves_at(v, v.int("n") as u64);
-                format!("n = {}: {}%", w.n, fmt((1000.0 * w.sm_utilization()).round() / 10.0))
+                format!("n = {}: {}%", w.n, pct(w.sm_utilization()))
             })
             .collect();
         let mut args = args(&vs[worst]);
