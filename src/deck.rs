@@ -223,7 +223,9 @@ mod tests {
         Deck {
             title: "Lecture 5 — 脉动阵列".into(),
             views: vec![
-                View { url: "/systolic?rows=4&cols=4&k=6&cycle=0".into(), title: "4×4, K = 6".into(), note: "".into() },
+                View {
+                    url: "/systolic?rows=4&cols=4&k=6&cycle=0".into(), title: "4×4, K = 6".into(), note: "".into()
+                },
                 View { url: "/waves?n=1664".into(), title: "Waves".into(), note: "ask: why 2 waves?".into() },
             ],
         }
@@ -245,7 +247,10 @@ mod tests {
     #[test]
     fn rejects_foreign_and_broken_views() {
         for url in ["https://evil.example/", "/nope", "systolic", "/systolic#x", "//evil.example", "/\\evil"] {
-            let d = Deck { title: String::new(), views: vec![View { url: url.into(), title: String::new(), note: String::new() }] };
+            let d = Deck {
+                title: String::new(),
+                views: vec![View { url: url.into(), title: String::new(), note: String::new() }],
+            };
             assert!(matches!(d.checked(), Err(DeckError::BadUrl(_))), "{url}");
         }
         assert!(matches!(Deck::from_json("{\"views\": 3}"), Err(DeckError::Json(_))));

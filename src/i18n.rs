@@ -177,9 +177,12 @@ static TABLE: &[(&str, &str, &str)] = &[
 
 type Entry = (&'static str, &'static str, &'static str);
 
-/// Every table: the shared one, the lecture-hall tools', then each topic's.
+/// Every table: the shared one, the lecture-hall tools', each topic's, then practice's.
 fn tables() -> impl Iterator<Item = &'static [Entry]> {
-    [TABLE, crate::deck::STRINGS].into_iter().chain(crate::topics::ALL.iter().map(|t| t.strings))
+    [TABLE, crate::deck::STRINGS]
+        .into_iter()
+        .chain(crate::topics::ALL.iter().map(|t| t.strings))
+        .chain(crate::practice::string_tables())
 }
 
 fn lookup(key: &str) -> Option<&'static Entry> {

@@ -9,6 +9,7 @@ pub mod draw;
 pub mod i18n;
 pub mod lecture;
 pub mod params;
+pub mod practice;
 pub mod scene;
 pub mod sim;
 pub mod topics;

@@ -26,7 +26,7 @@ pub fn machine(v: &Values) -> crate::sim::hw::Gpu {
 }
 
 /// Query parameters that belong to the whole app, not to a panel.
-pub const GLOBAL_PARAMS: [&str; 4] = ["lang", "present", "embed", "deck"];
+pub const GLOBAL_PARAMS: [&str; 6] = ["lang", "present", "embed", "deck", "practice", "q"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {

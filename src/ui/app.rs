@@ -17,6 +17,8 @@ const LANG_KEY: &str = "warpscope.lang";
 pub enum Route {
     #[at("/")]
     Home,
+    #[at("/practice")]
+    Practice,
     #[at("/:id")]
     Topic { id: String },
     #[not_found]
@@ -33,6 +35,8 @@ pub struct AppCtx {
     pub present: bool,
     pub embed: bool,
     pub deck: Option<usize>,
+    /// Practice mode (`practice=1`) and its question (`q=<seed>`).
+    pub practice: super::practice::Mode,
 }
 
 impl AppCtx {
@@ -54,6 +58,7 @@ impl AppCtx {
         if let Some(k) = self.deck {
             g.push(("deck".into(), k.to_string()));
         }
+        g.extend(self.practice.globals());
         g
     }
 }
@@ -87,7 +92,11 @@ fn flag(name: &str, given: Option<String>, notices: &mut Vec<Notice>) -> bool {
         Some("1") => true,
         None | Some("0") => false,
         Some(v) => {
-            notices.push(Notice { param: name.into(), given: v.into(), problem: Problem::Malformed { used: "0".into() } });
+            notices.push(Notice {
+                param: name.into(),
+                given: v.into(),
+                problem: Problem::Malformed { used: "0".into() },
+            });
             false
         }
     }
@@ -127,7 +136,8 @@ fn Shell() -> Html {
         }),
         None => stored.unwrap_or_default(),
     };
-    let last = |name: &str| pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+    let last =
+        |name: &str| pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
     let present = flag("present", last("present"), &mut global_notices);
     let embed = flag("embed", last("embed"), &mut global_notices);
     let deck = match last("deck") {
@@ -135,7 +145,11 @@ fn Shell() -> Html {
         Some(v) => match v.parse::<usize>() {
             Ok(k) if (1..=crate::deck::MAX_VIEWS).contains(&k) => Some(k),
             _ => {
-                global_notices.push(Notice { param: "deck".into(), given: v, problem: Problem::Malformed { used: String::new() } });
+                global_notices.push(Notice {
+                    param: "deck".into(),
+                    given: v,
+                    problem: Problem::Malformed { used: String::new() },
+                });
                 None
             }
         },
@@ -155,7 +169,8 @@ fn Shell() -> Html {
     if url_lang.as_deref().and_then(Lang::from_code).is_some() {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
     }
-    let ctx = AppCtx { lang, present, embed, deck };
+    let practice = super::practice::Mode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
+    let ctx = AppCtx { lang, present, embed, deck, practice };
 
     // Global notices stay up after the URL has been rewritten (same page),
     // until dismissed or the page changes. Kept at render time, not in an
@@ -251,6 +266,7 @@ fn Shell() -> Html {
     let body = match &route {
         Route::Home => html! { <Landing /> },
         Route::Topic { id } if id == "deck" => html! { <super::present::DeckPage /> },
+        Route::Practice => html! { <super::practice::RoundPage /> },
         Route::Topic { id } => match topics::find(id) {
             Some(topic) => (topic.view)(),
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
@@ -269,6 +285,7 @@ fn Shell() -> Html {
                         <span class="brand-tagline">{ ctx.t("app.tagline") }</span>
                     </Link<Route, Vec<(String, String)>>>
                     <nav class="site-nav">
+                        <super::practice::PracticeToggle />
                         <button class="lang-switch" data-testid="lang-switch" title={ctx.t("app.lang-switch.title")}
                             onclick={switch_lang}>{ ctx.t("app.lang-switch") }</button>
                         <button class="present-toggle" data-testid="present-toggle" title={ctx.t("app.present.title")}

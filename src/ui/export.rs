@@ -213,12 +213,14 @@ async fn encode(
 /// Save the canvas with the panel's title and key figures as one PNG.
 pub fn save_slide(scene: &Scene, name: &str, present: bool) {
     let Some(doc) = super::window().document() else { return };
-    let title = doc.query_selector(".panel-header h1").ok().flatten().and_then(|h| h.text_content()).unwrap_or_default();
+    let title =
+        doc.query_selector(".panel-header h1").ok().flatten().and_then(|h| h.text_content()).unwrap_or_default();
     let mut figures = Vec::new();
     if let Ok(list) = doc.query_selector_all(".stage > .readouts .metric") {
         for i in 0..list.length() {
             let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-            let text = |sel: &str| el.query_selector(sel).ok().flatten().and_then(|e| e.text_content()).unwrap_or_default();
+            let text =
+                |sel: &str| el.query_selector(sel).ok().flatten().and_then(|e| e.text_content()).unwrap_or_default();
             figures.push((text(".metric-label"), text(".metric-value")));
         }
     }

@@ -13,6 +13,7 @@ pub mod measured;
 pub mod panel;
 pub mod panic;
 pub mod player;
+pub mod practice;
 pub mod present;
 pub mod readouts;
 pub mod slider;

@@ -306,6 +306,9 @@ pub fn Frame(p: &FrameProps) -> Html {
                     <DeckProgress />
                 }
                 <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
+                if !ctx.embed {
+                    <super::practice::PracticeCard />
+                }
                 <div class={classes!("panel-body", (*drawer && !ctx.embed).then_some("drawer-open"))}>
                     if !ctx.embed {
                         <aside class="controls" id={drawer_id} hidden={!*drawer}>{ p.controls.clone() }</aside>

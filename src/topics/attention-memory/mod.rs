@@ -9,6 +9,7 @@ use crate::sim::measured::Table;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static MEMORY_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),

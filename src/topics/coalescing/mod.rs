@@ -9,6 +9,7 @@ use crate::sim::measured::Table;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static COALESCING_PARAMS: [ParamSpec; 8] = [
     ParamSpec::choice("dtype", crate::sim::hw::ALL_DTYPES, "fp32"),

@@ -11,6 +11,7 @@ use crate::sim::Steppable;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 fn check_cond(s: &str) -> Result<(), String> {
     expr::parse(s).map(|_| ()).map_err(|e| e.to_string())

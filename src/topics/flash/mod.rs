@@ -13,6 +13,7 @@ use crate::sim::{hw, Metric};
 pub mod ledger;
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),

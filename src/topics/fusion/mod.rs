@@ -10,6 +10,7 @@ use crate::sim::roofline::Work;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 fn check_fusion(s: &str) -> Result<(), String> {
     fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())

@@ -10,6 +10,7 @@ use crate::sim::{hw, systolic::MAX_K};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static GPU_TPU_PARAMS: [ParamSpec; 7] = [
     ParamSpec::int("m", 1, 16384, 512).log(),

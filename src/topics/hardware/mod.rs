@@ -10,6 +10,7 @@ use crate::sim::Metric;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),

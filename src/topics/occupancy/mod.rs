@@ -7,6 +7,7 @@ use crate::sim::occupancy::{self, compute, Arch, Kernel};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("arch", &["sm80", "sm90", "sm100"], "sm90"),

@@ -9,6 +9,7 @@ use crate::sim::SplitMix64;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 fn check_vector(s: &str) -> Result<(), String> {
     softmax::parse_vector(s).map(|_| ())

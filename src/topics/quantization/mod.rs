@@ -10,6 +10,7 @@ use crate::sim::matmul::{self, Quantization};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 8192, 1025).log(),

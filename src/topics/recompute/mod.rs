@@ -7,6 +7,7 @@ use crate::sim::{coalescing, fusion};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("depth", 1, 16, 3),

@@ -10,6 +10,7 @@ use crate::sim::Steppable;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 /// The systolic simulation's parameters from validated URL values.
 pub fn systolic_params(v: &Values) -> systolic::Params {

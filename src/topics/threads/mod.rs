@@ -11,6 +11,7 @@ use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy,
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static THREADS_PARAMS: [ParamSpec; 3] = [
     ParamSpec::int("n", 1, threads::MAX_N as i64, 1000).log(),

@@ -10,6 +10,7 @@ use crate::sim::matmul::{self, TileRun, TileState};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static TILING_PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("n", 1, 4096, 256).log(),

@@ -12,6 +12,7 @@ use crate::sim::{hw, Metric};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static WAVES_PARAMS: [ParamSpec; 9] = [
     ParamSpec::choice("gpu", hw::GPU_CODES, "a100"),

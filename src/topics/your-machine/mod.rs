@@ -10,6 +10,7 @@ use crate::sim::Metric;
 
 #[cfg(target_arch = "wasm32")]
 mod view;
+pub mod practice;
 
 pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
     ParamSpec::choice("quick", &["0", "1"], "0").optional(),

@@ -1,0 +1,369 @@
+//! Predict, then reveal: questions drawn from each panel's own simulation.
+//!
+//! Every topic has a bank of question kinds in its folder
+//! (`topics/<id>/practice.rs`). A question is a pure function of the topic
+//! and a seed (`q=<seed>` in the URL): the seed picks the kind and the
+//! parameters, the topic's conversion functions and simulation compute the
+//! answer and the explanation, and `state` is the panel's URL query that
+//! shows the answer. Nothing here knows about the browser.
+
+use crate::i18n::{group_digits, trf, Lang};
+use crate::params::Values;
+use crate::sim::SplitMix64;
+use crate::topics::{Part, TopicMeta};
+
+mod round;
+mod strings;
+#[cfg(test)]
+mod tests;
+
+pub use round::{part_code, part_from_code, round, Round, ROUND_LEN};
+pub use strings::STRINGS;
+
+/// (key, English, 中文).
+pub type Entry = (&'static str, &'static str, &'static str);
+
+/// A translatable text: a key and its filled-in `{placeholders}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Text {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Text {
+    pub fn new(key: &'static str, args: &[(&'static str, String)]) -> Self {
+        Text { key, args: args.to_vec() }
+    }
+    pub fn key(key: &'static str) -> Self {
+        Text { key, args: Vec::new() }
+    }
+    pub fn render(&self, lang: Lang) -> String {
+        let args: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        trf(lang, self.key, &args)
+    }
+}
+
+/// How close a predicted number must be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tol {
+    /// A count: right only when equal; close within 10%.
+    Exact,
+    /// A measured-like quantity: right within this fraction, close within four times it.
+    Rel(f64),
+    /// A percentage (in points): right within this, close within four times it.
+    Abs(f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grade {
+    Right,
+    Close,
+    Wrong,
+}
+
+impl Grade {
+    pub fn code(self) -> &'static str {
+        match self {
+            Grade::Right => "right",
+            Grade::Close => "close",
+            Grade::Wrong => "wrong",
+        }
+    }
+}
+
+/// One option of a multiple-choice question; `right` is decided by the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub label: Text,
+    pub right: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// A number; `traps` are the usual wrong readings (a floor instead of a
+    /// ceiling, a forgotten factor), which must never grade as right.
+    Number {
+        value: f64,
+        tol: Tol,
+        traps: Vec<f64>,
+    },
+    Choice(Vec<Choice>),
+}
+
+/// What the learner gave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Given {
+    Number(f64),
+    Choice(usize),
+}
+
+impl Answer {
+    pub fn count(value: u64) -> Self {
+        Answer::Number { value: value as f64, tol: Tol::Exact, traps: Vec::new() }
+    }
+    pub fn real(value: f64, rel: f64) -> Self {
+        Answer::Number { value, tol: Tol::Rel(rel), traps: Vec::new() }
+    }
+    /// A fraction 0..=1 asked as a percentage, right within `points`.
+    pub fn percent(fraction: f64, points: f64) -> Self {
+        Answer::Number { value: 100.0 * fraction, tol: Tol::Abs(points), traps: Vec::new() }
+    }
+    pub fn with_traps(self, t: &[f64]) -> Self {
+        match self {
+            Answer::Number { value, tol, .. } => Answer::Number { value, tol, traps: t.to_vec() },
+            c => c,
+        }
+    }
+    /// Options in this order; exactly one should be right.
+    pub fn choice(options: Vec<(Text, bool)>) -> Self {
+        Answer::Choice(options.into_iter().map(|(label, right)| Choice { label, right }).collect())
+    }
+
+    pub fn grade(&self, given: Given) -> Grade {
+        match (self, given) {
+            (Answer::Number { value, tol, .. }, Given::Number(x)) => grade_number(*value, *tol, x),
+            (Answer::Choice(options), Given::Choice(i)) => match options.get(i) {
+                Some(c) if c.right => Grade::Right,
+                _ => Grade::Wrong,
+            },
+            _ => Grade::Wrong,
+        }
+    }
+
+    /// The right answer as shown after the reveal.
+    pub fn shown(&self, lang: Lang) -> String {
+        match self {
+            Answer::Number { value, tol: Tol::Exact, .. } => group_digits(*value as u64),
+            Answer::Number { value, tol: Tol::Abs(_), .. } => format!("{}%", fmt(*value)),
+            Answer::Number { value, .. } => fmt(*value),
+            Answer::Choice(options) => {
+                options.iter().find(|c| c.right).map(|c| c.label.render(lang)).unwrap_or_default()
+            }
+        }
+    }
+}
+
+fn grade_number(value: f64, tol: Tol, x: f64) -> Grade {
+    if !x.is_finite() {
+        return Grade::Wrong;
+    }
+    let d = (x - value).abs();
+    let (right, close) = match tol {
+        Tol::Exact => (1e-9 * value.abs().max(1.0), 0.1 * value.abs()),
+        Tol::Rel(r) => (r * value.abs(), 4.0 * r * value.abs()),
+        Tol::Abs(a) => (a, 4.0 * a),
+    };
+    if d <= right {
+        Grade::Right
+    } else if d <= close {
+        Grade::Close
+    } else {
+        Grade::Wrong
+    }
+}
+
+/// A number for a person: integers grouped, others to about three
+/// significant digits (0.0312, 4.17, 39.6, 989).
+pub fn fmt(x: f64) -> String {
+    let a = x.abs();
+    if x.fract() == 0.0 && a < 1e15 {
+        return if x < 0.0 { format!("-{}", group_digits(a as u64)) } else { group_digits(a as u64) };
+    }
+    let s = if a >= 100.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else if a >= 1e-4 {
+        // Three significant digits: 0.312, 0.0498.
+        let d = (2 - a.log10().floor() as i32) as usize;
+        format!("{x:.d$}")
+    } else {
+        format!("{x:.2e}")
+    };
+    s
+}
+
+/// What a generator makes: the question without its address.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Made {
+    pub prompt: Text,
+    pub answer: Answer,
+    pub explain: Text,
+    /// The panel's values that show the answer.
+    pub state: Values,
+}
+
+/// A question, reproducible from (topic, seed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub topic: &'static str,
+    pub kind: &'static str,
+    pub seed: u64,
+    pub prompt: Text,
+    pub answer: Answer,
+    pub explain: Text,
+    pub state: Values,
+}
+
+impl Question {
+    /// The panel's URL query for the question's configuration.
+    pub fn query(&self) -> Vec<(String, String)> {
+        self.state.to_query()
+    }
+}
+
+/// One kind of question: its id and its generator.
+pub struct Kind {
+    pub id: &'static str,
+    pub make: fn(&mut Rng) -> Made,
+}
+
+/// A topic's questions and their texts.
+pub struct Bank {
+    pub topic: &'static str,
+    pub kinds: &'static [Kind],
+    pub strings: &'static [Entry],
+}
+
+/// A topic's `BANK` from its kinds (`"id" => generator`) and its `STRINGS`.
+macro_rules! bank {
+    ($topic:literal: $($id:literal => $make:ident),+ $(,)?) => {
+        pub static BANK: $crate::practice::Bank = $crate::practice::Bank {
+            topic: $topic,
+            kinds: &[$($crate::practice::Kind { id: $id, make: $make }),+],
+            strings: STRINGS,
+        };
+    };
+}
+pub(crate) use bank;
+
+/// Every topic's bank, in lecture order (the registry's).
+pub fn banks() -> impl Iterator<Item = &'static Bank> {
+    use crate::topics::*;
+    [
+        &hardware::practice::BANK,
+        &threads::practice::BANK,
+        &roofline::practice::BANK,
+        &your_machine::practice::BANK,
+        &divergence::practice::BANK,
+        &fusion::practice::BANK,
+        &recompute::practice::BANK,
+        &coalescing::practice::BANK,
+        &tiling::practice::BANK,
+        &quantization::practice::BANK,
+        &occupancy::practice::BANK,
+        &waves::practice::BANK,
+        &online_softmax::practice::BANK,
+        &flash::practice::BANK,
+        &attention_memory::practice::BANK,
+        &gpu_vs_tpu::practice::BANK,
+        &systolic::practice::BANK,
+    ]
+    .into_iter()
+}
+
+pub fn bank_of(topic: &str) -> Option<&'static Bank> {
+    banks().find(|b| b.topic == topic)
+}
+
+/// Every practice text table: the shared one, then each bank's.
+pub fn string_tables() -> impl Iterator<Item = &'static [Entry]> {
+    std::iter::once(STRINGS).chain(banks().map(|b| b.strings))
+}
+
+/// The question `seed` of `topic` (the seed picks the kind, then the parameters).
+pub fn question(topic: &str, seed: u64) -> Option<Question> {
+    let b = bank_of(topic)?;
+    let mut rng = Rng(SplitMix64::new(seed));
+    let kind = &b.kinds[rng.below(b.kinds.len() as u64) as usize];
+    let m = (kind.make)(&mut rng);
+    Some(Question {
+        topic: b.topic,
+        kind: kind.id,
+        seed,
+        prompt: m.prompt,
+        answer: m.answer,
+        explain: m.explain,
+        state: m.state,
+    })
+}
+
+/// The lecture part a topic belongs to.
+pub fn part_of(topic: &str) -> Option<Part> {
+    crate::topics::find(topic).map(|t| t.meta.part)
+}
+
+/// The generators' randomness: SplitMix64 with helpers.
+pub struct Rng(pub SplitMix64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(SplitMix64::new(seed))
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0.next_u64() % n.max(1)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+    /// A power of two `2^lo ..= 2^hi`.
+    pub fn pow2(&mut self, lo: u32, hi: u32) -> i64 {
+        1 << self.int(lo as i64, hi as i64)
+    }
+    /// Draw until `f` accepts (a tie, a case without a question): a fixed
+    /// sequence for a fixed seed, so still reproducible.
+    pub fn until<T>(&mut self, mut f: impl FnMut(&mut Rng) -> Option<T>) -> T {
+        loop {
+            if let Some(t) = f(self) {
+                return t;
+            }
+        }
+    }
+}
+
+/// A topic's values from query pairs (validated by its own parser; the
+/// tests check that a generator's pairs need no correction).
+pub fn values(meta: &'static TopicMeta, pairs: &[(&str, String)]) -> Values {
+    let q: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    meta.parse(&q).0
+}
+
+/// Yes / no options, the simulation's fact deciding which is right.
+pub fn yes_no(fact: bool) -> Answer {
+    Answer::choice(vec![(Text::key("practice.yes"), fact), (Text::key("practice.no"), !fact)])
+}
+
+/// Memory- / compute-bound options.
+pub fn bound_choice(memory_bound: bool) -> Answer {
+    Answer::choice(vec![(Text::key("practice.memory"), memory_bound), (Text::key("practice.compute"), !memory_bound)])
+}
+
+/// Shorthand for a text argument.
+pub fn a(name: &'static str, v: impl ToString) -> (&'static str, String) {
+    (name, v.to_string())
+}
+
+/// The raw value of the metric `name` (a simulation's readout).
+pub fn metric(ms: &[crate::sim::Metric], name: &str) -> f64 {
+    ms.iter().find(|m| m.name == name).map_or(f64::NAN, |m| m.value)
+}
+
+/// The values with the panel's player at the end of its run.
+pub fn at_end(meta: &'static TopicMeta, v: Values) -> Values {
+    match (meta.position_param(), meta.position_max) {
+        (Some(name), Some(max)) => v.with(name, crate::params::Value::Int(max(&v).min(i64::MAX as u64) as i64)),
+        _ => v,
+    }
+}
+
+/// A fraction as a percentage with one decimal at most (6.3, 97.3, 50).
+pub fn pct(fraction: f64) -> String {
+    let s = format!("{:.1}", 100.0 * fraction);
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}

@@ -1,0 +1,42 @@
+//! The practice mode's own texts (each topic's questions are in its
+//! `topics/<id>/practice.rs`).
+
+/// (key, English, 中文).
+#[rustfmt::skip]
+pub static STRINGS: &[(&str, &str, &str)] = &[
+    ("practice.toggle", "Practice", "练习"),
+    ("practice.toggle.title", "Predict, then reveal: a question from this panel's simulation (practice=1)", "先预测，再揭晓：由本面板的模拟出题（practice=1）"),
+    ("practice.heading", "Predict, then reveal", "先预测，再揭晓"),
+    ("practice.question-of", "{topic} · question #{q}", "{topic} · 题目 #{q}"),
+    ("practice.your-answer", "Your prediction", "你的预测"),
+    ("practice.reveal", "Reveal", "揭晓"),
+    ("practice.reveal.key", "The answer is hidden: press R to reveal", "答案已隐藏：按 R 揭晓"),
+    ("practice.hidden", "The readouts are hidden until you reveal.", "揭晓之前，读数都被隐藏。"),
+    ("practice.next", "Another question", "换一题"),
+    ("practice.right", "Right", "正确"),
+    ("practice.close", "Close", "接近"),
+    ("practice.wrong", "Not quite", "不对"),
+    ("practice.none", "No prediction", "未作答"),
+    ("practice.answer", "The simulation says: {value}", "模拟给出：{value}"),
+    ("practice.you", "You said: {value}", "你的答案：{value}"),
+    ("practice.link", "Link to this question", "本题链接"),
+    ("practice.yes", "Yes", "是"),
+    ("practice.no", "No", "否"),
+    ("practice.memory", "Memory-bound", "内存受限"),
+    ("practice.compute", "Compute-bound", "计算受限"),
+    ("practice.name", "{name}", "{name}"),
+    ("practice.round", "Practice round", "练习回合"),
+    ("practice.round.intro", "Ten questions across the lecture's panels, in lecture order. Predict each answer, then let the simulation reveal it. Your scores stay in this browser.", "十道题，按讲义顺序覆盖各个面板。先预测答案，再让模拟揭晓。成绩只保存在这个浏览器里。"),
+    ("practice.round.all", "Whole lecture", "整讲"),
+    ("practice.round.progress", "Question {i} of {n}", "第 {i} 题，共 {n} 题"),
+    ("practice.round.next", "Next question", "下一题"),
+    ("practice.round.finish", "See the score", "查看成绩"),
+    ("practice.round.score", "{right} right, {close} close, out of {n}", "{n} 题中 {right} 题正确，{close} 题接近"),
+    ("practice.round.review", "To review", "需要复习"),
+    ("practice.round.perfect", "Nothing to review: every answer was right.", "没有需要复习的：全部正确。"),
+    ("practice.round.open", "Open on its panel", "在面板中打开"),
+    ("practice.round.again", "New round", "新一轮"),
+    ("practice.round.history", "Earlier rounds", "以前的回合"),
+    ("practice.round.history.row", "{when}: {right}/{n} right, {close} close", "{when}：{right}/{n} 正确，{close} 接近"),
+    ("practice.round.start", "Practice round →", "练习回合 →"),
+];

@@ -1,0 +1,71 @@
+//! Practice on `#/hardware`: the ridge point of a preset and of a custom
+//! machine, and which of two GPUs needs more FLOPs per byte.
+
+use super::{machine, ridge_args, short, HARDWARE};
+use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
+use crate::sim::hw::{GPU_CODES, ML_DTYPES};
+
+bank!("hardware": "ridge" => ridge, "custom" => custom, "higher" => higher);
+
+fn ridge(r: &mut Rng) -> Made {
+    let (gpu, dtype) = (r.pick(GPU_CODES), r.pick(ML_DTYPES));
+    let v = values(&HARDWARE, &[("gpu", gpu.into()), ("dtype", dtype.into())]);
+    let h = machine(&v);
+    let args = ridge_args(&h, dtype);
+    Made {
+        prompt: Text::new(
+            "practice.hardware.ridge",
+            &[a("gpu", h.name), a("dtype", dtype), args[0].clone(), args[1].clone()],
+        ),
+        answer: Answer::real(h.ridge(dtype), 0.03),
+        explain: Text::new("practice.hardware.ridge.why", &args),
+        state: v,
+    }
+}
+
+fn custom(r: &mut Rng) -> Made {
+    let (peak, bw) = (r.int(20, 2000), r.int(200, 8000));
+    let v = values(&HARDWARE, &[("gpu", "custom".into()), ("peak", peak.to_string()), ("bw", bw.to_string())]);
+    let h = machine(&v);
+    let dtype = v.choice("dtype");
+    Made {
+        prompt: Text::new("practice.hardware.custom", &[a("peak", peak), a("bw", bw)]),
+        answer: Answer::real(h.ridge(dtype), 0.03).with_traps(&[peak as f64 / bw as f64]),
+        explain: Text::new("practice.hardware.ridge.why", &ridge_args(&h, dtype)),
+        state: v,
+    }
+}
+
+fn higher(r: &mut Rng) -> Made {
+    r.until(|r| {
+        let dtype = r.pick(&["bf16", "fp8"]);
+        let (g1, g2) = (r.pick(GPU_CODES), r.pick(GPU_CODES));
+        let h = |g: &str| machine(&values(&HARDWARE, &[("gpu", g.into()), ("dtype", dtype.into())]));
+        let (r1, r2) = (h(g1).ridge(dtype), h(g2).ridge(dtype));
+        if g1 == g2 || (r1 - r2).abs() < 0.03 * r1.max(r2) {
+            return None;
+        }
+        let best = if r1 > r2 { g1 } else { g2 };
+        Some(Made {
+            prompt: Text::new("practice.hardware.higher", &[a("a", h(g1).name), a("b", h(g2).name), a("dtype", dtype)]),
+            answer: Answer::choice(vec![
+                (Text::new("practice.name", &[a("name", h(g1).name)]), r1 > r2),
+                (Text::new("practice.name", &[a("name", h(g2).name)]), r2 > r1),
+            ]),
+            explain: Text::new(
+                "practice.hardware.higher.why",
+                &[a("a", h(g1).name), a("ra", short(r1)), a("b", h(g2).name), a("rb", short(r2))],
+            ),
+            state: values(&HARDWARE, &[("gpu", best.into()), ("dtype", dtype.into())]),
+        })
+    })
+}
+
+#[rustfmt::skip]
+static STRINGS: &[(&str, &str, &str)] = &[
+    ("practice.hardware.ridge", "The {gpu} does {peak} TFLOP/s in {dtype} and reads HBM at {bw} TB/s. At how many FLOPs per byte does a kernel stop being memory-bound (the ridge point)?", "{gpu} 的 {dtype} 峰值为 {peak} TFLOP/s，HBM 带宽 {bw} TB/s。一个核函数每字节要做多少 FLOP 才不再受内存限制（平衡点）？"),
+    ("practice.hardware.ridge.why", "Ridge = peak ÷ bandwidth = {peak} TFLOP/s ÷ {bw} TB/s ≈ {r} FLOP per byte. Below it a kernel waits for memory; above it, for the arithmetic units.", "平衡点 = 峰值 ÷ 带宽 = {peak} TFLOP/s ÷ {bw} TB/s ≈ {r} FLOP/字节。低于它，核函数在等内存；高于它，在等计算单元。"),
+    ("practice.hardware.custom", "A custom accelerator does {peak} TFLOP/s and reads its memory at {bw} GB/s. What is its ridge point, in FLOP per byte?", "一个自定义加速器算力 {peak} TFLOP/s，内存带宽 {bw} GB/s。它的平衡点是多少 FLOP/字节？"),
+    ("practice.hardware.higher", "Which needs more FLOPs per byte to keep its arithmetic busy in {dtype}: the {a} or the {b}?", "在 {dtype} 下，{a} 和 {b} 哪个需要每字节更多的 FLOP 才能让计算单元忙起来？"),
+    ("practice.hardware.higher.why", "Ridge points (peak ÷ bandwidth): {a} {ra}, {b} {rb} FLOP per byte. The higher ridge is the harder machine to feed.", "平衡点（峰值 ÷ 带宽）：{a} 为 {ra}，{b} 为 {rb} FLOP/字节。平衡点越高，越难喂饱。"),
+];
