@@ -3,19 +3,33 @@
 
 use super::*;
 
+/// A check part-way through: rows `0..b_rows` of `B` are generated, then
+/// output rows `0..next_row` are done.
+pub(super) struct Checking {
+    /// `B`, row-major.
+    b: Vec<i32>,
+    /// `B` transposed (columns contiguous).
+    bt: Vec<i32>,
+    b_rows: usize,
+    out: Vec<i64>,
+    direct: Vec<i32>,
+    next_row: usize,
+}
+
 impl Systolic {
     /// The array's final `C` (row-major), and its largest absolute difference
     /// from `A·B` computed directly (a plain i-k-j loop over rows of `B`).
     ///
     /// The array's output is read off the schedule: OS, each PE's accumulator
-    /// after the last cycle (the dot product in the order its operands arrive,
-    /// k = 0, 1, …); WS, the sums that left the bottom of the array, chunk by
-    /// chunk. (The tests check these against the register-transfer run.)
-    /// Operands are digits and k ≤ 4096, so every sum fits an i32 exactly.
+    /// at the end of its fold (the dot product in the order its operands
+    /// arrive, κ = 0, 1, …); WS and IS, the sums that left the bottom of the
+    /// array, one row block of `k` after the other. (The tests check these
+    /// against the register-transfer run.) Operands are digits and k ≤ 4096,
+    /// so every sum fits an i32 exactly.
     ///
-    /// At 256 × 256 × 4096 this is 2 × 268 M multiply-adds: the UI runs it in
-    /// slices with [`Systolic::check_step`] instead; this finishes whatever is
-    /// left at once.
+    /// At m = n = 1024, k = 4096 this is 2 × 4.3 G multiply-adds: the UI runs
+    /// it in slices with [`Systolic::check_step`] instead; this finishes
+    /// whatever is left at once.
     pub fn check(&self) -> &(Vec<i64>, i64) {
         while !self.check_step(u64::MAX) {}
         self.check.get().expect("check finished")
@@ -28,7 +42,7 @@ impl Systolic {
 
     /// Multiply-adds of the whole check (the array's product and the direct one).
     pub fn check_macs(&self) -> u64 {
-        2 * (self.p.rows * self.p.cols * self.p.k) as u64
+        2 * self.macs()
     }
 
     /// Fraction of the check done, in 0..=1.
@@ -38,7 +52,7 @@ impl Systolic {
         }
         match &*self.checking.borrow() {
             // Generating B counts as a tenth of the work.
-            Some(st) => 0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * st.next_row as f64 / self.p.rows as f64,
+            Some(st) => 0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * st.next_row as f64 / self.p.m as f64,
             None => 0.0,
         }
     }
@@ -50,7 +64,8 @@ impl Systolic {
         if self.check.get().is_some() {
             return true;
         }
-        let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
+        let (r, c, k) = (self.p.m, self.p.n, self.p.k);
+        let block = self.p.rows;
         let mut slot = self.checking.borrow_mut();
         let st = slot.get_or_insert_with(|| Checking {
             b: vec![0; k * c],
@@ -62,11 +77,11 @@ impl Systolic {
         });
         let mut spent = 0u64;
         // First B, in blocks of about 64 K operands, row-major and transposed
-        // (columns contiguous: what flows down column j (OS) or sits in column
-        // j of the PEs (WS)).
-        let block = (65_536 / c).max(1);
+        // (columns contiguous: what flows down column j (OS), sits in a
+        // column of PEs (WS) or streams in as vector j (IS)).
+        let gen = (65_536 / c).max(1);
         while st.b_rows < k && (spent == 0 || spent < macs) {
-            let end = (st.b_rows + block).min(k);
+            let end = (st.b_rows + gen).min(k);
             for kk in st.b_rows..end {
                 for j in 0..c {
                     let v = self.b(kk, j);
@@ -93,9 +108,9 @@ impl Systolic {
                         *o = dot(j, 0, k) as i64;
                     }
                 }
-                Dataflow::Ws => {
-                    for q in 0..self.chunks() {
-                        let (k0, k1) = (q * r, ((q + 1) * r).min(k));
+                Dataflow::Ws | Dataflow::Is => {
+                    for q in 0..k.div_ceil(block) {
+                        let (k0, k1) = (q * block, ((q + 1) * block).min(k));
                         for (j, o) in out_row.iter_mut().enumerate() {
                             *o += dot(j, k0, k1) as i64;
                         }
@@ -126,6 +141,7 @@ impl Systolic {
     /// has finished (never a number that has not been computed).
     pub fn metrics_checked(&self, t: u64) -> Vec<Metric> {
         let f = self.state_at(t);
+        let fold = f.pos.map(|p| p.fold).unwrap_or_else(|| self.sched.fold(0));
         let mut m = vec![
             Metric::count("cycle", f.cycle),
             Metric::count("total-cycles", self.total),
@@ -137,6 +153,11 @@ impl Systolic {
         }
         m.push(Metric::real("reads-per-operand", self.reads_per_operand()));
         m.push(Metric::real("uses-per-operand", self.uses_per_operand()));
+        m.push(Metric::count("fold", fold.index as u64 + 1));
+        m.push(Metric::count("folds", self.folds() as u64));
+        m.push(Metric::percent("mapping-efficiency", self.mapping_efficiency()));
+        m.push(Metric::percent("compute-utilization", self.compute_utilization()));
+        m.push(Metric::percent("overall-utilization", self.utilization()));
         m
     }
 }
