@@ -435,7 +435,8 @@ impl Systolic {
         let t = (s as i64 - 1 - (i + j) as i64) as usize;
         let progress = done as f32 / self.sched.t as f32;
         if os {
-            let acc = (0..done as usize).map(|kk| self.stream(&f, kk, i) as i64 * self.stream_top(&f, kk, j) as i64).sum();
+            let acc =
+                (0..done as usize).map(|kk| self.stream(&f, kk, i) as i64 * self.stream_top(&f, kk, j) as i64).sum();
             return Pe {
                 busy,
                 a: busy.then(|| self.stream(&f, t, i)),
@@ -551,7 +552,13 @@ impl Systolic {
         let cy = self.sched.cycles(f);
         let macs = (f.ur * f.uc * self.sched.t) as u64;
         let pes = self.pes() as f64;
-        (cy, macs, (f.ur * f.uc) as f64 / pes, macs as f64 / (pes * cy.compute() as f64), macs as f64 / (pes * cy.total() as f64))
+        (
+            cy,
+            macs,
+            (f.ur * f.uc) as f64 / pes,
+            macs as f64 / (pes * cy.compute() as f64),
+            macs as f64 / (pes * cy.total() as f64),
+        )
     }
 
     /// Elements of `A` and of `B` fetched from memory by the schedule: a
@@ -619,12 +626,7 @@ impl Steppable for Systolic {
 
     fn state_at(&self, t: u64) -> Frame {
         let cycle = t.min(self.total);
-        Frame {
-            cycle,
-            phase: self.phase_at(cycle),
-            busy_pes: self.busy_at(cycle),
-            pos: self.pos(cycle),
-        }
+        Frame { cycle, phase: self.phase_at(cycle), busy_pes: self.busy_at(cycle), pos: self.pos(cycle) }
     }
 
     fn metrics(&self, t: u64) -> Vec<Metric> {

@@ -178,7 +178,11 @@ fn compare_with_rtl(s: &Systolic) {
                 let reg = r.pes[i * p.cols + j];
                 let pe = s.pe(c, i, j);
                 let (busy, progress, held) = s.pe_brief(c, i, j);
-                assert_eq!((busy, progress, held), (pe.busy, pe.progress, pe.b.is_some() && !os), "brief ({i},{j}) at {c}");
+                assert_eq!(
+                    (busy, progress, held),
+                    (pe.busy, pe.progress, pe.b.is_some() && !os),
+                    "brief ({i},{j}) at {c}"
+                );
                 assert_eq!(reg.busy, pe.busy, "busy ({i},{j}) at {c}");
                 let val = |t: Option<(usize, Option<i32>)>| t.and_then(|x| x.1);
                 if pe.busy {
@@ -444,7 +448,8 @@ fn double_buffering_hides_weight_loads() {
     // A stream of one vector cannot hide a load of 8 rows behind 1 + 8 + 1 − 2 cycles? It can: 8 ≤ 8.
     let short = Systolic::new(Params { rows: 8, cols: 1, m: 1, k: 24, n: 1, dataflow: Dataflow::Ws, dbuf: true, ..p });
     assert_eq!(short.total_cycles(), 8 + 3 * 8);
-    let shorter = Systolic::new(Params { rows: 8, cols: 1, m: 1, k: 20, n: 1, dataflow: Dataflow::Ws, dbuf: true, ..p });
+    let shorter =
+        Systolic::new(Params { rows: 8, cols: 1, m: 1, k: 20, n: 1, dataflow: Dataflow::Ws, dbuf: true, ..p });
     // Folds of 8, 8, 4 rows: the third's load hides; loads of 8 behind a 4-row fold would not.
     assert_eq!(shorter.total_cycles(), 8 + 8 + 8 + 4);
 }

@@ -143,6 +143,37 @@ pub fn tpu_preset_values(t: &'static tpu::Tpu) -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// The label key of a TPU preset.
+pub fn tpu_label(code: &str) -> &'static str {
+    match code {
+        "v2" => "choice.tpu.v2",
+        "v3" => "choice.tpu.v3",
+        "v4" => "choice.tpu.v4",
+        "v5e" => "choice.tpu.v5e",
+        "v5p" => "choice.tpu.v5p",
+        _ => "choice.tpu.v6e",
+    }
+}
+
+/// The chip line shown when the array is a TPU's MXU: its MXUs and clock,
+/// and this GEMM's time on one MXU (cycles ÷ clock).
+pub fn chip_line(lang: Lang, v: &Values, sim: &Systolic) -> Option<String> {
+    let t = chip(v)?;
+    let us = sim.total_cycles() as f64 / (t.ghz * 1e3);
+    Some(trf(
+        lang,
+        "systolic.tpu",
+        &[
+            ("chip", t.name),
+            ("mxus", &t.mxus.to_string()),
+            ("dim", &t.dim.to_string()),
+            ("ghz", &format!("{:.2}", t.ghz)),
+            ("derived", &if t.clock_published { String::new() } else { tr(lang, "systolic.tpu.derived") }),
+            ("us", &format!("{us:.1}")),
+        ],
+    ))
+}
+
 /// The link to this panel for an `m × k × n` GEMM on a `dim × dim` MXU of
 /// `tpu`, in the given dataflow.
 pub fn link(tpu: &str, dim: u64, m: u64, k: u64, n: u64, dataflow: &str, lang: &str) -> String {
@@ -236,6 +267,14 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("systolic.tpu", "{chip}: {mxus} MXUs of {dim}×{dim} at {ghz} GHz{derived} · this GEMM on one MXU: {us} µs", "{chip}：{mxus} 个 {dim}×{dim} 的 MXU，{ghz} GHz{derived} · 本 GEMM 在一个 MXU 上：{us} µs"),
     ("systolic.tpu.derived", " (clock derived from the published peak)", "（时钟由公开峰值推算）"),
     ("systolic.tpus", "TPU MXUs", "TPU 的 MXU"),
+    ("choice.tpu.none", "none", "无"),
+    ("choice.tpu.v2", "v2 (128×128)", "v2（128×128）"),
+    ("choice.tpu.v3", "v3 (128×128)", "v3（128×128）"),
+    ("choice.tpu.v4", "v4 (128×128)", "v4（128×128）"),
+    ("choice.tpu.v5e", "v5e (128×128)", "v5e（128×128）"),
+    ("choice.tpu.v5p", "v5p (128×128)", "v5p（128×128）"),
+    ("choice.tpu.v6e", "v6e (256×256)", "v6e（256×256）"),
+    ("param.tpu", "TPU", "TPU"),
     ("systolic.legend.waiting", "waiting", "等待"),
     ("systolic.legend.busy", "multiply-accumulate this cycle", "本周期做乘加"),
     ("systolic.legend.done", "finished", "已完成"),
@@ -312,6 +351,28 @@ mod tests {
         assert!(
             phases(Dataflow::Ws).contains(&Phase::LoadWeights) && !phases(Dataflow::Os).contains(&Phase::LoadWeights)
         );
+    }
+
+    #[test]
+    fn old_links_are_one_tile_and_new_ones_fold() {
+        // A link without m and n is the array's own shape, as before.
+        let (v, notices) = SYSTOLIC.parse(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("cycle", "12")].map(|(a, b)| (a.to_string(), b.to_string())));
+        assert!(notices.is_empty());
+        let sim = Systolic::new(systolic_params(&v));
+        assert_eq!((sim.params().m, sim.params().n, sim.total_cycles(), sim.folds()), (4, 4, 12, 1));
+        assert_eq!(v.to_query().len(), 6, "no m, n, dbuf, conv or tpu in the URL: {:?}", v.to_query());
+        // The gpu-vs-tpu link: a 1024 × 4096 × 1024 GEMM on TPU v6e's MXU.
+        let link = link("v6e", 256, 1024, 4096, 1024, "ws", "en");
+        let query: Vec<(String, String)> = link.split_once('?').unwrap().1.split('&')
+            .map(|kv| { let (a, b) = kv.split_once('=').unwrap(); (a.to_string(), b.to_string()) }).collect();
+        let (v, notices) = SYSTOLIC.parse(&query);
+        assert!(notices.is_empty(), "{notices:?}");
+        let sim = Systolic::new(systolic_params(&v));
+        assert_eq!(sim.folds(), 16 * 4);
+        assert_eq!(chip(&v).map(|t| t.mxus), Some(2));
+        let line = chip_line(Lang::En, &v, &sim).unwrap();
+        assert!(line.starts_with("TPU v6e (Trillium): 2 MXUs of 256×256 at 3.50 GHz (clock derived"), "{line}");
+        assert!(chip_line(Lang::Zh, &v, &sim).unwrap().contains("个 256×256 的 MXU"));
     }
 
     #[test]

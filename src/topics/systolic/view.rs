@@ -3,7 +3,8 @@
 use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
 use crate::params::Value;
 use crate::scene::Theme;
-use crate::sim::systolic::{Dataflow, Phase, Systolic};
+use crate::sim::hw::tpu::TPUS;
+use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
 use crate::sim::Steppable;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
@@ -59,8 +60,8 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
                 return;
             }
             let t0 = now();
-            // A row is 2 · cols · k multiply-adds (≈ 1 ms at the largest size).
-            let row = 2 * (sim.params().cols * sim.params().k) as u64;
+            // A row is 2 · n · k multiply-adds (≈ 5 ms at the largest size).
+            let row = 2 * (sim.params().n * sim.params().k) as u64;
             let done = loop {
                 let done = sim.check_step(row);
                 if done || now() - t0 >= SLICE_MS {
@@ -80,18 +81,22 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
     });
 }
 
+/// Cycles the timeline samples at most (every cycle of a shorter run).
+const TIMELINE_POINTS: u64 = 1200;
+
 /// Busy PEs per cycle over the whole run, the phases as bands behind.
 fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
     let p = sim.params();
+    let (_, dx) = sim.samples(TIMELINE_POINTS);
     SeriesChart {
-        ys: sim.busy_series().into_iter().map(|b| b as f64).collect(),
+        ys: sim.busy_series(TIMELINE_POINTS).into_iter().map(|b| b as f64).collect(),
         x0: 0.0,
-        dx: 1.0,
+        dx,
         y_max: (p.rows * p.cols) as f64,
         bands: sim
-            .phase_segments()
+            .phase_segments(TIMELINE_POINTS)
             .into_iter()
-            .map(|(a, b, ph)| Band { start: a as f64 - 1.0, end: b as f64, color: phase_tint(ph, theme) })
+            .map(|(a, b, ph)| Band { start: a as f64 - dx.min(1.0), end: b as f64, color: phase_tint(ph, theme) })
             .collect(),
         x_desc: ctx.t("param.cycle"),
         y_desc: ctx.t("metric.busy-pes"),
@@ -116,9 +121,21 @@ pub fn SystolicPanel() -> Html {
         use_memo(
             (params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()),
             move |(_, c, w, present, _, cap)| {
-                let [a, b, weights, out] =
-                    ["systolic.a-queue", "systolic.b-queue", "systolic.w-queue", "systolic.out"].map(|k| ctx.t(k));
-                let labels = Labels { a: &a, b: &b, weights: &weights, c: &out };
+                let is = sim.params().dataflow == Dataflow::Is;
+                let [a, b, weights, out] = [
+                    if is { "systolic.b-queue" } else { "systolic.a-queue" },
+                    "systolic.b-queue",
+                    if is { "systolic.i-queue" } else { "systolic.w-queue" },
+                    "systolic.out",
+                ]
+                .map(|k| ctx.t(k));
+                let what = ctx.t(match sim.params().dataflow {
+                    Dataflow::Os => "systolic.strip.c",
+                    Dataflow::Ws => "systolic.strip.b",
+                    Dataflow::Is => "systolic.strip.a",
+                });
+                let strip = ctx.tf("systolic.strip", &[("what", &what)]);
+                let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip };
                 SceneRef(Rc::new(draw(&sim, *c, &Theme::for_mode(*present), *w as f64, cap, &labels)))
             },
         )
@@ -149,6 +166,7 @@ pub fn SystolicPanel() -> Html {
     let pct = ((sim.check_progress() * 100.0).floor() as u32).min(99).to_string();
     let metrics = Rc::new(sim.metrics_checked(cycle));
     let frame = sim.state_at(cycle);
+    let frame_fold = sim.fold_at(cycle);
 
     let on_seek = {
         let d = p.dispatch.clone();
@@ -158,6 +176,11 @@ pub fn SystolicPanel() -> Html {
         super::PRESETS
             .iter()
             .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
+            .collect::<Vec<_>>(),
+    );
+    let tpu_presets = Rc::new(
+        TPUS.iter()
+            .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
             .collect::<Vec<_>>(),
     );
     let phase_chip = |ph: &Phase| {
@@ -173,8 +196,13 @@ pub fn SystolicPanel() -> Html {
 
     let controls = html! {
         <>
-            { controls(&["rows", "cols", "k", "dataflow", "seed"]) }
+            { controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
+            if !os {
+                { controls(&["dbuf"]) }
+            }
+            { controls(&["conv", "seed"]) }
             <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            <Presets title="systolic.tpus" presets={tpu_presets} dispatch={p.dispatch.clone()} />
         </>
     };
     let stage = html! {
@@ -201,7 +229,11 @@ pub fn SystolicPanel() -> Html {
             <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
+            if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
+                <p class="systolic-chip" data-testid="systolic-chip">{ line }</p>
+            }
             <Readouts topic="systolic" metrics={metrics} />
+            { accounting(ctx, &sim, &frame_fold) }
             if checked.is_none() {
                 // Until the check has finished there is no max-abs-error
                 // metric (no number that has not been computed), only this.
@@ -231,9 +263,55 @@ pub fn SystolicPanel() -> Html {
     let explain = html! {
         <>
             <p class={classes!(os.then_some("current"))} data-explain="os">{ ctx.t("systolic.os.explain") }</p>
-            <p class={classes!((!os).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
+            <p class={classes!((params.dataflow == Dataflow::Ws).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
+            <p class={classes!((params.dataflow == Dataflow::Is).then_some("current"))} data-explain="is">{ ctx.t("systolic.is.explain") }</p>
+            <p data-explain="folds">{ ctx.t("systolic.folds.explain") }</p>
+            <h3>{ ctx.t("systolic.conv.title") }</h3>
+            <ul class={classes!("systolic-conv", (params.conv == Conv::ScaleSim).then_some("current"))} data-testid="conventions">
+                { for ["pad", "load", "drain", "util", "index"].iter().map(|k| html! {
+                    <li data-conv={*k}>{ ctx.t(&format!("systolic.conv.{k}")) }</li>
+                }) }
+            </ul>
             <p class="lecture-check">{ ctx.t("systolic.lecture") }</p>
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The accounting table: this fold's figures beside the whole run's.
+fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold) -> Html {
+    let (cy, macs, map, cutil, util) = sim.fold_figures(fold);
+    let all = sim.schedule().total_cycles_split();
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let n = crate::i18n::group_digits;
+    let (ra, rb) = sim.operand_reads();
+    let p = sim.params();
+    let (ea, eb) = ((p.m * p.k) as f64, (p.k * p.n) as f64);
+    let rows: Vec<(&str, String, String)> = vec![
+        ("load", n(cy.load), n(all.load)),
+        ("fill", n(cy.fill), n(all.fill)),
+        ("steady", n(cy.steady), n(all.steady)),
+        ("drain", n(cy.drain), n(all.drain)),
+        ("fill-drain", n(cy.fill_drain), n(all.fill_drain)),
+        ("compute", n(cy.compute()), n(all.compute())),
+        ("macs", n(macs), n(sim.macs())),
+        ("mapping", pct(map), pct(sim.mapping_efficiency())),
+        ("cutil", pct(cutil), pct(sim.compute_utilization())),
+        ("util", pct(util), pct(sim.utilization())),
+        ("reads", String::new(), format!("{:.2} / {:.2}", ra as f64 / ea, rb as f64 / eb)),
+        ("uses", String::new(), format!("{:.1}", sim.uses_per_operand())),
+    ];
+    html! {
+        <table class="systolic-acct" data-testid="accounting">
+            <caption>{ ctx.t("systolic.acct") }</caption>
+            <thead><tr><th></th>
+                <th>{ ctx.t("systolic.acct.this") }{" "}{ fold.index + 1 }</th>
+                <th>{ ctx.t("systolic.acct.all") }{" ("}{ sim.folds() }{")"}</th></tr></thead>
+            <tbody>
+                { for rows.into_iter().map(|(k, a, b)| html! {
+                    <tr data-row={k}><th>{ ctx.t(&format!("systolic.acct.{k}")) }</th><td>{ a }</td><td>{ b }</td></tr>
+                }) }
+            </tbody>
+        </table>
+    }
 }
