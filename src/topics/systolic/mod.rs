@@ -175,9 +175,11 @@ pub fn chip_line(lang: Lang, v: &Values, sim: &Systolic) -> Option<String> {
 }
 
 /// The link to this panel for an `m × k × n` GEMM on a `dim × dim` MXU of
-/// `tpu`, in the given dataflow.
+/// `tpu`, in the given dataflow (weight- and input-stationary with
+/// double-buffered loads, as a TPU runs them).
 pub fn link(tpu: &str, dim: u64, m: u64, k: u64, n: u64, dataflow: &str, lang: &str) -> String {
-    format!("#/systolic?rows={dim}&cols={dim}&m={m}&k={k}&n={n}&dataflow={dataflow}&tpu={tpu}&seed=1&cycle=0&lang={lang}")
+    let dbuf = if dataflow == "os" { "" } else { "&dbuf=on" };
+    format!("#/systolic?rows={dim}&cols={dim}&m={m}&k={k}&n={n}&dataflow={dataflow}{dbuf}&tpu={tpu}&seed=1&cycle=0&lang={lang}")
 }
 
 /// FLOPs and bytes of the product (bf16 operands and output), for the roofline inset.
