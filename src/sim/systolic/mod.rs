@@ -379,19 +379,26 @@ impl Systolic {
     /// shadow registers, and the PEs keep the previous fold's operands until
     /// the swap.
     fn held_during_load(&self, pos: &Pos, l: u64, i: usize, j: usize) -> Option<i32> {
-        let f = &pos.fold;
-        let prev = (f.index > 0).then(|| self.sched.fold(f.index - 1));
+        self.held_at(pos, l, i, j).and_then(|(f, r, c)| self.stationary(&f, r, c))
+    }
+
+    /// Where the operand of [`Systolic::held_during_load`] comes from: (fold,
+    /// row, column of its block), without fetching it.
+    fn held_at(&self, pos: &Pos, l: u64, i: usize, j: usize) -> Option<(Fold, usize, usize)> {
+        let f = pos.fold;
+        let prev = || (f.index > 0).then(|| self.sched.fold(f.index - 1));
+        let inside = |f: Fold, r: usize, c: usize| (r < f.ur && c < f.uc).then_some((f, r, c));
         if self.sched.double_buffered() && f.index > 0 {
-            return prev.and_then(|pf| self.stationary(&pf, i, j));
+            return prev().and_then(|pf| inside(pf, i, j));
         }
         let (l, big_l) = (l as usize, pos.load as usize);
         if i >= big_l || j >= f.uc {
             return None;
         }
         if i < l {
-            self.stationary(f, big_l - l + i, j)
+            inside(f, big_l - l + i, j)
         } else {
-            prev.and_then(|pf| self.stationary(&pf, i - l, j))
+            prev().and_then(|pf| inside(pf, i - l, j))
         }
     }
 
@@ -406,7 +413,7 @@ impl Systolic {
         let Some(pos) = pos else { return (false, 0.0, false) };
         let os = self.p.dataflow == Dataflow::Os;
         match (pos.load_step(), pos.compute_step()) {
-            (Some(l), _) => (false, 0.0, self.held_during_load(pos, l, i, j).is_some()),
+            (Some(l), _) => (false, 0.0, self.held_at(pos, l, i, j).is_some()),
             (None, Some(s)) => {
                 let (done, busy) = self.stream_at(&pos.fold, s, i, j);
                 let held = !os && i < pos.fold.ur && j < pos.fold.uc;
@@ -509,9 +516,10 @@ impl Systolic {
         sum
     }
 
-    /// Multiply-accumulates of the whole GEMM.
+    /// Multiply-accumulates of the whole GEMM (in u64: up to 2³⁶, more than
+    /// a wasm32 `usize` holds).
     pub fn macs(&self) -> u64 {
-        (self.p.m * self.p.k * self.p.n) as u64
+        self.p.m as u64 * self.p.k as u64 * self.p.n as u64
     }
     fn pes(&self) -> u64 {
         (self.p.rows * self.p.cols) as u64
@@ -550,7 +558,7 @@ impl Systolic {
     /// utilisation, utilisation over the whole fold).
     pub fn fold_figures(&self, f: &Fold) -> (Cycles, u64, f64, f64, f64) {
         let cy = self.sched.cycles(f);
-        let macs = (f.ur * f.uc * self.sched.t) as u64;
+        let macs = f.ur as u64 * f.uc as u64 * self.sched.t as u64;
         let pes = self.pes() as f64;
         (
             cy,

@@ -185,7 +185,7 @@ pub fn link(tpu: &str, dim: u64, m: u64, k: u64, n: u64, dataflow: &str, lang: &
 /// FLOPs and bytes of the product (bf16 operands and output), for the roofline inset.
 pub fn work(p: &systolic::Params) -> crate::sim::roofline::Work {
     crate::sim::roofline::Work {
-        flops: 2.0 * (p.m * p.n * p.k) as f64,
+        flops: 2.0 * p.m as f64 * p.n as f64 * p.k as f64,
         bytes: 2.0 * (p.m * p.k + p.k * p.n + p.m * p.n) as f64,
     }
 }
