@@ -14,7 +14,14 @@ pub(super) struct Checking {
     out: Vec<i64>,
     direct: Vec<i32>,
     next_row: usize,
+    /// Columns `0..next_col` of row `next_row` are done.
+    next_col: usize,
 }
+
+/// Multiply-adds of one unit of the check (a piece of an output row): a
+/// millisecond or two, so that a slice of the UI's check stays short even
+/// when a whole row (2 · n · k, up to 33 M) would not.
+const UNIT_MACS: usize = 1 << 21;
 
 impl Systolic {
     /// The array's final `C` (row-major), and its largest absolute difference
@@ -52,14 +59,18 @@ impl Systolic {
         }
         match &*self.checking.borrow() {
             // Generating B counts as a tenth of the work.
-            Some(st) => 0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * st.next_row as f64 / self.p.m as f64,
+            Some(st) => {
+                let rows = st.next_row as f64 + st.next_col as f64 / self.p.n as f64;
+                0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * rows / self.p.m as f64
+            }
             None => 0.0,
         }
     }
 
-    /// Advance the check by whole output rows, about `macs` multiply-adds'
-    /// worth (at least one row, 2 · cols · k of them); `true` once it has
-    /// finished. The result does not depend on how the work was sliced.
+    /// Advance the check by pieces of output rows (at most [`UNIT_MACS`]
+    /// multiply-adds each), about `macs` multiply-adds' worth (at least one
+    /// piece); `true` once it has finished. The result does not depend on how
+    /// the work was sliced.
     pub fn check_step(&self, macs: u64) -> bool {
         if self.check.get().is_some() {
             return true;
@@ -74,6 +85,7 @@ impl Systolic {
             out: vec![0; r * c],
             direct: vec![0; r * c],
             next_row: 0,
+            next_col: 0,
         });
         let mut spent = 0u64;
         // First B, in blocks of about 64 K operands, row-major and transposed
@@ -92,41 +104,40 @@ impl Systolic {
             spent += ((end - st.b_rows) * c) as u64 * GEN_COST;
             st.b_rows = end;
         }
-        // Then the output, row by row: the array's and the direct product's.
-        let row_macs = 2 * (c * k) as u64;
-        while st.b_rows == k && st.next_row < r && (spent == 0 || spent + row_macs <= macs) {
-            let i = st.next_row;
+        // Then the output, row by row, a piece of columns at a time: the
+        // array's and the direct product's.
+        let piece = (UNIT_MACS / (2 * k)).clamp(1, c);
+        while st.b_rows == k && st.next_row < r && (spent == 0 || spent + (2 * piece * k) as u64 <= macs) {
+            let (i, j0) = (st.next_row, st.next_col);
+            let j1 = (j0 + piece).min(c);
             let a_row: Vec<i32> = (0..k).map(|kk| self.a(i, kk)).collect();
             let dot = |j: usize, k0: usize, k1: usize| -> i32 {
                 let b = &st.bt[j * k + k0..j * k + k1];
                 a_row[k0..k1].iter().zip(b).map(|(x, y)| x * y).sum()
             };
-            let mut out_row = vec![0i64; c];
-            match self.p.dataflow {
-                Dataflow::Os => {
-                    for (j, o) in out_row.iter_mut().enumerate() {
-                        *o = dot(j, 0, k) as i64;
+            for j in j0..j1 {
+                st.out[i * c + j] = match self.p.dataflow {
+                    Dataflow::Os => dot(j, 0, k) as i64,
+                    // One partial sum per row block of k, added as they leave the array.
+                    Dataflow::Ws | Dataflow::Is => {
+                        (0..k.div_ceil(block)).map(|q| dot(j, q * block, ((q + 1) * block).min(k)) as i64).sum()
                     }
-                }
-                Dataflow::Ws | Dataflow::Is => {
-                    for q in 0..k.div_ceil(block) {
-                        let (k0, k1) = (q * block, ((q + 1) * block).min(k));
-                        for (j, o) in out_row.iter_mut().enumerate() {
-                            *o += dot(j, k0, k1) as i64;
-                        }
-                    }
-                }
+                };
             }
-            st.out[i * c..(i + 1) * c].copy_from_slice(&out_row);
-            let row = &mut st.direct[i * c..(i + 1) * c];
+            let row = &mut st.direct[i * c + j0..i * c + j1];
             for (kk, &aik) in a_row.iter().enumerate() {
-                let brow = &st.b[kk * c..(kk + 1) * c];
+                let brow = &st.b[kk * c + j0..kk * c + j1];
                 for (d, &bkj) in row.iter_mut().zip(brow) {
                     *d += aik * bkj;
                 }
             }
-            st.next_row += 1;
-            spent += row_macs;
+            spent += (2 * (j1 - j0) * k) as u64;
+            if j1 == c {
+                st.next_row += 1;
+                st.next_col = 0;
+            } else {
+                st.next_col = j1;
+            }
         }
         if st.next_row < r {
             return false;

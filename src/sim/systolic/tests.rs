@@ -474,3 +474,24 @@ fn reads_and_uses_per_operand_in_each_dataflow() {
         assert!(s.state_at(c).busy_pes <= 256 * 256);
     }
 }
+
+#[test]
+fn rows_longer_than_a_unit_are_checked_in_pieces() {
+    // n = 600, k = 4096: a piece is 256 columns (2 M multiply-adds), so each
+    // of the 3 rows takes 3 calls; the result is the whole check's.
+    let whole = gemm(4, 4, 3, 4096, 600, Dataflow::Ws, 5);
+    let sliced = gemm(4, 4, 3, 4096, 600, Dataflow::Ws, 5);
+    while sliced.check_progress() < 0.1 {
+        assert!(!sliced.check_step(1));
+    }
+    let mut calls = 0;
+    let mut progress = sliced.check_progress();
+    while !sliced.check_step(1) {
+        calls += 1;
+        assert!(sliced.check_progress() > progress);
+        progress = sliced.check_progress();
+    }
+    assert_eq!(calls + 1, 3 * 3);
+    assert_eq!(sliced.check_result(), Some(whole.check()));
+    assert_eq!(whole.check().1, 0);
+}

@@ -21,7 +21,12 @@ pub fn GpuTpuPanel() -> Html {
     });
     let controls = html! {
         <>
-            { controls(&["m", "k", "n", "tpu", "mxu", "gpu", "tm", "tn"]) }
+            { controls(&["m", "k", "n", "tpu"]) }
+            // The MXU size picks the chip only when no chip is named.
+            if p.v.choice("tpu") == "auto" {
+                { controls(&["mxu"]) }
+            }
+            { controls(&["gpu", "tm", "tn"]) }
         </>
     };
     let term = |i: u32| {

@@ -286,6 +286,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("systolic.w-queue", "B (W)", "B（权重）"),
     ("systolic.i-queue", "Aᵀ (held)", "Aᵀ（固定）"),
     ("systolic.out", "C", "C"),
+    ("systolic.out-t", "Cᵀ", "Cᵀ"),
     ("systolic.checking", "checking C against A·B computed directly… {pct}%", "正在核对 C 与直接计算的 A·B……{pct}%"),
     ("systolic.checking.short", "checking… {pct}%", "核对中……{pct}%"),
     ("systolic.result", "Result", "结果"),

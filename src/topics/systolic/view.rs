@@ -60,10 +60,9 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
                 return;
             }
             let t0 = now();
-            // A row is 2 · n · k multiply-adds (≈ 5 ms at the largest size).
-            let row = 2 * (sim.params().n * sim.params().k) as u64;
             let done = loop {
-                let done = sim.check_step(row);
+                // One piece of a row (a millisecond or two) at a time.
+                let done = sim.check_step(1);
                 if done || now() - t0 >= SLICE_MS {
                     break done;
                 }
@@ -126,7 +125,7 @@ pub fn SystolicPanel() -> Html {
                     if is { "systolic.b-queue" } else { "systolic.a-queue" },
                     "systolic.b-queue",
                     if is { "systolic.i-queue" } else { "systolic.w-queue" },
-                    "systolic.out",
+                    if is { "systolic.out-t" } else { "systolic.out" },
                 ]
                 .map(|k| ctx.t(k));
                 let what = ctx.t(match sim.params().dataflow {
@@ -302,8 +301,9 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold) -> Html {
         ("uses", String::new(), format!("{:.1}", sim.uses_per_operand())),
     ];
     html! {
-        <table class="systolic-acct" data-testid="accounting">
-            <caption>{ ctx.t("systolic.acct") }</caption>
+        <>
+        <h2 class="chart-title">{ ctx.t("systolic.acct") }</h2>
+        <table class="ledger systolic-acct" data-testid="accounting">
             <thead><tr><th></th>
                 <th>{ ctx.t("systolic.acct.this") }{" "}{ fold.index + 1 }</th>
                 <th>{ ctx.t("systolic.acct.all") }{" ("}{ sim.folds() }{")"}</th></tr></thead>
@@ -313,5 +313,6 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold) -> Html {
                 }) }
             </tbody>
         </table>
+        </>
     }
 }
