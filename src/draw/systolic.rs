@@ -321,17 +321,28 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
 /// Inside the fold's block a PE's colour depends only on its anti-diagonal
 /// `i + j` while the stream runs, so the colours are computed once per
 /// diagonal and the pixels filled from that palette; outside it every PE
-/// waits. During a load each PE is asked (a load is a few hundred cycles of a
-/// fold). About a microsecond per thousand PEs.
+/// waits. During a load a PE's colour depends on its row and on which side of
+/// the fold's (and the previous fold's) last used column it is, so each row
+/// is filled in at most three runs. About a microsecond per thousand PEs.
 pub fn heat_pixels(s: &Systolic, c: u64, th: &Theme) -> Vec<u8> {
     let p = s.params();
     let pos: Option<Pos> = s.pos(c);
     let rgba = |x: Rgba| [x.0, x.1, x.2, x.3];
     let mut px = vec![0u8; p.rows * p.cols * 4];
-    let per_pe = pos.is_none_or(|q| q.load_step().is_some());
-    if per_pe {
-        for (n, out) in px.chunks_exact_mut(4).enumerate() {
-            out.copy_from_slice(&rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), n / p.cols, n % p.cols), th)));
+    if pos.is_none_or(|q| q.load_step().is_some()) {
+        let f = s.fold_at(c);
+        let prev_uc = if f.index > 0 { s.schedule().fold(f.index - 1).uc } else { f.uc };
+        let mut cuts = vec![0, f.uc.min(p.cols), prev_uc.min(p.cols), p.cols];
+        cuts.sort_unstable();
+        cuts.dedup();
+        for i in 0..p.rows {
+            let row = &mut px[i * p.cols * 4..(i + 1) * p.cols * 4];
+            for w in cuts.windows(2) {
+                let colour = rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, w[0]), th));
+                for out in row[w[0] * 4..w[1] * 4].chunks_exact_mut(4) {
+                    out.copy_from_slice(&colour);
+                }
+            }
         }
         return px;
     }
@@ -494,6 +505,32 @@ mod tests {
                 assert_eq!(busy, s.busy_at(c));
                 let scene = draw(&s, c, &th, 900.0, "", &Labels::PLAIN);
                 assert!(scene.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 128, px_h: 128, .. })));
+            }
+        }
+    }
+
+    #[test]
+    fn heat_map_of_folded_runs_matches_every_pe() {
+        let th = Theme::normal();
+        for df in Dataflow::ALL {
+            for dbuf in [false, true] {
+                let s = Systolic::new(Params {
+                    rows: 20,
+                    cols: 16,
+                    m: 50,
+                    k: 45,
+                    n: 37,
+                    dataflow: df,
+                    dbuf,
+                    ..Params::default()
+                });
+                for c in (0..=s.total_cycles()).step_by(7) {
+                    let px = heat_pixels(&s, c, &th);
+                    for n in 0..20 * 16 {
+                        let Rgba(r, g, b, a) = pe_color(&s, c, n / 16, n % 16, &th);
+                        assert_eq!(&px[n * 4..n * 4 + 4], &[r, g, b, a], "{df:?} PE {n} at cycle {c}");
+                    }
+                }
             }
         }
     }
