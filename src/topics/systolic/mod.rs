@@ -276,7 +276,6 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("choice.tpu.v5e", "v5e (128×128)", "v5e（128×128）"),
     ("choice.tpu.v5p", "v5p (128×128)", "v5p（128×128）"),
     ("choice.tpu.v6e", "v6e (256×256)", "v6e（256×256）"),
-    ("param.tpu", "TPU", "TPU"),
     ("systolic.legend.waiting", "waiting", "等待"),
     ("systolic.legend.busy", "multiply-accumulate this cycle", "本周期做乘加"),
     ("systolic.legend.done", "finished", "已完成"),
