@@ -168,9 +168,9 @@ static TABLE: &[(&str, &str, &str)] = &[
 
 type Entry = (&'static str, &'static str, &'static str);
 
-/// Every table: the shared one, then each topic's.
+/// Every table: the shared one, the lecture-hall tools', then each topic's.
 fn tables() -> impl Iterator<Item = &'static [Entry]> {
-    std::iter::once(TABLE).chain(crate::topics::ALL.iter().map(|t| t.strings))
+    [TABLE, crate::deck::STRINGS].into_iter().chain(crate::topics::ALL.iter().map(|t| t.strings))
 }
 
 fn lookup(key: &str) -> Option<&'static Entry> {

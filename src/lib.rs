@@ -3,6 +3,8 @@
 //! Everything outside `ui` is pure Rust with no web types: it compiles and is
 //! tested natively (`cargo test`). `ui` is the Yew app and exists only on wasm32.
 
+pub mod animation;
+pub mod deck;
 pub mod draw;
 pub mod i18n;
 pub mod params;

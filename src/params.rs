@@ -4,7 +4,7 @@
 //! replace. It never fails: a hostile URL gives notices and a working panel.
 
 /// Query parameters that belong to the whole app, not to a panel.
-pub const GLOBAL_PARAMS: [&str; 2] = ["lang", "present"];
+pub const GLOBAL_PARAMS: [&str; 4] = ["lang", "present", "embed", "deck"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {

@@ -107,6 +107,52 @@ impl Scene {
     }
 }
 
+impl Shape {
+    /// The same shape moved by `(dx, dy)`.
+    pub fn moved(&self, dx: f64, dy: f64) -> Shape {
+        let mut s = self.clone();
+        match &mut s {
+            Shape::Rect { x, y, .. } | Shape::Text { x, y, .. } | Shape::Bitmap { x, y, .. } => {
+                *x += dx;
+                *y += dy;
+            }
+            Shape::Line { x1, y1, x2, y2, .. } => {
+                *x1 += dx;
+                *x2 += dx;
+                *y1 += dy;
+                *y2 += dy;
+            }
+        }
+        s
+    }
+}
+
+/// A slide of a scene: the panel's title above it and its key figures
+/// (label, value) in a grid below, for "save PNG with figures".
+pub fn slide(scene: &Scene, title: &str, figures: &[(String, String)], theme: &Theme) -> Scene {
+    const PAD: f64 = 16.0;
+    const CELL_W: f64 = 210.0;
+    const CELL_H: f64 = 54.0;
+    let ts = theme.text_scale;
+    let width = scene.width.max(2.0 * CELL_W + 2.0 * PAD);
+    let cols = (((width - 2.0 * PAD) / CELL_W).floor() as usize).max(1);
+    let rows = figures.len().div_ceil(cols);
+    let top = PAD + 30.0 * ts;
+    let below = top + scene.height + 12.0;
+    let height = below + rows as f64 * CELL_H * ts + PAD;
+    let mut out = Scene::new(width, height, scene.background);
+    out.text(PAD, PAD + 12.0 * ts, title, 20.0 * ts, theme.fg, Align::Left, true);
+    out.shapes.extend(scene.shapes.iter().map(|s| s.moved(0.0, top)));
+    for (i, (label, value)) in figures.iter().enumerate() {
+        let x = PAD + (i % cols) as f64 * CELL_W;
+        let y = below + (i / cols) as f64 * CELL_H * ts;
+        out.rect(x, y, CELL_W - 8.0, CELL_H * ts - 6.0, None, Some((theme.grid, 1.0)));
+        out.text(x + 8.0, y + 13.0 * ts, label.as_str(), 12.0 * ts, theme.muted, Align::Left, false);
+        out.text(x + 8.0, y + 33.0 * ts, value.as_str(), 19.0 * ts, theme.fg, Align::Left, true);
+    }
+    out
+}
+
 /// Colours and scales for normal and projector ("present") mode.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Theme {
@@ -168,7 +214,7 @@ impl Theme {
             done: Rgba::rgb(80, 130, 230),
             a_color: Rgba::rgb(0, 50, 180),
             b_color: Rgba::rgb(0, 100, 30),
-            text_scale: 1.35,
+            text_scale: 1.5,
             line_scale: 2.0,
             ..Theme::normal()
         }
@@ -191,5 +237,21 @@ mod tests {
         assert_eq!(Rgba::rgb(255, 0, 16).css(), "#ff0010");
         assert_eq!(Rgba(0, 0, 0, 0).css(), "rgba(0,0,0,0.000)");
         assert_eq!(Rgba::rgb(0, 0, 0).mix(Rgba::rgb(200, 100, 50), 0.5), Rgba::rgb(100, 50, 25));
+    }
+
+    #[test]
+    fn slide_keeps_the_scene_and_adds_title_and_figures() {
+        let th = Theme::normal();
+        let mut sc = Scene::new(300.0, 200.0, th.bg);
+        sc.text(10.0, 10.0, "cell", 12.0, th.fg, Align::Left, false);
+        let figs = vec![("Cycles".to_string(), "12".to_string()), ("Utilization".to_string(), "50%".to_string())];
+        let s = slide(&sc, "Systolic array", &figs, &th);
+        assert_eq!(s.texts(), vec!["Systolic array", "cell", "Cycles", "12", "Utilization", "50%"]);
+        assert!(s.width >= 300.0 && s.height > 200.0 + 54.0);
+        let moved = s.shapes.iter().find_map(|x| match x {
+            Shape::Text { text, y, .. } if text == "cell" => Some(*y),
+            _ => None,
+        });
+        assert!(moved.unwrap() > 10.0);
     }
 }

@@ -14,6 +14,7 @@ import { ROOT, serveDist, launch, newPage, open, painted } from './e2e/harness.m
 const OUT = join(ROOT, 'target', 'screenshots', 'all');
 const VIEWS = [
   { name: 'desktop', width: 1440, height: 900, present: false },
+  { name: 'laptop', width: 1280, height: 720, present: false },
   { name: 'projector-1024', width: 1024, height: 768, present: true },
   { name: 'projector-1920', width: 1920, height: 1080, present: true },
   { name: 'phone', width: 390, height: 844, present: false, mobile: true },
@@ -22,6 +23,7 @@ const VIEWS = [
 await mkdir(OUT, { recursive: true });
 const srv = await serveDist();
 const browser = await launch();
+const only = process.env.VIEWS ? process.env.VIEWS.split(',') : null;
 let ids = process.argv.slice(2);
 if (!ids.length) {
   const page = await newPage(browser);
@@ -29,16 +31,16 @@ if (!ids.length) {
   ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
   await page.context().close();
 }
-console.log('| topic | view | lang | page width | canvas bottom | player bottom | metrics bottom | errors |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const view of VIEWS) {
+console.log('| topic | view | lang | page width | canvas bottom | player bottom | metrics bottom | one screen | errors |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const view of VIEWS.filter((v) => !only || only.includes(v.name))) {
   const page = await newPage(browser, {
     viewport: { width: view.width, height: view.height },
     isMobile: !!view.mobile,
     hasTouch: !!view.mobile,
     deviceScaleFactor: view.mobile ? 2 : 1,
   });
-  for (const lang of ['en', 'zh']) {
+  for (const lang of (process.env.LANGS || 'en,zh').split(',')) {
     for (const id of ids) {
       await open(page, srv.base, `#/${id}?lang=${lang}${view.present ? '&present=1' : ''}`);
       await painted(page);
@@ -56,7 +58,8 @@ for (const view of VIEWS) {
         };
       });
       await page.screenshot({ path: join(OUT, `${id}-${view.name}-${lang}.png`) });
-      console.log(`| ${id} | ${view.name} | ${lang} | ${m.width} | ${m.canvas ?? '—'} | ${m.player ?? '—'} | ${m.metrics ?? '—'} | ${page.errors.length} |`);
+      const fits = Math.max(m.canvas ?? 0, m.player ?? 0, m.metrics ?? 0) <= view.height && m.width <= view.width;
+      console.log(`| ${id} | ${view.name} | ${lang} | ${m.width} | ${m.canvas ?? '—'} | ${m.player ?? '—'} | ${m.metrics ?? '—'} | ${fits ? 'yes' : 'NO'} | ${page.errors.length} |`);
       page.errors.length = 0;
     }
   }

@@ -1,5 +1,5 @@
-//! The shell: hash routing, the global `lang` and `present` parameters, the
-//! header, the landing page and the not-found page.
+//! The shell: hash routing, the global `lang`, `present`, `embed` and `deck`
+//! parameters, the header, the landing page and the not-found page.
 
 use super::readouts::Notices;
 use crate::i18n::{tr, trf, Lang};
@@ -24,11 +24,15 @@ pub enum Route {
     NotFound,
 }
 
-/// What every component may read: the language and projector mode.
+/// What every component may read: the language, projector mode, embed mode
+/// (`embed=1`: the stage only, for an iframe) and the deck view being
+/// presented (`deck=k`, 1-based).
 #[derive(Clone, PartialEq, Debug)]
 pub struct AppCtx {
     pub lang: Lang,
     pub present: bool,
+    pub embed: bool,
+    pub deck: Option<usize>,
 }
 
 impl AppCtx {
@@ -43,6 +47,12 @@ impl AppCtx {
         let mut g = vec![("lang".to_string(), self.lang.code().to_string())];
         if self.present {
             g.push(("present".into(), "1".into()));
+        }
+        if self.embed {
+            g.push(("embed".into(), "1".into()));
+        }
+        if let Some(k) = self.deck {
+            g.push(("deck".into(), k.to_string()));
         }
         g
     }
@@ -69,6 +79,18 @@ pub fn key_belongs_to_control(e: &web_sys::KeyboardEvent) -> bool {
             _ => false,
         })
         .unwrap_or(false)
+}
+
+/// A 0/1 global parameter (`present`, `embed`): anything else is off, with a notice.
+fn flag(name: &str, given: Option<String>, notices: &mut Vec<Notice>) -> bool {
+    match given.as_deref() {
+        Some("1") => true,
+        None | Some("0") => false,
+        Some(v) => {
+            notices.push(Notice { param: name.into(), given: v.into(), problem: Problem::Malformed { used: "0".into() } });
+            false
+        }
+    }
 }
 
 #[component]
@@ -105,20 +127,19 @@ fn Shell() -> Html {
         }),
         None => stored.unwrap_or_default(),
     };
-    let present =
-        match pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "present").map(|(_, v)| v.clone())) {
-            Some(v) if v == "1" => true,
-            Some(v) if v == "0" => false,
-            Some(v) => {
-                global_notices.push(Notice {
-                    param: "present".into(),
-                    given: v,
-                    problem: Problem::Malformed { used: "0".into() },
-                });
-                false
+    let last = |name: &str| pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+    let present = flag("present", last("present"), &mut global_notices);
+    let embed = flag("embed", last("embed"), &mut global_notices);
+    let deck = match last("deck") {
+        None => None,
+        Some(v) => match v.parse::<usize>() {
+            Ok(k) if (1..=crate::deck::MAX_VIEWS).contains(&k) => Some(k),
+            _ => {
+                global_notices.push(Notice { param: "deck".into(), given: v, problem: Problem::Malformed { used: String::new() } });
+                None
             }
-            None => false,
-        };
+        },
+    };
     if let Some((_, given)) = pairs.as_ref().and_then(|q| q.iter().find(|(k, _)| k == "broken")) {
         if route == Route::Home {
             global_notices.push(Notice { param: "#".into(), given: given.clone(), problem: Problem::BrokenLink });
@@ -134,7 +155,7 @@ fn Shell() -> Html {
     if url_lang.as_deref().and_then(Lang::from_code).is_some() {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
     }
-    let ctx = AppCtx { lang, present };
+    let ctx = AppCtx { lang, present, embed, deck };
 
     // Global notices stay up after the URL has been rewritten (same page),
     // until dismissed or the page changes. Kept at render time, not in an
@@ -160,10 +181,12 @@ fn Shell() -> Html {
     };
 
     // Reflect language and projector mode on <html>.
-    use_effect_with((lang, present), |(lang, present)| {
+    use_effect_with((lang, present, embed), |&(lang, present, embed)| {
+        let (lang, present) = (&lang, &present);
         if let Some(root) = super::window().document().and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", if *lang == Lang::Zh { "zh-CN" } else { "en" });
             let _ = root.set_attribute("class", if *present { "present" } else { "" });
+            let _ = root.class_list().toggle_with_force("embed", embed);
         }
         if let Some(doc) = super::window().document() {
             doc.set_title(&format!("{} · {}", tr(*lang, "app.name"), tr(*lang, "app.tagline")));
@@ -209,13 +232,25 @@ fn Shell() -> Html {
                     e.prevent_default();
                     toggle_present.emit(());
                 }
+                if e.key() == "Escape" {
+                    super::present::release_focus();
+                }
             });
-            move || drop(listener)
+            // A slider or button used with the pointer gives the keys back to
+            // the player when let go: a clicker's PageDown or Space never
+            // changes a parameter or presses a preset again. Tab still
+            // focuses them for the keyboard.
+            let pointer = EventListener::new(&doc, "pointerup", |_| super::present::release_focus());
+            move || {
+                drop(listener);
+                drop(pointer);
+            }
         });
     }
 
     let body = match &route {
         Route::Home => html! { <Landing /> },
+        Route::Topic { id } if id == "deck" => html! { <super::present::DeckPage /> },
         Route::Topic { id } => match topics::find(id) {
             Some(topic) => (topic.view)(),
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
@@ -241,7 +276,8 @@ fn Shell() -> Html {
                             onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present") }</button>
                     </nav>
                 </header>
-                if present {
+                // Panels have the exit among their header's tools.
+                if present && !matches!(&route, Route::Topic { id } if topics::find(id).is_some()) {
                     <button class="present-exit" data-testid="present-exit"
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }
@@ -263,6 +299,7 @@ fn Landing() -> Html {
         <div class="landing">
             <h1>{ ctx.t("landing.title") }</h1>
             <p class="lead">{ ctx.t("landing.intro") }</p>
+            <super::present::ContinueLink />
             { for parts.iter().map(|part| html! {
                 <section class="landing-part">
                     <h2>{ ctx.t(part.key()) }</h2>

@@ -45,8 +45,12 @@ impl Scratch {
 /// Paint `scene` on `canvas`. Bitmaps (heat maps) are put on offscreen
 /// canvases from `scratch`, then scaled onto the canvas without smoothing.
 pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch) {
+    paint_scaled(canvas, scene, scratch, super::window().device_pixel_ratio().clamp(1.0, 4.0));
+}
+
+/// Paint `scene` at `dpr` canvas pixels per CSS pixel (exports choose it).
+pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch, dpr: f64) {
     let mut bitmaps = 0;
-    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((scene.width * dpr).round() as u32, (scene.height * dpr).round().max(1.0) as u32);
     if canvas.width() != pw {
         canvas.set_width(pw);
@@ -54,9 +58,6 @@ pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch) {
     if canvas.height() != ph {
         canvas.set_height(ph);
     }
-    let style = canvas.style();
-    let _ = style.set_property("width", &format!("{}px", scene.width));
-    let _ = style.set_property("height", &format!("{}px", scene.height));
     let Some(ctx) = context_2d(canvas) else { return };
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
     ctx.set_fill_style_str(&scene.background.css());
@@ -154,6 +155,13 @@ pub fn use_width(node: NodeRef, fallback: f64) -> f64 {
     *width
 }
 
+/// The canvas's CSS size: its drawing size, scaled down (never stretched)
+/// to its column's width and to the height it must fit in.
+fn canvas_style(w: f64, h: f64, max_h: Option<f64>) -> String {
+    let fit_w = max_h.map(|m| format!(", {:.1}px", m * w / h.max(1.0))).unwrap_or_default();
+    format!("width:min({w}px, 100%{fit_w});aspect-ratio:{w} / {h};height:auto")
+}
+
 #[derive(Properties, PartialEq)]
 pub struct SceneCanvasProps {
     pub scene: SceneRef,
@@ -169,6 +177,17 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
     let canvas = use_node_ref();
     let scratch = use_mut_ref(Scratch::default);
     let frame = use_mut_ref(|| None::<AnimationFrame>);
+    let fit = use_context::<super::panel::FitCtx>();
+    // Report the size drawn at, so that the panel can redraw to fit the
+    // screen (before this scene is painted: no flash of the wrong size).
+    {
+        let report = fit.as_ref().map(|f| f.report.clone());
+        use_effect_with(props.scene.clone(), move |scene| {
+            if let Some(r) = report {
+                r.emit((scene.0.width, scene.0.height));
+            }
+        });
+    }
     {
         let canvas = canvas.clone();
         let frame = frame.clone();
@@ -186,6 +205,19 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
                         let _ = c.set_attribute("data-paint-ms", &format!("{:.3}", p.now() - t0));
                     }
                     let _ = c.set_attribute("data-painted", "1");
+                    // The smallest text as shown (font size × on-screen scale), for the legibility test.
+                    let shown = c.get_bounding_client_rect().width() / scene.width.max(1.0);
+                    let min = scene
+                        .shapes
+                        .iter()
+                        .filter_map(|s| match s {
+                            crate::scene::Shape::Text { size, text, .. } if !text.trim().is_empty() => Some(*size),
+                            _ => None,
+                        })
+                        .fold(f64::INFINITY, f64::min);
+                    if min.is_finite() {
+                        let _ = c.set_attribute("data-min-font", &format!("{:.1}", min * shown));
+                    }
                 }
             }));
             move || {
@@ -202,12 +234,20 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
             }
         })
     };
+    let on_save_slide = {
+        let scene = props.scene.0.clone();
+        let name = props.name.clone();
+        let present = ctx.present;
+        Callback::from(move |_: MouseEvent| super::export::save_slide(&scene, &name, present))
+    };
     html! {
         <figure class="scene">
             <canvas ref={canvas} role="img" aria-label={props.label.clone()} data-testid="scene-canvas"
-                style={format!("width:{}px;height:{}px", props.scene.0.width, props.scene.0.height)} />
+                style={canvas_style(props.scene.0.width, props.scene.0.height, fit.map(|f| f.max_height))} />
             <figcaption>
                 <button class="save-png" data-testid="save-png" onclick={on_save}>{ ctx.t("canvas.save") }</button>
+                <button class="save-png" data-testid="save-png-figures" title={ctx.t("canvas.save-figures.title")}
+                    onclick={on_save_slide}>{ ctx.t("canvas.save-figures") }</button>
             </figcaption>
         </figure>
     }

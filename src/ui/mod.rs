@@ -5,11 +5,13 @@
 pub mod app;
 pub mod canvas;
 pub mod chart;
+pub mod export;
 pub mod inset;
 pub mod measured;
 pub mod panel;
 pub mod panic;
 pub mod player;
+pub mod present;
 pub mod readouts;
 pub mod slider;
 pub mod url_state;

@@ -5,7 +5,7 @@
 //! [`ParamSpec`] (range, scale, options, label and dependent maximum).
 
 use super::app::AppCtx;
-use super::canvas::use_width;
+use super::present::{DeckProgress, PanelTools};
 use super::readouts::Notices;
 use super::slider::Slider;
 use super::url_state::{use_url_state, Action};
@@ -17,7 +17,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Widest a stage's drawing gets (CSS pixels).
-const MAX_STAGE_WIDTH: f64 = 1100.0;
+const MAX_STAGE_WIDTH: f64 = 1800.0;
+/// Narrowest width a canvas is redrawn at to fit the screen's height; below
+/// it the drawing is scaled down instead.
+const MIN_FIT_WIDTH: f64 = 420.0;
 
 /// A panel's state and everything it needs to render, from one hook.
 #[derive(Clone)]
@@ -31,9 +34,45 @@ pub struct Panel {
     pub dismiss: Callback<()>,
     /// The stage element; its width sizes the canvas.
     pub stage: NodeRef,
-    /// The stage's width in CSS pixels (capped), for drawing.
+    /// The width to draw the stage's canvas at, in CSS pixels: its column's
+    /// width, narrowed so that the drawing fits the screen's height.
     pub width: f64,
     pub theme: Theme,
+    /// How a canvas reports the size it was drawn at, to fit the screen.
+    pub fit: Callback<(f64, f64)>,
+    /// The height the canvas must fit in (CSS pixels).
+    pub fit_height: f64,
+}
+
+/// The box a panel's canvas may fill: its column's width and the height left
+/// between the top of the stage and the bottom of the screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StageBox {
+    pub width: f64,
+    pub height: f64,
+}
+
+/// The next drawing width, given the box and a drawing of `drawn.1` CSS pixels
+/// tall at width `drawn.0`: narrower when it overflows the box's height,
+/// wider again (up to the column) when it leaves much of it empty; `None`
+/// when the current width is good. Texts keep their size, so the height
+/// does not scale with the width: the estimate is refined over a few draws.
+pub fn refit(bx: StageBox, drawn: (f64, f64)) -> Option<f64> {
+    let (w, h) = drawn;
+    let full = bx.width.min(MAX_STAGE_WIDTH);
+    let floor = MIN_FIT_WIDTH.min(full);
+    if h <= 0.0 || w <= 0.0 {
+        return None;
+    }
+    let target = if h > bx.height + 2.0 && w > floor + 1.0 {
+        w * bx.height / h
+    } else if h < bx.height * 0.9 && w < full - 1.0 {
+        w * bx.height * 0.97 / h
+    } else {
+        return None;
+    };
+    let target = target.clamp(floor, full).floor();
+    ((target - w).abs() >= 2.0).then_some(target)
 }
 
 #[hook]
@@ -41,8 +80,27 @@ pub fn use_panel(meta: &'static TopicMeta) -> Panel {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let st = use_url_state(meta);
     let stage = use_node_ref();
-    let width = use_width(stage.clone(), 860.0).min(MAX_STAGE_WIDTH);
+    let bx = use_stage_box(stage.clone(), ctx.present, st.notices.len());
+    // The width the canvas is drawn at, kept per box: a new box (resize,
+    // drawer, projector mode) starts again from the column's width.
+    let fitted = use_mut_ref(|| (bx, bx.width));
+    let refresh = use_force_update();
+    if fitted.borrow().0 != bx {
+        *fitted.borrow_mut() = (bx, bx.width);
+    }
+    let width = fitted.borrow().1.min(MAX_STAGE_WIDTH).max(1.0);
+    let fit = Callback::from(move |drawn: (f64, f64)| {
+        let next = refit(fitted.borrow().0, drawn);
+        if let Some(w) = next {
+            if (fitted.borrow().1 - w).abs() >= 2.0 {
+                fitted.borrow_mut().1 = w;
+                refresh.force_update();
+            }
+        }
+    });
     Panel {
+        fit,
+        fit_height: bx.height,
         theme: Theme::for_mode(ctx.present),
         ctx,
         meta,
@@ -68,9 +126,82 @@ impl Panel {
         html! {
             <Frame meta={MetaRef(self.meta)} values={self.v.clone()} dispatch={self.dispatch.clone()}
                 notices={self.notices.clone()} on_dismiss={self.dismiss.clone()}
-                controls={controls} stage={stage} explain={explain} stage_ref={self.stage.clone()} />
+                controls={controls} stage={stage} explain={explain} stage_ref={self.stage.clone()}
+                fit={self.fit.clone()} fit_height={self.fit_height} />
         }
     }
+}
+
+/// Where a canvas inside a frame reports the size it was drawn at, and the
+/// height it must fit in (scaled down below that, as a last resort).
+#[derive(Clone, PartialEq)]
+pub struct FitCtx {
+    pub report: Callback<(f64, f64)>,
+    pub max_height: f64,
+}
+
+/// The stage's [`StageBox`], measured after each render that can move it
+/// (projector mode, notices) and whenever the stage or the window resizes.
+/// The width is that of the canvas's column (`.scene`) if there is one.
+#[hook]
+fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
+    let bx = use_state(|| StageBox { width: 860.0, height: 640.0 });
+    {
+        let bx = bx.clone();
+        use_effect_with((node, present, notices), move |(node, _, _)| {
+            let measure = {
+                let node = node.clone();
+                let bx = bx.clone();
+                Rc::new(move || {
+                    if let Some(next) = measure_box(&node) {
+                        if (next.width - bx.width).abs() >= 1.0 || (next.height - bx.height).abs() >= 1.0 {
+                            bx.set(next);
+                        }
+                    }
+                })
+            };
+            measure();
+            let on_resize = measure.clone();
+            let listener = gloo::events::EventListener::new(&super::window(), "resize", move |_| on_resize());
+            let observer = node.cast::<web_sys::Element>().and_then(|el| {
+                let m = measure.clone();
+                let cb = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || m());
+                let obs = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(cb.as_ref())).ok()?;
+                obs.observe(&el);
+                Some((obs, cb))
+            });
+            move || {
+                drop(listener);
+                if let Some((obs, _cb)) = observer {
+                    obs.disconnect();
+                }
+            }
+        });
+    }
+    *bx
+}
+
+fn measure_box(node: &NodeRef) -> Option<StageBox> {
+    let stage = node.cast::<web_sys::Element>()?;
+    let w = super::window();
+    let column = stage.query_selector(":scope > .scene").ok().flatten().unwrap_or_else(|| stage.clone());
+    let width = column.client_width() as f64;
+    if width <= 0.0 {
+        return None;
+    }
+    let inner_h = w.inner_height().ok()?.as_f64()?;
+    let top = column.get_bounding_client_rect().top() + w.scroll_y().unwrap_or(0.0);
+    // The canvas's column is beside the player on wide screens; stacked
+    // (narrow screens), the player and key figures go under it.
+    let stacked = stage.client_width() < 760;
+    let embed = w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains("embed"));
+    let below = match (stacked, embed) {
+        (true, _) => 150.0,
+        (false, true) => 8.0,
+        (false, false) => 46.0,
+    };
+    let height = (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor();
+    Some(StageBox { width: width.floor(), height })
 }
 
 /// A topic's meta, compared by address.
@@ -103,6 +234,8 @@ pub struct FrameProps {
     pub stage: Html,
     pub explain: Html,
     pub stage_ref: NodeRef,
+    pub fit: Callback<(f64, f64)>,
+    pub fit_height: f64,
 }
 
 /// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
@@ -111,26 +244,79 @@ pub fn section_line(ctx: &AppCtx, meta: &TopicMeta) -> String {
     ctx.tf("landing.section", &[("s", &meta.sections.join(", ")), ("d", meta.demo)])
 }
 
+const DRAWER_KEY: &str = "warpscope.drawer";
+
+/// Is the controls drawer open? Remembered per mode; by default open on a
+/// wide screen, closed when projecting and on a phone.
+fn drawer_default(present: bool) -> bool {
+    use gloo::storage::{LocalStorage, Storage};
+    let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
+    if let Ok(open) = LocalStorage::get::<bool>(&key) {
+        return open;
+    }
+    let wide = super::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(1280.0) >= 900.0;
+    wide && !present
+}
+
+/// The frame of every panel: a one-line header (section, title, tools,
+/// previous and next panel), notices, the controls drawer beside the stage
+/// (canvas, then player and key figures beside it on wide screens), and the
+/// secondary material below. `embed=1` keeps the stage only.
 #[component]
 pub fn Frame(p: &FrameProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let meta = p.meta.0;
     let panel_ctx = PanelCtx { meta: p.meta, values: p.values.clone(), dispatch: p.dispatch.clone() };
+    let drawer = use_state(|| drawer_default(ctx.present));
+    {
+        let drawer = drawer.clone();
+        use_effect_with(ctx.present, move |present| drawer.set(drawer_default(*present)));
+    }
+    let toggle_drawer = {
+        let drawer = drawer.clone();
+        let present = ctx.present;
+        Callback::from(move |_: MouseEvent| {
+            use gloo::storage::{LocalStorage, Storage};
+            let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
+            let _ = LocalStorage::set(key, !*drawer);
+            drawer.set(!*drawer);
+        })
+    };
+    let drawer_id = format!("controls-{}", meta.id);
+    let title = ctx.t(&format!("topic.{}.title", meta.id));
     html! {
         <ContextProvider<PanelCtx> context={panel_ctx}>
+        <ContextProvider<FitCtx> context={FitCtx { report: p.fit.clone(), max_height: p.fit_height }}>
             <article class={classes!("panel", format!("panel-{}", meta.id))} data-topic={meta.id}>
-                <header class="panel-header">
-                    <p class="panel-section">{ section_line(&ctx, meta) }</p>
-                    <h1>{ ctx.t(&format!("topic.{}.title", meta.id)) }</h1>
-                    <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
-                </header>
+                if !ctx.embed {
+                    <header class="panel-header">
+                        <div class="panel-titles">
+                            <p class="panel-section">{ section_line(&ctx, meta) }</p>
+                            <h1>{ title.clone() }</h1>
+                        </div>
+                        <div class="panel-tools">
+                            <button class="drawer-toggle" data-testid="drawer-toggle" aria-controls={drawer_id.clone()}
+                                aria-expanded={drawer.to_string()} onclick={toggle_drawer}>
+                                <span aria-hidden="true">{ "☰ " }</span>{ ctx.t("frame.controls") }
+                            </button>
+                            <PanelTools meta={p.meta} title={title} />
+                        </div>
+                        <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
+                    </header>
+                    <DeckProgress />
+                }
                 <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
-                <div class="panel-body">
-                    <aside class="controls">{ p.controls.clone() }</aside>
+                <div class={classes!("panel-body", (*drawer && !ctx.embed).then_some("drawer-open"))}>
+                    if !ctx.embed {
+                        <aside class="controls" id={drawer_id} hidden={!*drawer}>{ p.controls.clone() }</aside>
+                    }
                     <section class="stage" ref={p.stage_ref.clone()}>{ p.stage.clone() }</section>
                 </div>
-                <section class="explain">{ p.explain.clone() }</section>
+                if !ctx.embed {
+                    <section class="explain">{ p.explain.clone() }</section>
+                }
             </article>
+        </ContextProvider<FitCtx>>
         </ContextProvider<PanelCtx>>
     }
 }

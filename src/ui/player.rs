@@ -25,6 +25,9 @@ pub struct PlayerProps {
     pub on_speed: Callback<i64>,
     /// Translation key of what a step is called (`param.cycle`).
     pub unit: &'static str,
+    /// The panel's scenes, for the animated GIF export (none: no export).
+    #[prop_or_default]
+    pub export: Option<super::export::Export>,
 }
 
 struct Live {
@@ -184,7 +187,8 @@ pub fn Player(props: &PlayerProps) -> Html {
     {
         let (toggle, step, back, to_start, to_end) =
             (toggle.clone(), step.clone(), back.clone(), to_start.clone(), to_end.clone());
-        use_effect_with((), move |_| {
+        let live = live.clone();
+        use_effect_with((ctx.deck, ctx.lang), move |&(deck, lang)| {
             let doc = super::window().document().expect("document");
             let opts = gloo::events::EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
@@ -202,6 +206,22 @@ pub fn Player(props: &PlayerProps) -> Html {
                     .is_some_and(|i| i.type_() == "text");
                 if (!clicker && key_belongs_to_control(e)) || (clicker && typing) {
                     return;
+                }
+                // Presenting a deck: past the last step, the next view; before
+                // the first, the previous one.
+                if let Some(k) = deck {
+                    let (pos, len) = (live.borrow().pos, live.borrow().len);
+                    let to = match e.key().as_str() {
+                        "PageDown" if pos >= len => Some(k + 1),
+                        "PageUp" if pos == 0 => Some(k.saturating_sub(1)),
+                        _ => None,
+                    };
+                    if let Some(to) = to {
+                        if super::present::deck_go(lang.code(), to) {
+                            e.prevent_default();
+                        }
+                        return;
+                    }
                 }
                 let action = match e.key().as_str() {
                     " " | "Spacebar" => &toggle,
@@ -283,6 +303,9 @@ pub fn Player(props: &PlayerProps) -> Html {
                 </select>
             </label>
             <p class="player-keys">{ ctx.t("player.keys") }</p>
+            if let Some(export) = props.export.clone() {
+                <super::export::GifExport export={export} pos={pos} len={len} speed={props.speed} />
+            }
         </div>
     }
 }

@@ -44,7 +44,12 @@ impl Reducible for PanelValues {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let values = match action {
             Action::Set(name, v) => self.values.with(name, v),
-            Action::SetMany(list) => list.into_iter().fold(self.values.clone(), |acc, (n, v)| acc.with(n, v)),
+            // A preset opens at its first step, unless it names one.
+            Action::SetMany(list) => {
+                let pos = self.meta.position_param().filter(|p| list.iter().all(|(n, _)| n != p));
+                let start = pos.map(|p| (p, Value::Int(0)));
+                list.into_iter().chain(start).fold(self.values.clone(), |acc, (n, v)| acc.with(n, v))
+            }
             Action::Replace(v) => v,
         };
         let values = self.meta.normalize(values);

@@ -145,7 +145,7 @@ describe('systolic panel', () => {
       assert.ok(Math.abs((await metric(page, 'utilization')) - util) < 1e-12, preset);
       assert.equal(await page.locator('[data-metric="utilization"] .metric-value').innerText(), shown);
       assert.equal(await metric(page, 'max-abs-error'), 0);
-      assert.equal(await metric(page, 'cycle'), cycles, 'presets show the finished product');
+      assert.equal(await metric(page, 'cycle'), 0, 'presets open at the first cycle');
       const [r] = preset.split('x');
       await waitForQuery(page, 'rows', r);
     }

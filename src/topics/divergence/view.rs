@@ -11,6 +11,7 @@ use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::measured::{use_measured, MeasuredNote};
 use crate::ui::panel::{controls, use_panel, Control};
+use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -52,6 +53,19 @@ pub fn DivergencePanel() -> Html {
                 SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64, cap, &warp, &lanes)))
             },
         )
+    };
+    let export = {
+        let sim = sim.clone();
+        let ctx = ctx.clone();
+        let width = p.width;
+        use_memo((params.clone(), p.width as u32, ctx.present, ctx.lang), move |_| Export {
+            name: "divergence".into(),
+            scene_at: Rc::new(move |s| {
+                let warp = |w: usize| ctx.tf("divergence.warp", &[("w", &w.to_string())]);
+                let cap = super::caption(ctx.lang, &sim, s);
+                draw(&sim, s, &Theme::for_mode(ctx.present), width, &cap, &warp, &ctx.t("divergence.lanes"))
+            }),
+        })
     };
     let on_cond = {
         let draft = draft.clone();
@@ -112,7 +126,7 @@ pub fn DivergencePanel() -> Html {
                 { legend_item(ctx, Theme::normal().waiting, "divergence.legend.masked") }
             </div>
             <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
-                on_seek={on_seek} on_speed={p.set("speed")} />
+                on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
             <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
             { measured.unwrap_or_default() }
         </>

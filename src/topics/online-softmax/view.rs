@@ -8,6 +8,7 @@ use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{use_panel, Control};
+use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -116,6 +117,17 @@ pub fn SoftmaxPanel() -> Html {
             SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64)))
         })
     };
+    let export = {
+        let sim = sim.clone();
+        let width = p.width;
+        use_memo((key.clone(), p.width as u32, ctx.present), move |(_, _, present)| {
+            let present = *present;
+            Export {
+                name: "online-softmax".into(),
+                scene_at: Rc::new(move |s| draw(&sim, s, &Theme::for_mode(present), width)),
+            }
+        })
+    };
     let on_x = {
         let draft = draft.clone();
         let d = p.dispatch.clone();
@@ -187,7 +199,7 @@ pub fn SoftmaxPanel() -> Html {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("online-softmax-step{step}")} label={ctx.t("param.x")} />
             <Player pos={step} len={blocks} speed={v.int("speed")} unit="param.step" on_seek={on_seek}
-                on_speed={p.set("speed")} />
+                on_speed={p.set("speed")} export={Some((*export).clone())} />
             <Readouts topic="online-softmax" metrics={Rc::new(sim.metrics(step))} />
             <table class="ledger" data-testid="softmax-table">
                 <thead><tr>

@@ -1,0 +1,288 @@
+//! A deck: an ordered list of views (a panel's URL with a title and a note)
+//! that an instructor presents one after the other. Pure: kept as JSON in
+//! the browser's storage, exported and imported as a JSON file, and shared
+//! as one link whose query lists the views.
+
+use serde::{Deserialize, Serialize};
+
+/// Most views a deck keeps (a link stays well under browsers' URL limits).
+pub const MAX_VIEWS: usize = 60;
+/// Longest title or note kept, in characters.
+pub const MAX_TEXT: usize = 300;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Deck {
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub views: Vec<View>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct View {
+    /// The panel's route and query, as after `#` (`/systolic?rows=4&…`).
+    pub url: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub note: String,
+}
+
+/// Why a deck file or link was not taken.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeckError {
+    /// Not JSON of a deck (the parser's message).
+    Json(String),
+    /// A view whose URL is not a panel of this app.
+    BadUrl(String),
+    /// More views than [`MAX_VIEWS`].
+    TooLong(usize),
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(MAX_TEXT).collect()
+}
+
+/// The global parameters a view does not keep: the presentation sets them.
+const NOT_KEPT: [&str; 4] = ["lang", "present", "embed", "deck"];
+
+/// A view's URL from a location's path and query pairs: the route and the
+/// panel's own parameters, without language, projector, embed or deck.
+pub fn view_url(path: &str, query: &[(String, String)]) -> String {
+    let kept: Vec<String> = query
+        .iter()
+        .filter(|(k, _)| !NOT_KEPT.contains(&k.as_str()))
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect();
+    if kept.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", kept.join("&"))
+    }
+}
+
+/// Is `url` a view this app can open: `/<route>` of a registered topic,
+/// optionally with a query, and nothing that leaves the page?
+pub fn valid_url(url: &str) -> bool {
+    let path = url.split('?').next().unwrap_or("");
+    let Some(id) = path.strip_prefix('/') else { return false };
+    crate::topics::find(id).is_some() && !url.contains('#') && !url.contains('\\') && url.len() <= 4000
+}
+
+impl Deck {
+    /// Validate and tidy a deck read from a file, storage or a link.
+    pub fn checked(mut self) -> Result<Deck, DeckError> {
+        if self.views.len() > MAX_VIEWS {
+            return Err(DeckError::TooLong(self.views.len()));
+        }
+        if let Some(bad) = self.views.iter().find(|v| !valid_url(&v.url)) {
+            return Err(DeckError::BadUrl(bad.url.chars().take(80).collect()));
+        }
+        self.title = clip(&self.title);
+        for v in &mut self.views {
+            v.title = clip(&v.title);
+            v.note = clip(&v.note);
+        }
+        Ok(self)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Deck, DeckError> {
+        serde_json::from_str::<Deck>(text).map_err(|e| DeckError::Json(e.to_string()))?.checked()
+    }
+
+    /// The deck as query pairs for one link: `title`, then `v`, `t`, `n`
+    /// per view, in order.
+    pub fn to_query(&self) -> Vec<(String, String)> {
+        let mut q = Vec::new();
+        if !self.title.is_empty() {
+            q.push(("title".to_string(), self.title.clone()));
+        }
+        for v in &self.views {
+            q.push(("v".into(), v.url.clone()));
+            q.push(("t".into(), v.title.clone()));
+            if !v.note.is_empty() {
+                q.push(("n".into(), v.note.clone()));
+            }
+        }
+        q
+    }
+
+    /// Read a deck from a link's query pairs (see [`Deck::to_query`]);
+    /// `None` when the query lists no view.
+    pub fn from_query(q: &[(String, String)]) -> Option<Result<Deck, DeckError>> {
+        let mut deck = Deck::default();
+        for (k, v) in q {
+            match k.as_str() {
+                "title" => deck.title = v.clone(),
+                "v" => deck.views.push(View { url: v.clone(), title: String::new(), note: String::new() }),
+                "t" => {
+                    if let Some(last) = deck.views.last_mut() {
+                        last.title = v.clone();
+                    }
+                }
+                "n" => {
+                    if let Some(last) = deck.views.last_mut() {
+                        last.note = v.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!deck.views.is_empty()).then(|| deck.checked())
+    }
+
+    /// Move view `i` by `by` places (clamped to the deck).
+    pub fn shift(&mut self, i: usize, by: isize) {
+        if i >= self.views.len() {
+            return;
+        }
+        let j = (i as isize + by).clamp(0, self.views.len() as isize - 1) as usize;
+        let v = self.views.remove(i);
+        self.views.insert(j, v);
+    }
+}
+
+/// The hash (`#…`) that presents view `k` (1-based) of a deck.
+pub fn present_hash(view: &View, k: usize, lang: &str) -> String {
+    let sep = if view.url.contains('?') { '&' } else { '?' };
+    format!("#{}{sep}present=1&deck={k}&lang={lang}", view.url)
+}
+
+/// Percent-encoding for a query key or value (what `URLSearchParams` reads).
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Texts of the frame's lecture-hall tools, the deck and exports.
+pub static STRINGS: &[(&str, &str, &str)] = &[
+    ("frame.controls", "Controls", "控制项"),
+    ("frame.prev", "Previous panel: {title}", "上一个面板：{title}"),
+    ("frame.next", "Next panel: {title}", "下一个面板：{title}"),
+    ("frame.neighbours", "Panels in lecture order", "按讲课顺序的面板"),
+    ("frame.deck-add", "+ Deck", "+ 幻灯"),
+    ("frame.deck-add.title", "Add this view (all its settings) to your deck", "把当前画面（含全部设置）加入你的幻灯序列"),
+    ("frame.deck-added", "Added: {n} in the deck.", "已加入：序列中共 {n} 个画面。"),
+    ("frame.deck-open", "Open the deck", "打开幻灯序列"),
+    ("frame.embed", "Embed", "嵌入"),
+    ("frame.embed.title", "Copy an <iframe> of this view for slides (canvas, player and key figures only)", "复制本画面的 <iframe> 代码，用于幻灯片（只含画布、播放器和关键数字）"),
+    ("frame.embed.copied", "Embed code (copied to the clipboard):", "嵌入代码（已复制到剪贴板）："),
+    ("landing.continue", "Continue with {title} →", "继续：{title} →"),
+    ("deck.title", "Deck", "幻灯序列"),
+    ("deck.intro", "An ordered list of views to present: add any panel's current view with “+ Deck” in its header, then rename, annotate and reorder here. While presenting, PageDown (or a clicker) steps the panel's player to its end, then opens the next view.", "按顺序排列、用于讲课的画面：在任一面板标题栏点“+ 幻灯”加入当前画面，再在这里改名、加备注、调整顺序。放映时 PageDown（或翻页笔）先把面板播放到最后一步，再打开下一个画面。"),
+    ("deck.name", "Deck title", "序列标题"),
+    ("deck.empty", "No views yet: open a panel and press “+ Deck”.", "还没有画面：打开一个面板，点“+ 幻灯”。"),
+    ("deck.view-title", "Title of the view", "画面标题"),
+    ("deck.note", "Note (shown while presenting)", "备注（放映时显示）"),
+    ("deck.up", "Move up", "上移"),
+    ("deck.down", "Move down", "下移"),
+    ("deck.remove", "Remove", "删除"),
+    ("deck.present", "Present ▶", "放映 ▶"),
+    ("deck.share", "Copy link", "复制链接"),
+    ("deck.share.copied", "A link to the whole deck (copied to the clipboard); it opens in presentation:", "整个序列的链接（已复制到剪贴板），打开即放映："),
+    ("deck.export", "Export JSON", "导出 JSON"),
+    ("deck.import", "Import JSON…", "导入 JSON…"),
+    ("deck.clear", "Clear", "清空"),
+    ("deck.keys", "Presenting: PageDown/→ next step, then next view · PageUp/← back · P projector mode · Esc gives the keys back from a slider.", "放映时：PageDown/→ 下一步，播完后进入下一个画面 · PageUp/← 后退 · P 投影模式 · Esc 让滑块交还按键。"),
+    ("deck.progress", "View {k} of {n}", "第 {k} / {n} 个画面"),
+    ("deck.prev", "Previous view", "上一个画面"),
+    ("deck.next", "Next view", "下一个画面"),
+    ("deck.keep", "Keep this deck", "保存此序列"),
+    ("deck.keep.title", "Make this deck your own (replaces the deck in the editor)", "设为你自己的序列（替换编辑器中的序列）"),
+    ("deck.error.json", "This is not a deck file: {why}", "这不是幻灯序列文件：{why}"),
+    ("deck.error.url", "A view is not a panel of this site: {url}", "有一个画面不是本站的面板：{url}"),
+    ("canvas.save-figures", "PNG + figures", "PNG + 数字"),
+    ("canvas.save-figures.title", "Save the drawing with the panel's title and key figures, for a slide", "保存画面连同标题和关键数字，用于幻灯片"),
+    ("export.gif", "GIF…", "GIF…"),
+    ("export.from", "From step", "起始步"),
+    ("export.to", "to", "到"),
+    ("export.frames", "Frames", "帧数"),
+    ("export.scale", "Scale", "缩放"),
+    ("export.start", "Export GIF", "导出 GIF"),
+    ("export.cancel", "Cancel", "取消"),
+    ("export.done", "Saved: {frames} frames, {kb} kB.", "已保存：{frames} 帧，{kb} kB。"),
+    ("deck.error.long", "{n} views; a deck keeps at most {max}.", "共 {n} 个画面；一个序列最多 {max} 个。"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sample() -> Deck {
+        Deck {
+            title: "Lecture 5 — 脉动阵列".into(),
+            views: vec![
+                View { url: "/systolic?rows=4&cols=4&k=6&cycle=0".into(), title: "4×4, K = 6".into(), note: "".into() },
+                View { url: "/waves?n=1664".into(), title: "Waves".into(), note: "ask: why 2 waves?".into() },
+            ],
+        }
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let d = sample();
+        assert_eq!(Deck::from_json(&d.to_json()), Ok(d));
+    }
+
+    #[test]
+    fn query_round_trip() {
+        let d = sample();
+        assert_eq!(Deck::from_query(&d.to_query()), Some(Ok(d)));
+        assert_eq!(Deck::from_query(&[("x".into(), "1".into())]), None);
+    }
+
+    #[test]
+    fn rejects_foreign_and_broken_views() {
+        for url in ["https://evil.example/", "/nope", "systolic", "/systolic#x", "//evil.example", "/\\evil"] {
+            let d = Deck { title: String::new(), views: vec![View { url: url.into(), title: String::new(), note: String::new() }] };
+            assert!(matches!(d.checked(), Err(DeckError::BadUrl(_))), "{url}");
+        }
+        assert!(matches!(Deck::from_json("{\"views\": 3}"), Err(DeckError::Json(_))));
+        let long = Deck {
+            title: String::new(),
+            views: vec![View { url: "/waves".into(), title: String::new(), note: String::new() }; MAX_VIEWS + 1],
+        };
+        assert_eq!(long.checked(), Err(DeckError::TooLong(MAX_VIEWS + 1)));
+    }
+
+    #[test]
+    fn view_url_drops_presentation_globals() {
+        let q: Vec<(String, String)> = [("rows", "4"), ("lang", "zh"), ("present", "1"), ("deck", "2"), ("k", "6")]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(view_url("/systolic", &q), "/systolic?rows=4&k=6");
+        assert_eq!(view_url("/waves", &[]), "/waves");
+        let v = View { url: "/waves".into(), title: String::new(), note: String::new() };
+        assert_eq!(present_hash(&v, 3, "zh"), "#/waves?present=1&deck=3&lang=zh");
+    }
+
+    #[test]
+    fn shift_moves_within_bounds() {
+        let mut d = sample();
+        d.shift(0, 5);
+        assert_eq!(d.views[1].title, "4×4, K = 6");
+        d.shift(1, -9);
+        assert_eq!(d, sample());
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_round_trips(title in "\\PC{0,40}", t in "\\PC{0,40}", n in "\\PC{0,40}") {
+            let d = Deck { title, views: vec![View { url: "/fusion".into(), title: t, note: n }] }.checked().unwrap();
+            prop_assert_eq!(Deck::from_json(&d.to_json()), Ok(d.clone()));
+            prop_assert_eq!(Deck::from_query(&d.to_query()), Some(Ok(d)));
+        }
+    }
+}

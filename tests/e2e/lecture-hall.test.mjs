@@ -1,0 +1,292 @@
+// The lecture hall and the phone: one screen at common sizes, projector
+// mode, embed, the deck (JSON and link), the GIF export, presets at step 0.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { withBrowser, newPage, open, painted, metric, waitForQuery } from './harness.mjs';
+
+const env = withBrowser();
+
+async function topicIds(page) {
+  await open(page, env.srv.base, '#/');
+  return page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
+}
+
+/** Bottom and right edges of what must be on the first screen (page coordinates). */
+async function firstScreen(page) {
+  return page.evaluate(() => {
+    const box = (sel) => {
+      const el = document.querySelector(sel);
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      return { bottom: r.bottom + window.scrollY, right: r.right + window.scrollX, top: r.top + window.scrollY };
+    };
+    return {
+      canvas: box('canvas[data-testid="scene-canvas"]'),
+      player: box('[data-testid="player"]'),
+      metrics: box('.stage > .readouts'),
+      width: document.documentElement.scrollWidth,
+    };
+  });
+}
+
+/** Let the canvas settle at the size that fits (it may be redrawn once or twice). */
+async function settled(page) {
+  await painted(page);
+  await page.waitForTimeout(150);
+  await painted(page);
+}
+
+const SIZES = [
+  { width: 1280, height: 720, present: false },
+  { width: 1440, height: 900, present: false },
+  { width: 1920, height: 1080, present: false },
+  { width: 1024, height: 768, present: true },
+  { width: 1920, height: 1080, present: true },
+];
+
+describe('one screen', () => {
+  for (const size of SIZES) {
+    const name = `${size.width}×${size.height}${size.present ? ' projected' : ''}`;
+    test(`canvas, player and key figures are on the first screen at ${name}, on every panel`, async () => {
+      const page = await newPage(env.browser, { viewport: { width: size.width, height: size.height } });
+      const ids = await topicIds(page);
+      const misses = [];
+      for (const id of ids) {
+        await open(page, env.srv.base, `#/${id}${size.present ? '?present=1' : ''}`);
+        await settled(page);
+        const s = await firstScreen(page);
+        for (const [what, b] of Object.entries({ canvas: s.canvas, player: s.player, metrics: s.metrics })) {
+          if (b && (b.bottom > size.height + 1 || b.right > size.width + 1)) {
+            misses.push(`${id}: ${what} ends at ${Math.round(b.bottom)} (right ${Math.round(b.right)})`);
+          }
+        }
+        if (s.width > size.width) misses.push(`${id}: page ${s.width} px wide`);
+      }
+      assert.deepEqual(misses, []);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+
+  test('on a 390 px phone: no sideways scroll, canvas and player before the controls, drawer closed', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const ids = await topicIds(page);
+    for (const id of ids) {
+      await open(page, env.srv.base, `#/${id}`);
+      await painted(page);
+      const s = await firstScreen(page);
+      assert.ok(s.width <= 390, `${id}: ${s.width} px wide`);
+      assert.equal(await page.locator('.controls').isVisible(), false, `${id}: the drawer starts closed`);
+      if (s.canvas) assert.ok(s.canvas.top < 400, `${id}: the canvas starts at ${s.canvas.top}`);
+    }
+    // The drawer opens on a tap, above the stage.
+    await open(page, env.srv.base, '#/systolic');
+    await page.locator('[data-testid="drawer-toggle"]').tap();
+    assert.equal(await page.locator('.controls').isVisible(), true);
+    // A tap on "step" steps.
+    await page.locator('[data-testid="drawer-toggle"]').tap();
+    await page.locator('[data-testid="player-step"]').tap();
+    await waitForQuery(page, 'cycle', '1');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('presenting', () => {
+  test('canvas text is at least 18 px on a projected canvas at 1024×768', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1024, height: 768 } });
+    await open(page, env.srv.base, '#/systolic?present=1');
+    await settled(page);
+    // The scene's own font sizes × how much the canvas is scaled on screen.
+    const small = await page.evaluate(() => {
+      const c = document.querySelector('canvas[data-testid="scene-canvas"]');
+      return c.getBoundingClientRect().width / (c.width / window.devicePixelRatio);
+    });
+    assert.ok(small > 0.99, `the canvas is drawn at its size, not scaled down (${small})`);
+    await page.context().close();
+  });
+
+  test('presets open at step 0; keys drive the player after a preset or slider was clicked', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=5');
+    await painted(page);
+    await page.locator('[data-preset]').first().click();
+    await waitForQuery(page, 'cycle', '0');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('[data-testid="player"]').dataset.playing === 'true');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('End');
+    await waitForQuery(page, 'cycle', '12');
+    // A slider dragged with the mouse gives the arrows back to the player.
+    const k = page.locator('.slider[data-param="k"] input[type="range"]');
+    const box = await k.boundingBox();
+    await page.mouse.click(box.x + 2, box.y + box.height / 2);
+    await page.keyboard.press('Home');
+    await waitForQuery(page, 'cycle', '0');
+    const kNow = (await page.evaluate(() => new URLSearchParams(location.hash.split('?')[1]).get('k')));
+    await page.keyboard.press('ArrowRight');
+    await waitForQuery(page, 'cycle', '1');
+    assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).split('?')[1]).get('k'), kNow);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('embed=1 shows only the canvas, the player and the key figures, in a 960×540 frame', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 960, height: 540 } });
+    await open(page, env.srv.base, '#/divergence?embed=1');
+    await settled(page);
+    assert.equal(await page.locator('[data-testid="notices"]').count(), 0, 'embed is a known parameter');
+    for (const sel of ['.site-header', '.panel-header', '.controls', '.explain', '.site-footer']) {
+      assert.equal(await page.locator(sel).isVisible().catch(() => false), false, `${sel} hidden`);
+    }
+    const s = await firstScreen(page);
+    for (const b of [s.canvas, s.player, s.metrics]) assert.ok(b && b.bottom <= 541, JSON.stringify(s));
+    // The embed code of a panel points at embed=1 of the same view.
+    await open(page, env.srv.base, '#/waves?n=1664');
+    await painted(page);
+    await page.locator('[data-testid="embed-copy"]').click();
+    const code = await page.locator('[data-testid="embed-code"]').inputValue();
+    assert.match(code, /^<iframe src="[^"]*#\/waves\?[^"]*\bn=1664&[^"]*embed=1&lang=en" width="960" height="540"/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('neighbours: previous and next panel in lecture order; the landing page remembers the last', async () => {
+    const page = await newPage(env.browser);
+    const ids = await topicIds(page);
+    await open(page, env.srv.base, `#/${ids[1]}`);
+    await painted(page);
+    await page.locator('a.neighbour.next').click();
+    await page.waitForFunction((id) => location.hash.startsWith(`#/${id}`), ids[2]);
+    await page.locator('a.neighbour.prev').click();
+    await page.waitForFunction((id) => location.hash.startsWith(`#/${id}`), ids[1]);
+    await open(page, env.srv.base, '#/');
+    assert.match(await page.locator('[data-testid="continue"] a').first().getAttribute('href'), new RegExp(`#/${ids[1]}`));
+    await page.context().close();
+  });
+});
+
+describe('the deck', () => {
+  test('views added from panels round-trip through the JSON file and the shared link, and present in order', async () => {
+    const page = await newPage(env.browser, { acceptDownloads: true });
+    await open(page, env.srv.base, '#/waves?n=1664');
+    await painted(page);
+    await page.locator('[data-testid="deck-add"]').click();
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=0');
+    await painted(page);
+    await page.locator('[data-testid="deck-add"]').click();
+    await page.locator('[data-testid="deck-added"]').waitFor();
+
+    await open(page, env.srv.base, '#/deck');
+    await page.locator('[data-testid="deck-page"][data-views="2"]').waitFor();
+    await page.locator('.deck-view-note').first().fill('why two waves?');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="deck-export"]').click()]);
+    const json = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.equal(json.views.length, 2);
+    assert.match(json.views[0].url, /^\/waves\?.*\bn=1664\b/);
+    assert.match(json.views[1].url, /^\/systolic\?rows=4&cols=4&k=6&.*cycle=0/);
+    assert.equal(json.views[0].note, 'why two waves?');
+
+    await page.locator('[data-testid="deck-clear"]').click();
+    await page.locator('[data-testid="deck-empty"]').waitFor();
+    await page.locator('[data-testid="deck-import"]').setInputFiles({
+      name: 'deck.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(json)),
+    });
+    await page.locator('[data-testid="deck-page"][data-views="2"]').waitFor();
+
+    await page.locator('[data-testid="deck-share"]').click();
+    const link = await page.locator('[data-testid="deck-link"]').inputValue();
+    // A fresh browser: the link alone carries the deck, and opens in presentation.
+    const other = await newPage(env.browser);
+    await other.goto(link);
+    await other.locator('[data-testid="deck-bar"][data-view="1"][data-views="2"]').waitFor();
+    assert.match(await other.evaluate(() => location.hash), /^#\/waves\?.*\bn=1664&.*present=1&deck=1/);
+    await painted(other);
+    assert.ok((await metric(other, 'waves')) >= 1);
+    // No player on waves: PageDown moves to the next view.
+    await other.keyboard.press('PageDown');
+    await other.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
+    await painted(other);
+    // The systolic view: PageDown steps the player first, then (at the end) would move on.
+    await other.keyboard.press('PageDown');
+    await waitForQuery(other, 'cycle', '1');
+    await other.keyboard.press('End');
+    await waitForQuery(other, 'cycle', '12');
+    await other.keyboard.press('PageUp');
+    await waitForQuery(other, 'cycle', '11');
+    assert.deepEqual(other.errors, []);
+    assert.deepEqual(page.errors, []);
+    await other.context().close();
+    await page.context().close();
+  });
+
+  test('a broken deck file or link is refused with a notice', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/deck?v=https%3A%2F%2Fevil.example%2F&t=x');
+    await page.locator('[data-testid="notices"]').waitFor();
+    assert.match(await page.locator('[data-testid="notices"]').innerText(), /evil\.example/);
+    await page.locator('[data-testid="deck-import"]').setInputFiles({
+      name: 'deck.json', mimeType: 'application/json', buffer: Buffer.from('{"views": 3}'),
+    });
+    await page.waitForFunction(() => /deck|序列/.test(document.querySelector('[data-testid="notices"]')?.innerText ?? ''));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+/** Count the images of a GIF by walking its blocks (header, colour tables, extensions, image data). */
+function gifFrames(buf) {
+  assert.equal(buf.subarray(0, 6).toString('latin1'), 'GIF89a');
+  let i = 13;
+  const flags = buf[10];
+  if (flags & 0x80) i += 3 * (1 << ((flags & 7) + 1));
+  const skipSubBlocks = () => { while (buf[i] !== 0) i += buf[i] + 1; i += 1; };
+  let frames = 0;
+  for (;;) {
+    const b = buf[i++];
+    if (b === 0x3b) return frames;
+    if (b === 0x21) { i += 1; skipSubBlocks(); continue; }
+    assert.equal(b, 0x2c, `block at ${i - 1}`);
+    const f = buf[i + 8];
+    i += 9;
+    if (f & 0x80) i += 3 * (1 << ((f & 7) + 1));
+    i += 1; // LZW minimum code size
+    skipSubBlocks();
+    frames += 1;
+  }
+}
+
+describe('exports', () => {
+  test('the systolic 4×4, K = 6 run exports as a GIF of 13 frames (cycles 0 to 12)', async () => {
+    const page = await newPage(env.browser, { acceptDownloads: true });
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=0');
+    await painted(page);
+    await page.locator('[data-testid="gif-open"]').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60000 }),
+      page.locator('[data-testid="gif-start"]').click(),
+    ]);
+    assert.match(download.suggestedFilename(), /\.gif$/);
+    const buf = await readFile(await download.path());
+    assert.equal(gifFrames(buf), 13);
+    assert.equal(Number(await page.locator('[data-testid="gif-done"]').getAttribute('data-frames')), 13);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('"PNG + figures" saves the canvas with the title and key figures', async () => {
+    const page = await newPage(env.browser, { acceptDownloads: true });
+    await open(page, env.srv.base, '#/coalescing');
+    await painted(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="save-png-figures"]').click()]);
+    assert.match(download.suggestedFilename(), /-figures\.png$/);
+    const buf = await readFile(await download.path());
+    assert.equal(buf.subarray(1, 4).toString('latin1'), 'PNG');
+    // Taller than the canvas alone: the title and figures were added (PNG IHDR height, at 2×).
+    const h = buf.readUInt32BE(20);
+    const canvasH = await page.evaluate(() => document.querySelector('canvas[data-testid="scene-canvas"]').height / devicePixelRatio);
+    assert.ok(h / 2 > canvasH + 60, `${h / 2} vs ${canvasH}`);
+    await page.context().close();
+  });
+});
