@@ -5,16 +5,16 @@ use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
-use crate::sim::Steppable;
+use crate::sim::{Metric, Steppable};
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::inset::RooflineInset;
+use crate::ui::panel::{controls, use_panel};
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{legend_item, Preset, Presets};
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -163,7 +163,8 @@ pub fn SystolicPanel() -> Html {
     let checked = sim.check_result().map(|(_, err)| *err);
     // Read from the check itself (the state above only asks for re-renders).
     let pct = ((sim.check_progress() * 100.0).floor() as u32).min(99).to_string();
-    let metrics = Rc::new(sim.metrics_checked(cycle));
+    let all_metrics = sim.metrics_checked(cycle);
+    let metrics = Rc::new(all_metrics.iter().filter(|m| CARDS.contains(&m.name)).cloned().collect::<Vec<_>>());
     let frame = sim.state_at(cycle);
     let frame_fold = sim.fold_at(cycle);
 
@@ -232,7 +233,7 @@ pub fn SystolicPanel() -> Html {
                 <p class="systolic-chip" data-testid="systolic-chip">{ line }</p>
             }
             <Readouts topic="systolic" metrics={metrics} />
-            { accounting(ctx, &sim, &frame_fold) }
+            { accounting(ctx, &sim, &frame_fold, &all_metrics) }
             if checked.is_none() {
                 // Until the check has finished there is no max-abs-error
                 // metric (no number that has not been computed), only this.
@@ -277,8 +278,14 @@ pub fn SystolicPanel() -> Html {
     p.frame(controls, stage, explain)
 }
 
-/// The accounting table: this fold's figures beside the whole run's.
-fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold) -> Html {
+/// The figures shown as cards beside the canvas; the others are cells of the
+/// accounting table (still `data-metric` elements with their raw `data-value`),
+/// so the side column stays as short as a single tile's.
+const CARDS: [&str; 7] = ["cycle", "total-cycles", "utilization", "busy-pes", "max-abs-error", "fold", "folds"];
+
+/// The accounting table: this fold's figures beside the whole run's; the
+/// run's efficiencies and operand figures carry their metric names.
+fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> Html {
     let (cy, macs, map, cutil, util) = sim.fold_figures(fold);
     let all = sim.schedule().total_cycles_split();
     let pct = |x: f64| format!("{:.1} %", 100.0 * x);
@@ -286,19 +293,26 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold) -> Html {
     let (ra, rb) = sim.operand_reads();
     let p = sim.params();
     let (ea, eb) = ((p.m * p.k) as f64, (p.k * p.n) as f64);
-    let rows: Vec<(&str, String, String)> = vec![
-        ("load", n(cy.load), n(all.load)),
-        ("fill", n(cy.fill), n(all.fill)),
-        ("steady", n(cy.steady), n(all.steady)),
-        ("drain", n(cy.drain), n(all.drain)),
-        ("fill-drain", n(cy.fill_drain), n(all.fill_drain)),
-        ("compute", n(cy.compute()), n(all.compute())),
-        ("macs", n(macs), n(sim.macs())),
-        ("mapping", pct(map), pct(sim.mapping_efficiency())),
-        ("cutil", pct(cutil), pct(sim.compute_utilization())),
-        ("util", pct(util), pct(sim.utilization())),
-        ("reads", String::new(), format!("{:.2} / {:.2}", ra as f64 / ea, rb as f64 / eb)),
-        ("uses", String::new(), format!("{:.1}", sim.uses_per_operand())),
+    let raw = |name: &str| metrics.iter().find(|m| m.name == name).map(|m| m.raw());
+    // (row, this fold, all folds, the metric the all-folds cell is)
+    let rows: Vec<(&str, String, String, Option<&str>)> = vec![
+        ("load", n(cy.load), n(all.load), None),
+        ("fill", n(cy.fill), n(all.fill), None),
+        ("steady", n(cy.steady), n(all.steady), None),
+        ("drain", n(cy.drain), n(all.drain), None),
+        ("fill-drain", n(cy.fill_drain), n(all.fill_drain), None),
+        ("compute", n(cy.compute()), n(all.compute()), None),
+        ("macs", n(macs), n(sim.macs()), None),
+        ("mapping", pct(map), pct(sim.mapping_efficiency()), Some("mapping-efficiency")),
+        ("cutil", pct(cutil), pct(sim.compute_utilization()), Some("compute-utilization")),
+        ("util", pct(util), pct(sim.utilization()), Some("overall-utilization")),
+        (
+            "reads",
+            String::new(),
+            format!("{:.2} (A {:.2} · B {:.2})", sim.reads_per_operand(), ra as f64 / ea, rb as f64 / eb),
+            Some("reads-per-operand"),
+        ),
+        ("uses", String::new(), format!("{:.1}", sim.uses_per_operand()), Some("uses-per-operand")),
     ];
     html! {
         <>
@@ -308,8 +322,9 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold) -> Html {
                 <th>{ ctx.t("systolic.acct.this") }{" "}{ fold.index + 1 }</th>
                 <th>{ ctx.t("systolic.acct.all") }{" ("}{ sim.folds() }{")"}</th></tr></thead>
             <tbody>
-                { for rows.into_iter().map(|(k, a, b)| html! {
-                    <tr data-row={k}><th>{ ctx.t(&format!("systolic.acct.{k}")) }</th><td>{ a }</td><td>{ b }</td></tr>
+                { for rows.into_iter().map(|(k, a, b, metric)| html! {
+                    <tr data-row={k}><th>{ ctx.t(&format!("systolic.acct.{k}")) }</th><td>{ a }</td>
+                        <td data-metric={metric} data-value={metric.and_then(raw)}>{ b }</td></tr>
                 }) }
             </tbody>
         </table>
