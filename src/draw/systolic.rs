@@ -81,7 +81,10 @@ pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels:
     } else {
         draw_heat(s, c, th, width, caption)
     };
-    fold_strip(&mut scene, s, c, th, labels.strip);
+    // One tile of work has nothing to show in a strip of folds.
+    if s.folds() > 1 {
+        fold_strip(&mut scene, s, c, th, labels.strip);
+    }
     scene
 }
 
@@ -533,6 +536,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_fold_strip_is_drawn_for_folded_runs_only() {
+        let one = sim(4, 4, 6, Dataflow::Os);
+        let folded = Systolic::new(Params { rows: 4, cols: 4, m: 9, k: 6, n: 5, ..Params::default() });
+        let has_strip =
+            |s: &Systolic| draw(s, 3, &Theme::normal(), 800.0, "", &Labels::PLAIN).texts().contains(&"Folds");
+        assert!(!has_strip(&one));
+        assert!(has_strip(&folded));
     }
 
     #[test]
