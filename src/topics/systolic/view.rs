@@ -20,21 +20,34 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Checks of at most this many multiply-adds (a few milliseconds) run at once,
-/// in the render; larger ones (up to 2 × 268 M at 256 × 256 × 4096) run in
-/// slices between frames while the panel shows "checking…".
+/// in the render; larger ones (up to 2 × 4.3 G at m = n = 1024, k = 4096) run
+/// in slices while the browser is idle, the panel showing "checking…".
 const SYNC_CHECK_MACS: u64 = 1 << 22;
 /// Work per slice of the background check, in milliseconds.
-const SLICE_MS: f64 = 6.0;
+const SLICE_MS: f64 = 4.0;
 
 fn now() -> f64 {
     crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// Resolve on a later task (a zero timeout), so that input, rendering and
-/// painting run between two slices of the check.
+/// Resolve when the browser is idle (`requestIdleCallback`, else a zero
+/// timeout), so that input, rendering and painting always go before a slice
+/// of the check: scrubbing a large run never waits for it.
 async fn next_task() {
+    use wasm_bindgen::JsCast;
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let w = crate::ui::window();
+        let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        match idle {
+            Some(f) => {
+                let _ = f.call1(&w, &resolve);
+            }
+            None => {
+                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+            }
+        }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
