@@ -349,7 +349,10 @@ proptest! {
     }
 
     /// SCALE-Sim v2's compute model (scalesim-project/scale-sim-v2,
-    /// `scalesim/compute/`), per fold, with R × C the array and T the stream:
+    /// `scalesim/compute/`, read at commits 0b80b279 (os), 11a84139 (ws) and
+    /// 1f53104f (is); the statements are quoted, with their functions, so they
+    /// can be found in any version), per fold, with R × C the array and T the
+    /// stream:
     ///
     /// * OS (`systolic_compute_os.py`, `create_ifmap_demand_mat`): each fold's
     ///   demand is `T` rows of operands plus `inter_fold_gap_suffix = self.arr_col - 1`
