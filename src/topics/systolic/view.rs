@@ -2,7 +2,7 @@
 
 use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
 use crate::params::Value;
-use crate::scene::Theme;
+use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
 use crate::sim::{Metric, Steppable};
@@ -11,6 +11,7 @@ use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
 use crate::ui::inset::RooflineInset;
 use crate::ui::panel::{controls, use_panel};
+use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -118,6 +119,27 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
     }
 }
 
+/// The array at cycle `c`, drawn `width` wide with its caption (the canvas
+/// and the GIF export draw the same).
+fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
+    let is = sim.params().dataflow == Dataflow::Is;
+    let [a, b, weights, out] = [
+        if is { "systolic.b-queue" } else { "systolic.a-queue" },
+        "systolic.b-queue",
+        if is { "systolic.i-queue" } else { "systolic.w-queue" },
+        if is { "systolic.out-t" } else { "systolic.out" },
+    ]
+    .map(|k| ctx.t(k));
+    let what = ctx.t(match sim.params().dataflow {
+        Dataflow::Os => "systolic.strip.c",
+        Dataflow::Ws => "systolic.strip.b",
+        Dataflow::Is => "systolic.strip.a",
+    });
+    let strip = ctx.tf("systolic.strip", &[("what", &what)]);
+    let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip };
+    draw(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
+}
+
 #[component]
 pub fn SystolicPanel() -> Html {
     let p = use_panel(&super::SYSTOLIC);
@@ -130,27 +152,21 @@ pub fn SystolicPanel() -> Html {
     let scene = {
         let sim = sim.clone();
         let ctx = ctx.clone();
-        use_memo(
-            (params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()),
-            move |(_, c, w, present, _, cap)| {
-                let is = sim.params().dataflow == Dataflow::Is;
-                let [a, b, weights, out] = [
-                    if is { "systolic.b-queue" } else { "systolic.a-queue" },
-                    "systolic.b-queue",
-                    if is { "systolic.i-queue" } else { "systolic.w-queue" },
-                    if is { "systolic.out-t" } else { "systolic.out" },
-                ]
-                .map(|k| ctx.t(k));
-                let what = ctx.t(match sim.params().dataflow {
-                    Dataflow::Os => "systolic.strip.c",
-                    Dataflow::Ws => "systolic.strip.b",
-                    Dataflow::Is => "systolic.strip.a",
-                });
-                let strip = ctx.tf("systolic.strip", &[("what", &what)]);
-                let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip };
-                SceneRef(Rc::new(draw(&sim, *c, &Theme::for_mode(*present), *w as f64, cap, &labels)))
-            },
-        )
+        use_memo((params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, _, _, cap)| {
+            SceneRef(Rc::new(scene_at(&ctx, &sim, *c, *w as f64, cap)))
+        })
+    };
+    let export = {
+        let sim = sim.clone();
+        let ctx = ctx.clone();
+        let width = p.width;
+        use_memo((params, p.width as u32, ctx.present, ctx.lang), move |_| {
+            let (p, d) = (sim.params(), sim.params().dataflow.code());
+            Export {
+                name: format!("systolic-{}x{}-m{}k{}n{}-{d}", p.rows, p.cols, p.m, p.k, p.n),
+                scene_at: Rc::new(move |c| scene_at(&ctx, &sim, c, width, &super::caption(ctx.lang, &sim, c))),
+            }
+        })
     };
     let chart = {
         let sim = sim.clone();
@@ -239,7 +255,7 @@ pub fn SystolicPanel() -> Html {
                 }
             </div>
             <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
-                on_seek={on_seek.clone()} on_speed={p.set("speed")} />
+                on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
             <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
