@@ -39,7 +39,7 @@ pub fn chip(v: &Values) -> Option<&'static tpu::Tpu> {
     TPU_CODES.contains(&code).then(|| tpu::tpu(code))
 }
 
-pub static SYSTOLIC_PARAMS: [ParamSpec; 13] = [
+pub static SYSTOLIC_PARAMS: [ParamSpec; 15] = [
     ParamSpec::int("rows", 1, MAX_DIM as i64, 4).log(),
     ParamSpec::int("cols", 1, MAX_DIM as i64, 4).log(),
     ParamSpec::int("m", 0, MAX_K as i64, 0).optional(),
@@ -52,7 +52,9 @@ pub static SYSTOLIC_PARAMS: [ParamSpec; 13] = [
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
     ParamSpec::position("cycle"),
     ParamSpec::int("speed", 1, 1000, 4).optional(),
-    INSET_GPU,
+    crate::params::INSET_GPU_CUSTOM,
+    crate::params::CUSTOM_PEAK,
+    crate::params::CUSTOM_BW,
 ];
 
 pub static SYSTOLIC: TopicMeta = TopicMeta {

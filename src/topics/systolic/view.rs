@@ -276,7 +276,8 @@ pub fn SystolicPanel() -> Html {
                     </div>
                 </div>
             }
-            <RooflineInset gpu={p.v.choice("gpu")} dtype="bf16" dispatch={p.dispatch.clone()}
+            <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))}
+                dtype="bf16" dispatch={p.dispatch.clone()}
                 points={Rc::new(vec![("inset.this", super::work(&params))])} />
             <p class={classes!("result", checked.is_some_and(|e| e != 0).then_some("bad"), checked.is_none().then_some("pending"))}
                 data-testid="result" aria-busy={checked.is_none().to_string()}
