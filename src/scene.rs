@@ -95,6 +95,16 @@ impl Scene {
     pub fn text(&mut self, x: f64, y: f64, text: impl Into<String>, size: f64, color: Rgba, align: Align, bold: bool) {
         self.shapes.push(Shape::Text { x, y, text: text.into(), size, color, align, bold });
     }
+    /// The scene without the texts smaller than `min` pixels: projected,
+    /// a label too small to read from the room is left out rather than shown
+    /// as noise (its figures stay in the text alternative and the readouts).
+    pub fn without_text_under(&self, min: f64) -> Scene {
+        let keep = |s: &Shape| !matches!(s, Shape::Text { size, .. } if *size < min);
+        Scene { shapes: self.shapes.iter().filter(|s| keep(s)).cloned().collect(), ..self.clone_empty() }
+    }
+    fn clone_empty(&self) -> Scene {
+        Scene::new(self.width, self.height, self.background)
+    }
     /// All the text in the scene (for tests).
     pub fn texts(&self) -> Vec<&str> {
         self.shapes
@@ -291,5 +301,18 @@ mod tests {
         }
         let long = s.text_alternative("c");
         assert!(long.len() <= 610 && long.ends_with(" …"), "{long}");
+    }
+
+    #[test]
+    fn small_text_can_be_left_out() {
+        let th = Theme::present();
+        let mut sc = Scene::new(100.0, 100.0, th.bg);
+        sc.text(0.0, 0.0, "big", 20.0, th.fg, Align::Left, false);
+        sc.text(0.0, 0.0, "tiny", 9.0, th.fg, Align::Left, false);
+        sc.rect(0.0, 0.0, 5.0, 5.0, Some(th.fg), None);
+        let s = sc.without_text_under(17.5);
+        assert_eq!(s.texts(), vec!["big"]);
+        assert_eq!(s.shapes.len(), 2);
+        assert_eq!((s.width, s.height), (100.0, 100.0));
     }
 }

@@ -155,6 +155,9 @@ pub fn use_width(node: NodeRef, fallback: f64) -> f64 {
     *width
 }
 
+/// The smallest canvas text drawn in projector mode (CSS pixels).
+pub const PROJECTED_MIN_TEXT: f64 = 17.5;
+
 /// The canvas's CSS size: its drawing size, scaled down (never stretched)
 /// to its column's width and to the height it must fit in.
 fn canvas_style(w: f64, h: f64, max_h: Option<f64>) -> String {
@@ -192,8 +195,10 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
         let canvas = canvas.clone();
         let frame = frame.clone();
         let scratch = scratch.clone();
-        use_effect_with(props.scene.clone(), move |scene| {
-            let scene = scene.0.clone();
+        let present = ctx.present;
+        use_effect_with((props.scene.clone(), present), move |(scene, present)| {
+            // Projected, no text under ~18 px (see `Scene::without_text_under`).
+            let scene = if *present { Rc::new(scene.0.without_text_under(PROJECTED_MIN_TEXT)) } else { scene.0.clone() };
             // Replacing the handle cancels a frame not yet painted.
             *frame.borrow_mut() = Some(request_animation_frame(move |_| {
                 if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
