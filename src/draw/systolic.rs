@@ -191,7 +191,8 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
     );
 
     // Queues: slot 0 is next to the array.
-    let vsize = (qs * 0.42).min(22.0) * th.text_scale.sqrt();
+    // Operands are single digits: projected, they may fill more of their box.
+    let vsize = if th.present { (qs * 0.62).min(26.0) } else { (qs * 0.42).min(22.0) };
     for i in 0..p.rows {
         let cy = gy + i as f64 * cs + cs / 2.0;
         scene.line(gx - ql as f64 * qs - cs * 0.15, cy, gx, cy, th.grid, 1.0 * lw);

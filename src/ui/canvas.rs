@@ -155,8 +155,9 @@ pub fn use_width(node: NodeRef, fallback: f64) -> f64 {
     *width
 }
 
-/// The smallest canvas text drawn in projector mode (CSS pixels).
-pub const PROJECTED_MIN_TEXT: f64 = 17.5;
+/// Projected, canvas text under this size (CSS pixels) is left out: it
+/// can't be read from the room (labels squeezed into small cells).
+pub const PROJECTED_MIN_TEXT: f64 = 12.0;
 
 /// The canvas's CSS size: its drawing size, scaled down (never stretched)
 /// to its column's width and to the height it must fit in.
@@ -197,8 +198,9 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
         let scratch = scratch.clone();
         let present = ctx.present;
         use_effect_with((props.scene.clone(), present), move |(scene, present)| {
-            // Projected, no text under ~18 px (see `Scene::without_text_under`).
-            let scene = if *present { Rc::new(scene.0.without_text_under(PROJECTED_MIN_TEXT)) } else { scene.0.clone() };
+            // Projected, no illegible text (see `Scene::without_text_under`).
+            let scene =
+                if *present { Rc::new(scene.0.without_text_under(PROJECTED_MIN_TEXT)) } else { scene.0.clone() };
             // Replacing the handle cancels a frame not yet painted.
             *frame.borrow_mut() = Some(request_animation_frame(move |_| {
                 if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
