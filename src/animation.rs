@@ -30,8 +30,8 @@ pub fn palette(rgba: &[u8]) -> Vec<[u8; 3]> {
         let key = ((px[0] as u16 >> 3) << 10) | ((px[1] as u16 >> 3) << 5) | (px[2] as u16 >> 3);
         let e = buckets.entry(key).or_insert((0, [0; 3]));
         e.0 += 1;
-        for c in 0..3 {
-            e.1[c] += px[c] as u32;
+        for (sum, &v) in e.1.iter_mut().zip(px) {
+            *sum += v as u32;
         }
     }
     let mut list: Vec<(u16, (u32, [u32; 3]))> = buckets.into_iter().collect();

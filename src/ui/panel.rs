@@ -88,7 +88,7 @@ pub fn use_panel(meta: &'static TopicMeta) -> Panel {
     if fitted.borrow().0 != bx {
         *fitted.borrow_mut() = (bx, bx.width);
     }
-    let width = fitted.borrow().1.min(MAX_STAGE_WIDTH).max(1.0);
+    let width = fitted.borrow().1.clamp(1.0, MAX_STAGE_WIDTH);
     let fit = Callback::from(move |drawn: (f64, f64)| {
         let next = refit(fitted.borrow().0, drawn);
         if let Some(w) = next {
