@@ -30,7 +30,7 @@ pub fn palette(rgba: &[u8]) -> Vec<[u8; 3]> {
         let key = ((px[0] as u16 >> 3) << 10) | ((px[1] as u16 >> 3) << 5) | (px[2] as u16 >> 3);
         let e = buckets.entry(key).or_insert((0, [0; 3]));
         e.0 += 1;
-        for (sum, &v) in e.1.iter_mut().zip(px) {
+        for (sum, &v) in e.1.iter_mut().zip(&px[..3]) {
             *sum += v as u32;
         }
     }

@@ -163,17 +163,23 @@ async function main() {
     return;
   }
   const rows = [];
-  for (const [rowsN, k] of [[128, 512], [256, 4096]]) {
-    for (const df of ['os', 'ws']) {
-      const t0 = Date.now();
-      await open(page, srv.base, `#/systolic?rows=${rowsN}&cols=${rowsN}&k=${k}&dataflow=${df}&seed=1&cycle=0`);
-      await painted(page);
-      const load = Date.now() - t0;
-      await measure(page, 'scrub', 5); // warm-up
-      const scrub = stats(await measure(page, 'scrub', N));
-      const step = stats(await measure(page, 'step', N));
-      rows.push({ shape: `${rowsN}x${rowsN}x${k} ${df}`, load, scrub, step });
-    }
+  // One tile of work, then a folded GEMM (m = n = 1024, k = 4096 on 256 × 256:
+  // 16 folds OS, 64 WS and IS) in every dataflow.
+  const cases = [
+    ...[[128, 512], [256, 4096]].flatMap(([r, k]) => ['os', 'ws'].map((df) => [r, 0, k, 0, df])),
+    ...['os', 'ws', 'is'].map((df) => [256, 1024, 4096, 1024, df]),
+  ];
+  for (const [rowsN, m, k, n, df] of cases) {
+    const gemm = m ? `&m=${m}&n=${n}` : '';
+    const t0 = Date.now();
+    await open(page, srv.base, `#/systolic?rows=${rowsN}&cols=${rowsN}${gemm}&k=${k}&dataflow=${df}&seed=1&cycle=0`);
+    await painted(page);
+    const load = Date.now() - t0;
+    await measure(page, 'scrub', 5); // warm-up
+    const scrub = stats(await measure(page, 'scrub', N));
+    const step = stats(await measure(page, 'step', N));
+    const shape = m ? `${rowsN}x${rowsN}, m=${m} k=${k} n=${n}` : `${rowsN}x${rowsN}x${k}`;
+    rows.push({ shape: `${shape} ${df}`, load, scrub, step });
   }
   await jumpTable(page, srv.base);
   if (page.errors.length) console.error('page errors:', page.errors);

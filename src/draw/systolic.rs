@@ -3,7 +3,7 @@
 //! with the operand queues as bands along the edges.
 
 use crate::scene::{Align, Rgba, Scene, Shape, Theme};
-use crate::sim::systolic::{Dataflow, Phase, Systolic};
+use crate::sim::systolic::{Dataflow, Phase, Pos, Systolic};
 
 /// Arrays with at most this many rows and columns are drawn with numbers.
 pub const DETAIL_MAX: usize = 12;
@@ -13,7 +13,11 @@ const PAD: f64 = 10.0;
 
 /// The colour of a PE in a cycle.
 pub fn pe_color(s: &Systolic, c: u64, i: usize, j: usize, th: &Theme) -> Rgba {
-    let (busy, progress, weight) = s.pe_brief(c, i, j);
+    brief_color(s, s.pe_brief(c, i, j), th)
+}
+
+/// The colour of a PE from its [`Systolic::pe_brief`].
+fn brief_color(s: &Systolic, (busy, progress, weight): (bool, f32, bool), th: &Theme) -> Rgba {
     match s.params().dataflow {
         Dataflow::Os => {
             if busy {
@@ -24,7 +28,7 @@ pub fn pe_color(s: &Systolic, c: u64, i: usize, j: usize, th: &Theme) -> Rgba {
                 th.waiting
             }
         }
-        Dataflow::Ws => {
+        Dataflow::Ws | Dataflow::Is => {
             if busy {
                 th.busy.mix(th.busy_hot, progress)
             } else if weight {
@@ -56,13 +60,15 @@ pub struct Labels<'a> {
     pub b: &'a str,
     /// The top operand as weights (weight-stationary).
     pub weights: &'a str,
-    /// The output accumulators (weight-stationary).
+    /// The output accumulators (weight-/input-stationary).
     pub c: &'a str,
+    /// The title of the fold strip.
+    pub strip: &'a str,
 }
 
 impl Labels<'static> {
     /// The bare matrix names, for tests.
-    pub const PLAIN: Labels<'static> = Labels { a: "A", b: "B", weights: "B (W)", c: "C" };
+    pub const PLAIN: Labels<'static> = Labels { a: "A", b: "B", weights: "B (W)", c: "C", strip: "Folds" };
 }
 
 /// Draw the array at cycle `c` into a scene `width` CSS pixels wide; `caption`
@@ -70,11 +76,67 @@ impl Labels<'static> {
 pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
     let p = s.params();
     let width = width.max(240.0);
-    if p.rows <= DETAIL_MAX && p.cols <= DETAIL_MAX {
+    let mut scene = if p.rows <= DETAIL_MAX && p.cols <= DETAIL_MAX {
         draw_detail(s, c, th, width, caption, labels)
     } else {
         draw_heat(s, c, th, width, caption)
+    };
+    // One tile of work has nothing to show in a strip of folds.
+    if s.folds() > 1 {
+        fold_strip(&mut scene, s, c, th, labels.strip);
     }
+    scene
+}
+
+/// The fold strip below the array: the matrix the folds tile (OS: `C`; WS:
+/// `B`; IS: `Aᵀ`), the folds done, the current one highlighted, the rest
+/// waiting. Drawn from the current fold alone (folds go column block by
+/// column block), so a million folds cost what four do; fold borders only
+/// when they are at least 4 px apart.
+pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &str) {
+    let sc = s.schedule();
+    let f = s.fold_at(c);
+    let y0 = scene.height - PAD + 8.0 * th.text_scale;
+    let lab = 13.0 * th.text_scale;
+    scene.text(PAD, y0 + lab / 2.0, title, lab, th.fg, Align::Left, true);
+    let top = y0 + lab + 6.0;
+    let max_w = (scene.width - 2.0 * PAD).min(420.0 * th.text_scale);
+    let (er, ec) = (sc.er as f64, sc.ec as f64);
+    let max_h = 120.0 * th.text_scale;
+    let k = (max_w / ec).min(max_h / er);
+    let (w, h) = ((ec * k).max(24.0), (er * k).max(12.0));
+    let (sx, sy) = (w / ec, h / er);
+    let x0 = PAD;
+    let (rows, cols) = (s.params().rows as f64, s.params().cols as f64);
+    scene.rect(x0, top, w, h, Some(th.waiting), Some((th.grid, th.line_scale)));
+    let started = c > 0;
+    // Column blocks before the current one are done; in the current one, the row blocks above.
+    let done_cols = f.c0 as f64 * sx;
+    if started && done_cols > 0.0 {
+        scene.rect(x0, top, done_cols, h, Some(th.done), None);
+    }
+    if started && f.r0 > 0 {
+        scene.rect(x0 + done_cols, top, f.uc as f64 * sx, f.r0 as f64 * sy, Some(th.done), None);
+    }
+    let (cx, cy) = (x0 + f.c0 as f64 * sx, top + f.r0 as f64 * sy);
+    let (cw, ch) = ((f.uc as f64 * sx).max(3.0), (f.ur as f64 * sy).max(3.0));
+    scene.rect(cx, cy, cw, ch, Some(th.busy_hot), Some((th.fg, 1.5 * th.line_scale)));
+    if cols * sx >= 4.0 && sc.fo > 1 {
+        for q in 1..sc.fo {
+            let x = x0 + q as f64 * cols * sx;
+            scene.line(x, top, x, top + h, th.bg, 1.0);
+        }
+    }
+    if rows * sy >= 4.0 && sc.fi > 1 {
+        for q in 1..sc.fi {
+            let y = top + q as f64 * rows * sy;
+            scene.line(x0, y, x0 + w, y, th.bg, 1.0);
+        }
+    }
+    let size = 12.0 * th.text_scale;
+    let dims = format!("{} × {} · {} × {}", sc.er, sc.ec, sc.fi, sc.fo);
+    scene.text(x0 + w + 8.0, top + size / 2.0 + 2.0, dims, size, th.muted, Align::Left, false);
+    scene.height = top + h + PAD;
 }
 
 fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &str) -> f64 {
@@ -90,16 +152,17 @@ fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &st
 
 fn queue_slots(s: &Systolic) -> (usize, usize) {
     let p = s.params();
+    let t = s.stream_len();
     let (left, top) = match p.dataflow {
-        Dataflow::Os => (p.rows - 1 + p.k, p.cols - 1 + p.k),
-        Dataflow::Ws => (2 * p.rows - 1, p.rows.min(p.k)),
+        Dataflow::Os => (p.rows - 1 + t, p.cols - 1 + t),
+        Dataflow::Ws | Dataflow::Is => (p.rows - 1 + t, p.rows),
     };
     (left.min(MAX_SLOTS), top.min(MAX_SLOTS))
 }
 
 fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
     let p = *s.params();
-    let ws = p.dataflow == Dataflow::Ws;
+    let ws = p.dataflow != Dataflow::Os;
     let (ql, qt) = queue_slots(s);
     let q_ratio = 0.72;
     let label_w = 26.0 * th.text_scale;
@@ -204,7 +267,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                         scene.text(x + cs / 2.0, y + cs * 0.58, acc.to_string(), big, th.fg, Align::Center, true);
                     }
                 }
-                Dataflow::Ws => match (pe.acc, pe.b) {
+                Dataflow::Ws | Dataflow::Is => match (pe.acc, pe.b) {
                     // Busy: the partial sum it passes down, its weight in the corner.
                     (Some(ps), w) => {
                         if let Some(w) = w {
@@ -231,23 +294,26 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
     }
     let mut bottom = gy + p.rows as f64 * cs;
 
-    // Weight-stationary: the output accumulators below the array.
-    if ws {
+    // Weight-/input-stationary: the fold's output accumulators below the
+    // array, one row per streamed vector (when the stream is short enough to show).
+    let t_len = s.stream_len();
+    if ws && t_len <= DETAIL_MAX {
         let oy = bottom + 22.0 * th.text_scale;
-        scene.text(PAD, oy + p.rows as f64 * out_h / 2.0, labels.c, lab, th.fg, Align::Left, true);
-        let pos = (c > 0).then(|| s.ws_pos(c));
-        for m_ in 0..p.rows {
-            for j in 0..p.cols {
+        scene.text(PAD, oy + t_len as f64 * out_h / 2.0, labels.c, lab, th.fg, Align::Left, true);
+        let pos = s.pos(c);
+        let f = s.fold_at(c);
+        for t in 0..t_len {
+            for j in 0..f.uc {
                 let x = gx + j as f64 * cs;
-                let y = oy + m_ as f64 * out_h;
-                let fresh = pos.and_then(|q| q.compute.map(|u| m_ + q.kc + j == u)).unwrap_or(false);
+                let y = oy + t as f64 * out_h;
+                let fresh = pos.and_then(|q| q.compute_step()).is_some_and(|u| (t + f.ur + j) as u64 == u);
                 let fill = if fresh { th.busy } else { th.bg };
                 scene.rect(x + 2.0, y + 1.0, cs - 4.0, out_h - 2.0, Some(fill), Some((th.grid, 1.0 * lw)));
-                let v = s.ws_output(c, m_, j);
+                let v = s.output(c, t, j);
                 scene.text(x + cs / 2.0, y + out_h / 2.0, v.to_string(), small * 1.15, th.fg, Align::Center, fresh);
             }
         }
-        bottom = oy + p.rows as f64 * out_h;
+        bottom = oy + t_len as f64 * out_h;
     }
     scene.height = bottom + PAD;
     scene
@@ -255,46 +321,46 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
 
 /// Pixels of the heat map, one per PE, row-major RGBA.
 ///
-/// A PE's colour depends only on its anti-diagonal `i + j` (and, for
-/// weight-stationary, on whether its row takes part in the current chunk), so
-/// the colours are computed once per diagonal and the pixels filled from that
-/// palette: about a microsecond per thousand PEs.
+/// Inside the fold's block a PE's colour depends only on its anti-diagonal
+/// `i + j` while the stream runs, so the colours are computed once per
+/// diagonal and the pixels filled from that palette; outside it every PE
+/// waits. During a load a PE's colour depends on its row and on which side of
+/// the fold's (and the previous fold's) last used column it is, so each row
+/// is filled in at most three runs. About a microsecond per thousand PEs.
 pub fn heat_pixels(s: &Systolic, c: u64, th: &Theme) -> Vec<u8> {
     let p = s.params();
+    let pos: Option<Pos> = s.pos(c);
+    let rgba = |x: Rgba| [x.0, x.1, x.2, x.3];
     let mut px = vec![0u8; p.rows * p.cols * 4];
-    // Colour of diagonal d, computed at the PE (i, d - i) of any active row i.
-    let palette_row = |i: usize| -> Vec<[u8; 4]> {
-        (0..p.cols).map(|j| pe_color(s, c, i, j, th)).map(|Rgba(r, g, b, a)| [r, g, b, a]).collect()
-    };
-    // Rows differ only by a shift along the diagonal, except rows a WS chunk
-    // does not use and rows still waiting for their weight during a load.
-    let diag: Vec<[u8; 4]> = {
-        let i_ref = 0;
-        let mut v: Vec<[u8; 4]> = (0..p.rows + p.cols - 1)
-            .map(|d| {
-                let (i, j) = if d < p.cols { (i_ref, d) } else { (d - p.cols + 1, p.cols - 1) };
-                let Rgba(r, g, b, a) = pe_color(s, c, i, j, th);
-                [r, g, b, a]
-            })
-            .collect();
-        v.shrink_to_fit();
-        v
-    };
-    let ws_rows = (p.dataflow == Dataflow::Ws && c > 0).then(|| s.ws_pos(c));
+    if pos.is_none_or(|q| q.load_step().is_some()) {
+        let f = s.fold_at(c);
+        let prev_uc = if f.index > 0 { s.schedule().fold(f.index - 1).uc } else { f.uc };
+        let mut cuts = vec![0, f.uc.min(p.cols), prev_uc.min(p.cols), p.cols];
+        cuts.sort_unstable();
+        cuts.dedup();
+        for i in 0..p.rows {
+            let row = &mut px[i * p.cols * 4..(i + 1) * p.cols * 4];
+            for w in cuts.windows(2) {
+                let colour = rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, w[0]), th));
+                for out in row[w[0] * 4..w[1] * 4].chunks_exact_mut(4) {
+                    out.copy_from_slice(&colour);
+                }
+            }
+        }
+        return px;
+    }
+    let f = s.fold_at(c);
+    let outside = rgba(brief_color(s, (false, 0.0, false), th));
+    let diag: Vec<[u8; 4]> = (0..f.ur + f.uc - 1)
+        .map(|d| {
+            let (i, j) = if d < f.uc { (0, d) } else { (d - f.uc + 1, f.uc - 1) };
+            rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, j), th))
+        })
+        .collect();
     for i in 0..p.rows {
         let row = &mut px[i * p.cols * 4..(i + 1) * p.cols * 4];
-        let special = match ws_rows {
-            Some(pos) => i >= pos.kc || pos.load.is_some(),
-            None => false,
-        };
-        if special {
-            for (j, colour) in palette_row(i).iter().enumerate() {
-                row[j * 4..j * 4 + 4].copy_from_slice(colour);
-            }
-        } else {
-            for (j, out) in row.chunks_exact_mut(4).enumerate() {
-                out.copy_from_slice(&diag[i + j]);
-            }
+        for (j, out) in row.chunks_exact_mut(4).enumerate() {
+            out.copy_from_slice(if i < f.ur && j < f.uc { &diag[i + j] } else { &outside });
         }
     }
     px
@@ -364,40 +430,32 @@ fn draw_heat(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Sce
 }
 
 /// For each row (left) and column (top), the fraction of its queue still
-/// waiting to enter at cycle `c`.
+/// waiting to enter at cycle `c` (rows and columns the fold does not use: 0).
 pub fn queue_bands(s: &Systolic, c: u64) -> (Vec<f64>, Vec<f64>) {
     let p = s.params();
-    match p.dataflow {
-        Dataflow::Os => {
-            let k = p.k as i64;
-            let rem = |lag: usize| (k - (c as i64 - lag as i64).clamp(0, k)) as f64 / k as f64;
-            ((0..p.rows).map(rem).collect(), (0..p.cols).map(rem).collect())
+    let f = s.fold_at(c);
+    let pos = s.pos(c);
+    let t = s.stream_len() as i64;
+    let step = pos.and_then(|q| q.compute_step()).unwrap_or(0) as i64;
+    let rem = |lag: usize, used: usize| {
+        if lag >= used {
+            return 0.0;
         }
-        Dataflow::Ws => {
-            if c == 0 {
-                return (vec![1.0; p.rows], vec![1.0; p.cols]);
-            }
-            let pos = s.ws_pos(c);
-            let m = p.rows as i64;
-            let left = (0..p.rows)
-                .map(|i| {
-                    if i >= pos.kc {
-                        return 0.0;
-                    }
-                    let entered = match pos.compute {
-                        None => 0,
-                        Some(u) => (u as i64 - i as i64).clamp(0, m),
-                    };
-                    (m - entered) as f64 / m as f64
-                })
-                .collect();
-            let w = match pos.load {
-                Some(l) => (pos.kc - l) as f64 / pos.kc as f64,
-                None => 0.0,
+        (t - (step - lag as i64).clamp(0, t)) as f64 / t as f64
+    };
+    let left = (0..p.rows).map(|i| rem(i, f.ur)).collect();
+    let top = match p.dataflow {
+        Dataflow::Os => (0..p.cols).map(|j| rem(j, f.uc)).collect(),
+        Dataflow::Ws | Dataflow::Is => {
+            let load = pos.map_or(s.schedule().load_len(&f), |q| q.load);
+            let w = match pos.map_or(Some(0), |q| q.load_step()) {
+                Some(l) if load > 0 => (load - l) as f64 / load as f64,
+                _ => 0.0,
             };
-            (left, vec![w; p.cols])
+            (0..p.cols).map(|j| if j < f.uc { w } else { 0.0 }).collect()
         }
-    }
+    };
+    (left, top)
 }
 
 #[cfg(test)]
@@ -406,7 +464,7 @@ mod tests {
     use crate::sim::systolic::Params;
 
     fn sim(rows: usize, cols: usize, k: usize, df: Dataflow) -> Systolic {
-        Systolic::new(Params { rows, cols, k, dataflow: df, seed: 1 })
+        Systolic::new(Params { rows, cols, m: rows, k, n: cols, dataflow: df, ..Params::default() })
     }
 
     #[test]
@@ -452,6 +510,42 @@ mod tests {
                 assert!(scene.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 128, px_h: 128, .. })));
             }
         }
+    }
+
+    #[test]
+    fn heat_map_of_folded_runs_matches_every_pe() {
+        let th = Theme::normal();
+        for df in Dataflow::ALL {
+            for dbuf in [false, true] {
+                let s = Systolic::new(Params {
+                    rows: 20,
+                    cols: 16,
+                    m: 50,
+                    k: 45,
+                    n: 37,
+                    dataflow: df,
+                    dbuf,
+                    ..Params::default()
+                });
+                for c in (0..=s.total_cycles()).step_by(7) {
+                    let px = heat_pixels(&s, c, &th);
+                    for n in 0..20 * 16 {
+                        let Rgba(r, g, b, a) = pe_color(&s, c, n / 16, n % 16, &th);
+                        assert_eq!(&px[n * 4..n * 4 + 4], &[r, g, b, a], "{df:?} PE {n} at cycle {c}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_fold_strip_is_drawn_for_folded_runs_only() {
+        let one = sim(4, 4, 6, Dataflow::Os);
+        let folded = Systolic::new(Params { rows: 4, cols: 4, m: 9, k: 6, n: 5, ..Params::default() });
+        let has_strip =
+            |s: &Systolic| draw(s, 3, &Theme::normal(), 800.0, "", &Labels::PLAIN).texts().contains(&"Folds");
+        assert!(!has_strip(&one));
+        assert!(has_strip(&folded));
     }
 
     #[test]

@@ -260,3 +260,67 @@ mod tests {
         assert_eq!(gpu("a100").ridge("bf16").round(), 153.0);
     }
 }
+
+/// TPU chips: systolic matrix units (MXUs) per chip, their size and clock.
+pub mod tpu {
+    /// One TPU generation.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Tpu {
+        pub code: &'static str,
+        pub name: &'static str,
+        /// MXUs per chip (TensorCores × MXUs per TensorCore).
+        pub mxus: u32,
+        /// Each MXU is `dim × dim` multiply-accumulators.
+        pub dim: u32,
+        /// Clock in GHz.
+        pub ghz: f64,
+        /// Whether Google published the clock; if not, it is the published
+        /// peak ÷ (2 · MXUs · dim²).
+        pub clock_published: bool,
+        /// Published peak bf16 TFLOP/s per chip.
+        pub bf16_tflops: f64,
+        pub source: &'static str,
+    }
+
+    impl Tpu {
+        /// MXUs × dim² multiply-accumulates of 2 FLOPs per cycle.
+        pub fn peak_tflops(&self) -> f64 {
+            2.0 * self.mxus as f64 * (self.dim * self.dim) as f64 * self.ghz / 1e3
+        }
+    }
+
+    pub const TPU_CODES: &[&str] = &["v2", "v3", "v4", "v5e", "v5p", "v6e"];
+
+    const JOUPPI_2020: &str = "Jouppi et al., \"A Domain-Specific Supercomputer for Training Deep Neural Networks\", CACM 63(7), 2020, Table 3; cloud.google.com/tpu/docs/system-architecture-tpu-vm";
+    pub const TPUS: [Tpu; 6] = [
+        Tpu { code: "v2", name: "TPU v2", mxus: 2, dim: 128, ghz: 0.70, clock_published: true, bf16_tflops: 46.0, source: JOUPPI_2020 },
+        Tpu { code: "v3", name: "TPU v3", mxus: 4, dim: 128, ghz: 0.94, clock_published: true, bf16_tflops: 123.0, source: JOUPPI_2020 },
+        Tpu { code: "v4", name: "TPU v4", mxus: 8, dim: 128, ghz: 1.05, clock_published: true, bf16_tflops: 275.0, source: "Jouppi et al., \"TPU v4\", ISCA 2023, Table 2 (2 TensorCores × 4 MXUs, 1050 MHz); cloud.google.com/tpu/docs/v4" },
+        Tpu { code: "v5e", name: "TPU v5e", mxus: 4, dim: 128, ghz: 197.0 / (2.0 * 4.0 * 16_384.0) * 1e3, clock_published: false, bf16_tflops: 197.0, source: "cloud.google.com/tpu/docs/v5e (one TensorCore, four MXUs, 197 TFLOP/s bf16)" },
+        Tpu { code: "v5p", name: "TPU v5p", mxus: 8, dim: 128, ghz: 459.0 / (2.0 * 8.0 * 16_384.0) * 1e3, clock_published: false, bf16_tflops: 459.0, source: "cloud.google.com/tpu/docs/v5p (two TensorCores × four MXUs, 459 TFLOP/s bf16)" },
+        Tpu { code: "v6e", name: "TPU v6e (Trillium)", mxus: 2, dim: 256, ghz: 918.0 / (2.0 * 2.0 * 65_536.0) * 1e3, clock_published: false, bf16_tflops: 918.0, source: "cloud.google.com/tpu/docs/v6e (one TensorCore, two 256×256 MXUs, 918 TFLOP/s bf16)" },
+    ];
+
+    /// The TPU with this code (the first one for an unknown code).
+    pub fn tpu(code: &str) -> &'static Tpu {
+        TPUS.iter().find(|t| t.code == code).unwrap_or(&TPUS[0])
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn codes_and_peaks_agree() {
+            assert_eq!(TPU_CODES, TPUS.map(|t| t.code));
+            for t in TPUS {
+                // MXUs × dim² × 2 × clock gives the published peak (within 1 %).
+                let rel = t.peak_tflops() / t.bf16_tflops - 1.0;
+                assert!(rel.abs() < 0.01, "{}: {} against {}", t.code, t.peak_tflops(), t.bf16_tflops);
+                assert!(t.dim == 128 || t.code == "v6e");
+            }
+            assert_eq!(tpu("v6e").dim, 256);
+            assert_eq!(tpu("nope").code, "v2");
+        }
+    }
+}

@@ -579,6 +579,51 @@ impl Compare {
     }
 }
 
+/// The same comparison whole chip against whole chip: the TPU's passes
+/// spread over all its MXUs (`⌈passes / mxus⌉` rounds of one pass each), the
+/// GPU's waves over all its SMs (as [`Compare`] already counts them), each at
+/// its own clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chips {
+    pub c: Compare,
+    /// MXUs per TPU chip.
+    pub mxus: u64,
+    pub tpu_ghz: f64,
+    /// The GPU's Tensor Core clock.
+    pub gpu_ghz: f64,
+}
+
+impl Chips {
+    /// Rounds of passes when every MXU of the chip takes one pass at a time.
+    pub fn tpu_rounds(&self) -> u64 {
+        self.c.mxu_passes().div_ceil(self.mxus)
+    }
+    /// Cycles of the whole TPU chip.
+    pub fn tpu_cycles(&self) -> u64 {
+        self.tpu_rounds() * (self.c.m + 2 * self.c.mxu - 2)
+    }
+    pub fn tpu_us(&self) -> f64 {
+        self.tpu_cycles() as f64 / (self.tpu_ghz * 1e3)
+    }
+    pub fn gpu_us(&self) -> f64 {
+        self.c.gpu_cycles() as f64 / (self.gpu_ghz * 1e3)
+    }
+    /// Achieved TFLOP/s at a time in µs: 2·m·k·n FLOPs.
+    pub fn tflops(&self, us: f64) -> f64 {
+        2.0 * (self.c.m * self.c.k * self.c.n) as f64 / (us * 1e6)
+    }
+    pub fn metrics(&self) -> Vec<Metric> {
+        vec![
+            Metric::count("tpu-mxus", self.mxus),
+            Metric::count("tpu-chip-cycles", self.tpu_cycles()),
+            Metric::real("tpu-time-us", self.tpu_us()),
+            Metric::real("gpu-time-us", self.gpu_us()),
+            Metric::real("tpu-tflops", self.tflops(self.tpu_us())),
+            Metric::real("gpu-tflops", self.tflops(self.gpu_us())),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod compare_tests {
     use super::*;
@@ -593,6 +638,19 @@ mod compare_tests {
         let big = Compare { m: 4096, k: 4096, n: 4096, ..c };
         assert!(big.mxu_utilization() > 0.9);
         assert_eq!(big.mxu_passes(), 32 * 32);
+    }
+
+    #[test]
+    fn whole_chips_at_full_use_reach_their_peaks() {
+        // 8192³ on a v4-like chip (8 MXUs of 128² at 1.05 GHz) and an H100-like GPU
+        // (132 SMs × 1024 MAC/cycle at 1.83 GHz): both close to peak, same order.
+        let c = Compare { m: 8192, k: 8192, n: 8192, mxu: 128, sms: 132, tm: 128, tn: 256, macs_per_sm_cycle: 1024 };
+        let ch = Chips { c, mxus: 8, tpu_ghz: 1.05, gpu_ghz: 1.83 };
+        assert_eq!(ch.tpu_rounds(), (64 * 64) / 8);
+        let tpu_peak = 2.0 * 8.0 * 16384.0 * 1.05e9 / 1e12;
+        assert!(ch.tflops(ch.tpu_us()) <= tpu_peak && ch.tflops(ch.tpu_us()) > 0.95 * tpu_peak);
+        let gpu_peak = 2.0 * 132.0 * 1024.0 * 1.83e9 / 1e12;
+        assert!(ch.tflops(ch.gpu_us()) <= gpu_peak && ch.tflops(ch.gpu_us()) > 0.9 * gpu_peak);
     }
 
     proptest! {

@@ -236,7 +236,7 @@ mod tests {
                           x in proptest::collection::vec(-50.0f64..50.0, 1..40), block in 1usize..9,
                           tile in (1u64..40, 1u64..40, 1u64..40, 1u64..12, any::<bool>(), 0u64..8, 0u64..8)) {
             let dataflow = if ws { systolic::Dataflow::Ws } else { systolic::Dataflow::Os };
-            check_steppable_laws(&systolic::Systolic::new(systolic::Params { rows, cols, k, dataflow, seed }));
+            check_steppable_laws(&systolic::Systolic::new(systolic::Params { rows, cols, m: rows + 1, k, n: cols, dataflow, seed, ..Default::default() }));
             let cond = ["tid%2==0", "(tid/32)%2==0", "tid<100", "lane<7 || warp==1"][cond].to_string();
             check_steppable_laws(&divergence::Divergence::new(divergence::Params {
                 warps, cond, then_steps: then, else_steps: els, after_steps: 1,

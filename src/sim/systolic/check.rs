@@ -3,19 +3,40 @@
 
 use super::*;
 
+/// A check part-way through: rows `0..b_rows` of `B` are generated, then
+/// output rows `0..next_row` are done.
+pub(super) struct Checking {
+    /// `B`, row-major.
+    b: Vec<i32>,
+    /// `B` transposed (columns contiguous).
+    bt: Vec<i32>,
+    b_rows: usize,
+    out: Vec<i64>,
+    direct: Vec<i32>,
+    next_row: usize,
+    /// Columns `0..next_col` of row `next_row` are done.
+    next_col: usize,
+}
+
+/// Multiply-adds of one unit of the check (a piece of an output row): a
+/// millisecond or two, so that a slice of the UI's check stays short even
+/// when a whole row (2 · n · k, up to 33 M) would not.
+const UNIT_MACS: usize = 1 << 21;
+
 impl Systolic {
     /// The array's final `C` (row-major), and its largest absolute difference
     /// from `A·B` computed directly (a plain i-k-j loop over rows of `B`).
     ///
     /// The array's output is read off the schedule: OS, each PE's accumulator
-    /// after the last cycle (the dot product in the order its operands arrive,
-    /// k = 0, 1, …); WS, the sums that left the bottom of the array, chunk by
-    /// chunk. (The tests check these against the register-transfer run.)
-    /// Operands are digits and k ≤ 4096, so every sum fits an i32 exactly.
+    /// at the end of its fold (the dot product in the order its operands
+    /// arrive, κ = 0, 1, …); WS and IS, the sums that left the bottom of the
+    /// array, one row block of `k` after the other. (The tests check these
+    /// against the register-transfer run.) Operands are digits and k ≤ 4096,
+    /// so every sum fits an i32 exactly.
     ///
-    /// At 256 × 256 × 4096 this is 2 × 268 M multiply-adds: the UI runs it in
-    /// slices with [`Systolic::check_step`] instead; this finishes whatever is
-    /// left at once.
+    /// At m = n = 1024, k = 4096 this is 2 × 4.3 G multiply-adds: the UI runs
+    /// it in slices with [`Systolic::check_step`] instead; this finishes
+    /// whatever is left at once.
     pub fn check(&self) -> &(Vec<i64>, i64) {
         while !self.check_step(u64::MAX) {}
         self.check.get().expect("check finished")
@@ -28,7 +49,7 @@ impl Systolic {
 
     /// Multiply-adds of the whole check (the array's product and the direct one).
     pub fn check_macs(&self) -> u64 {
-        2 * (self.p.rows * self.p.cols * self.p.k) as u64
+        2 * self.macs()
     }
 
     /// Fraction of the check done, in 0..=1.
@@ -38,19 +59,24 @@ impl Systolic {
         }
         match &*self.checking.borrow() {
             // Generating B counts as a tenth of the work.
-            Some(st) => 0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * st.next_row as f64 / self.p.rows as f64,
+            Some(st) => {
+                let rows = st.next_row as f64 + st.next_col as f64 / self.p.n as f64;
+                0.1 * st.b_rows as f64 / self.p.k as f64 + 0.9 * rows / self.p.m as f64
+            }
             None => 0.0,
         }
     }
 
-    /// Advance the check by whole output rows, about `macs` multiply-adds'
-    /// worth (at least one row, 2 · cols · k of them); `true` once it has
-    /// finished. The result does not depend on how the work was sliced.
+    /// Advance the check by pieces of output rows (at most [`UNIT_MACS`]
+    /// multiply-adds each), about `macs` multiply-adds' worth (at least one
+    /// piece); `true` once it has finished. The result does not depend on how
+    /// the work was sliced.
     pub fn check_step(&self, macs: u64) -> bool {
         if self.check.get().is_some() {
             return true;
         }
-        let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
+        let (r, c, k) = (self.p.m, self.p.n, self.p.k);
+        let block = self.p.rows;
         let mut slot = self.checking.borrow_mut();
         let st = slot.get_or_insert_with(|| Checking {
             b: vec![0; k * c],
@@ -59,14 +85,15 @@ impl Systolic {
             out: vec![0; r * c],
             direct: vec![0; r * c],
             next_row: 0,
+            next_col: 0,
         });
         let mut spent = 0u64;
         // First B, in blocks of about 64 K operands, row-major and transposed
-        // (columns contiguous: what flows down column j (OS) or sits in column
-        // j of the PEs (WS)).
-        let block = (65_536 / c).max(1);
+        // (columns contiguous: what flows down column j (OS), sits in a
+        // column of PEs (WS) or streams in as vector j (IS)).
+        let gen = (65_536 / c).max(1);
         while st.b_rows < k && (spent == 0 || spent < macs) {
-            let end = (st.b_rows + block).min(k);
+            let end = (st.b_rows + gen).min(k);
             for kk in st.b_rows..end {
                 for j in 0..c {
                     let v = self.b(kk, j);
@@ -77,41 +104,40 @@ impl Systolic {
             spent += ((end - st.b_rows) * c) as u64 * GEN_COST;
             st.b_rows = end;
         }
-        // Then the output, row by row: the array's and the direct product's.
-        let row_macs = 2 * (c * k) as u64;
-        while st.b_rows == k && st.next_row < r && (spent == 0 || spent + row_macs <= macs) {
-            let i = st.next_row;
+        // Then the output, row by row, a piece of columns at a time: the
+        // array's and the direct product's.
+        let piece = (UNIT_MACS / (2 * k)).clamp(1, c);
+        while st.b_rows == k && st.next_row < r && (spent == 0 || spent + (2 * piece * k) as u64 <= macs) {
+            let (i, j0) = (st.next_row, st.next_col);
+            let j1 = (j0 + piece).min(c);
             let a_row: Vec<i32> = (0..k).map(|kk| self.a(i, kk)).collect();
             let dot = |j: usize, k0: usize, k1: usize| -> i32 {
                 let b = &st.bt[j * k + k0..j * k + k1];
                 a_row[k0..k1].iter().zip(b).map(|(x, y)| x * y).sum()
             };
-            let mut out_row = vec![0i64; c];
-            match self.p.dataflow {
-                Dataflow::Os => {
-                    for (j, o) in out_row.iter_mut().enumerate() {
-                        *o = dot(j, 0, k) as i64;
+            for j in j0..j1 {
+                st.out[i * c + j] = match self.p.dataflow {
+                    Dataflow::Os => dot(j, 0, k) as i64,
+                    // One partial sum per row block of k, added as they leave the array.
+                    Dataflow::Ws | Dataflow::Is => {
+                        (0..k.div_ceil(block)).map(|q| dot(j, q * block, ((q + 1) * block).min(k)) as i64).sum()
                     }
-                }
-                Dataflow::Ws => {
-                    for q in 0..self.chunks() {
-                        let (k0, k1) = (q * r, ((q + 1) * r).min(k));
-                        for (j, o) in out_row.iter_mut().enumerate() {
-                            *o += dot(j, k0, k1) as i64;
-                        }
-                    }
-                }
+                };
             }
-            st.out[i * c..(i + 1) * c].copy_from_slice(&out_row);
-            let row = &mut st.direct[i * c..(i + 1) * c];
+            let row = &mut st.direct[i * c + j0..i * c + j1];
             for (kk, &aik) in a_row.iter().enumerate() {
-                let brow = &st.b[kk * c..(kk + 1) * c];
+                let brow = &st.b[kk * c + j0..kk * c + j1];
                 for (d, &bkj) in row.iter_mut().zip(brow) {
                     *d += aik * bkj;
                 }
             }
-            st.next_row += 1;
-            spent += row_macs;
+            spent += (2 * (j1 - j0) * k) as u64;
+            if j1 == c {
+                st.next_row += 1;
+                st.next_col = 0;
+            } else {
+                st.next_col = j1;
+            }
         }
         if st.next_row < r {
             return false;
@@ -126,6 +152,7 @@ impl Systolic {
     /// has finished (never a number that has not been computed).
     pub fn metrics_checked(&self, t: u64) -> Vec<Metric> {
         let f = self.state_at(t);
+        let fold = f.pos.map(|p| p.fold).unwrap_or_else(|| self.sched.fold(0));
         let mut m = vec![
             Metric::count("cycle", f.cycle),
             Metric::count("total-cycles", self.total),
@@ -137,6 +164,11 @@ impl Systolic {
         }
         m.push(Metric::real("reads-per-operand", self.reads_per_operand()));
         m.push(Metric::real("uses-per-operand", self.uses_per_operand()));
+        m.push(Metric::count("fold", fold.index as u64 + 1));
+        m.push(Metric::count("folds", self.folds() as u64));
+        m.push(Metric::percent("mapping-efficiency", self.mapping_efficiency()));
+        m.push(Metric::percent("compute-utilization", self.compute_utilization()));
+        m.push(Metric::percent("overall-utilization", self.utilization()));
         m
     }
 }

@@ -1,34 +1,40 @@
-//! A TPU-style systolic array computing `C = A · B` (lecture §9.2, demo 06).
+//! A TPU-style systolic array computing a GEMM `C = A · B` (lecture §9.2,
+//! demo 06), `A` being `m × k` and `B` `k × n`, on an array of `rows × cols`
+//! processing elements (PEs), however the two sizes compare.
 //!
-//! The physical array has `rows × cols` processing elements (PEs). The same
-//! operands are used by both dataflows: `A` is `rows × k`, `B` is `k × cols`,
-//! so `C` is `rows × cols`.
+//! The GEMM is cut into **folds**, each a block that fits the array, run one
+//! after the other (see [`schedule`]). Three dataflows, named after what stays
+//! put in a PE:
 //!
-//! * **Output-stationary** (`os`, the lecture's version): row `i` of `A` enters
-//!   from the left, `i` cycles late; column `j` of `B` enters from the top, `j`
-//!   cycles late. `A[i][k]` and `B[k][j]` meet in PE `(i, j)` in cycle
-//!   `i + j + k + 1`, which multiplies them and adds to its accumulator `C[i][j]`.
-//!   The whole product takes `rows + cols + k - 2` cycles.
-//! * **Weight-stationary** (`ws`, the lecture's exercise): `B` is cut along `k`
-//!   into chunks of `rows` rows. For each chunk the weights are first pushed down
-//!   into the PEs (one row per cycle; real TPUs double-buffer this load behind the
-//!   previous chunk's compute, here it is its own phase so it can be seen), then
-//!   the `rows` vectors of `A` stream in from the left, skewed; partial sums flow
-//!   down and leave the bottom into the output accumulators.
+//! * **Output-stationary** (`os`, the lecture's version): a fold is a block of
+//!   `C`. Row `i` of the block's `A` rows enters from the left `i` cycles late,
+//!   column `j` of `B` from the top `j` cycles late; `A[i][κ]` and `B[κ][j]`
+//!   meet in PE `(i, j)` in compute step `i + j + κ + 1`, which adds their product
+//!   to its own accumulator. The stream is `T = k` long.
+//! * **Weight-stationary** (`ws`): a fold is a block of `B` (rows of `k` along
+//!   the array's rows, columns of `n` along its columns). Its weights are first
+//!   pushed down into the PEs, one row per cycle (or, double-buffered, behind
+//!   the previous fold's compute); then all `T = m` rows of `A` stream in from
+//!   the left, skewed; each PE adds its product to the partial sum from above
+//!   and passes it down; sums leave the bottom into the output accumulators.
+//! * **Input-stationary** (`is`): the same with `A` held (`Aᵀ`'s block: `k`
+//!   along the rows, `m` along the columns) and the `T = n` columns of `B`
+//!   streaming through.
 //!
 //! Cycle `c` in `0..=total_cycles()` means "after `c` cycles": cycle 0 is the
 //! empty array, and the per-PE view at cycle `c ≥ 1` shows what happened during
 //! cycle `c`. Every per-cycle quantity is a closed form, so jumping to any cycle
 //! costs the same as one step; [`rtl`] is an independent register-transfer
-//! simulation (registers shifting every tick) that the tests check the closed
-//! forms against, cycle by cycle.
+//! simulation that the tests check the closed forms against, cycle by cycle.
 
 use super::{Metric, SplitMix64, Steppable};
 use std::cell::{OnceCell, RefCell};
 
+pub use schedule::{Cycles, Fold, Pos, Schedule};
+
 /// Largest array side (TPU v6e Trillium's MXU is 256×256).
 pub const MAX_DIM: usize = 256;
-/// Largest inner dimension.
+/// Largest GEMM dimension (`m`, `k`, `n`).
 pub const MAX_K: usize = 4096;
 /// Operands are drawn uniformly from `0..=OPERAND_MAX`: one digit, readable.
 pub const OPERAND_MAX: i32 = 9;
@@ -37,17 +43,44 @@ pub const OPERAND_MAX: i32 = 9;
 pub enum Dataflow {
     /// Output-stationary: each PE keeps its `C[i][j]`.
     Os,
-    /// Weight-stationary: each PE keeps a weight `B[k][j]`.
+    /// Weight-stationary: each PE keeps a weight `B[κ][j]`.
     Ws,
+    /// Input-stationary: each PE keeps an input `A[i][κ]`.
+    Is,
 }
 
 impl Dataflow {
-    pub const ALL: [Dataflow; 2] = [Dataflow::Os, Dataflow::Ws];
+    pub const ALL: [Dataflow; 3] = [Dataflow::Os, Dataflow::Ws, Dataflow::Is];
     /// The URL spelling.
     pub fn code(self) -> &'static str {
         match self {
             Dataflow::Os => "os",
             Dataflow::Ws => "ws",
+            Dataflow::Is => "is",
+        }
+    }
+    pub fn from_code(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.code() == s)
+    }
+}
+
+/// How cycles are counted (see the panel's list of differences).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Conv {
+    /// A fold lasts until its last multiply-accumulate over the PEs it uses;
+    /// a weight load takes one cycle per used row.
+    Warpscope,
+    /// SCALE-Sim v2's compute model: partial folds padded to the whole array,
+    /// a weight load of `rows` cycles, no double buffering.
+    ScaleSim,
+}
+
+impl Conv {
+    pub const ALL: [Conv; 2] = [Conv::Warpscope, Conv::ScaleSim];
+    pub fn code(self) -> &'static str {
+        match self {
+            Conv::Warpscope => "warpscope",
+            Conv::ScaleSim => "scalesim",
         }
     }
     pub fn from_code(s: &str) -> Option<Self> {
@@ -57,20 +90,49 @@ impl Dataflow {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Params {
-    /// PE rows (and rows of `A`), 1..=256.
+    /// PE rows, 1..=256.
     pub rows: usize,
-    /// PE columns (and columns of `B`), 1..=256.
+    /// PE columns, 1..=256.
     pub cols: usize,
-    /// Inner dimension, 1..=4096.
+    /// The GEMM: `A` is `m × k`, `B` is `k × n`, each 1..=4096.
+    pub m: usize,
     pub k: usize,
+    pub n: usize,
     pub dataflow: Dataflow,
+    /// Weight-/input-stationary: load the next fold behind the current one.
+    pub dbuf: bool,
+    pub conv: Conv,
     /// Seed of the operand generator.
     pub seed: u64,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { rows: 4, cols: 4, k: 6, dataflow: Dataflow::Os, seed: 1 }
+        Params {
+            rows: 4,
+            cols: 4,
+            m: 4,
+            k: 6,
+            n: 4,
+            dataflow: Dataflow::Os,
+            dbuf: false,
+            conv: Conv::Warpscope,
+            seed: 1,
+        }
+    }
+}
+
+impl Params {
+    /// Every size within its bounds.
+    pub fn clamped(self) -> Self {
+        Params {
+            rows: self.rows.clamp(1, MAX_DIM),
+            cols: self.cols.clamp(1, MAX_DIM),
+            m: self.m.clamp(1, MAX_K),
+            k: self.k.clamp(1, MAX_K),
+            n: self.n.clamp(1, MAX_K),
+            ..self
+        }
     }
 }
 
@@ -79,7 +141,7 @@ impl Default for Params {
 pub enum Phase {
     /// Cycle 0: nothing has entered yet.
     Start,
-    /// Weight-stationary only: pushing a chunk of `B` into the PEs.
+    /// Weight-/input-stationary: loading (or waiting for) a fold's operands.
     LoadWeights,
     /// Some PEs have not started yet (operands still travelling in).
     Fill,
@@ -87,8 +149,8 @@ pub enum Phase {
     Steady,
     /// Some PEs have finished, the rest are still working.
     Drain,
-    /// Both at once: the operands are so short (small `k`) that the first PEs
-    /// finish before the last ones start.
+    /// Both at once: the stream is so short that the first PEs finish before
+    /// the last ones start.
     FillDrain,
 }
 
@@ -111,30 +173,16 @@ impl Phase {
 pub struct Pe {
     /// Did it multiply-accumulate in this cycle?
     pub busy: bool,
-    /// The `A` value in its register this cycle (if any).
+    /// The value moving right through it this cycle (OS: `A`; WS: `A`; IS: `B`).
     pub a: Option<i32>,
-    /// OS: the `B` value passing through; WS: the stationary weight (also while
-    /// it is being loaded).
+    /// OS: the `B` value passing down; WS / IS: the stationary operand it holds
+    /// (also while it is being loaded).
     pub b: Option<i32>,
-    /// OS: the accumulator `C[i][j]` so far. WS: the partial sum it passed down
-    /// this cycle (if busy).
+    /// OS: its accumulator so far (this fold). WS / IS: the partial sum it
+    /// passed down this cycle (if busy).
     pub acc: Option<i64>,
-    /// How far along this PE is, in 0..=1 (OS: MACs done ÷ k; WS: 1 once the
-    /// current chunk's vectors have all passed).
+    /// How far along this PE is in the current fold, in 0..=1.
     pub progress: f32,
-}
-
-/// Where a cycle falls in the weight-stationary schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WsPos {
-    /// Which chunk of `B` (0-based).
-    pub chunk: usize,
-    /// Rows of the array this chunk uses (`rows`, or fewer for the last chunk).
-    pub kc: usize,
-    /// `Some(l)`: load step `l` (1-based) of this chunk.
-    pub load: Option<usize>,
-    /// `Some(u)`: compute step `u` (1-based) of this chunk.
-    pub compute: Option<usize>,
 }
 
 /// The array-level state at one cycle (the per-PE detail is asked for with
@@ -144,11 +192,13 @@ pub struct Frame {
     pub cycle: u64,
     pub phase: Phase,
     pub busy_pes: u64,
-    pub ws: Option<WsPos>,
+    /// The fold and the step within it (`None` at cycle 0).
+    pub pos: Option<Pos>,
 }
 
 pub struct Systolic {
     p: Params,
+    sched: Schedule,
     /// `A` and `B` (row-major) when they are small; larger ones are computed
     /// element by element from the seed (see [`operand`]) and, for the check,
     /// generated in slices.
@@ -157,26 +207,12 @@ pub struct Systolic {
     /// (array output, max |array − direct|), once the check has finished.
     check: OnceCell<(Vec<i64>, i64)>,
     /// The check in progress (see [`Systolic::check_step`]).
-    checking: RefCell<Option<Checking>>,
-}
-
-/// A check part-way through: rows `0..b_rows` of `B` are generated, then
-/// output rows `0..next_row` are done.
-struct Checking {
-    /// `B`, row-major.
-    b: Vec<i32>,
-    /// `B` transposed (columns contiguous).
-    bt: Vec<i32>,
-    b_rows: usize,
-    out: Vec<i64>,
-    direct: Vec<i32>,
-    next_row: usize,
+    checking: RefCell<Option<check::Checking>>,
 }
 
 /// Operands are stored when there are at most this many (about a
 /// millisecond to draw); beyond, each is computed from the seed when asked
-/// for, so that a new 256 × 256 × 4096 run (2 M operands) costs nothing until
-/// its check runs.
+/// for, so that a new large run costs nothing until its check runs.
 pub const STORED_OPERANDS: usize = 1 << 18;
 /// Cost of generating one operand, in multiply-adds (for slicing the check).
 const GEN_COST: u64 = 8;
@@ -194,11 +230,7 @@ pub fn operand(seed: u64, n: u64) -> i32 {
 
 /// Total cycles of a run, without generating its operands.
 pub fn total_cycles(p: &Params) -> u64 {
-    let (rows, cols, k) = (p.rows.clamp(1, MAX_DIM), p.cols.clamp(1, MAX_DIM), p.k.clamp(1, MAX_K));
-    match p.dataflow {
-        Dataflow::Os => (rows + cols + k - 2) as u64,
-        Dataflow::Ws => (2 * k + k.div_ceil(rows) * (rows + cols - 2)) as u64,
-    }
+    Schedule::new(p.clamped()).total()
 }
 
 /// Number of `(i, j)` with `i < r`, `j < c` and `i + j <= s`, in O(1): the
@@ -221,21 +253,26 @@ fn pairs_sum_between(r: usize, c: usize, lo: i64, hi: i64) -> u64 {
 
 impl Systolic {
     pub fn new(p: Params) -> Self {
-        let p = Params { rows: p.rows.clamp(1, MAX_DIM), cols: p.cols.clamp(1, MAX_DIM), k: p.k.clamp(1, MAX_K), ..p };
+        let p = p.clamped();
         // The same numbers as drawing A then B from SplitMix64::new(seed).
-        let ops = (p.rows * p.k + p.k * p.cols <= STORED_OPERANDS).then(|| {
+        let ops = (p.m * p.k + p.k * p.n <= STORED_OPERANDS).then(|| {
             let mut rng = SplitMix64::new(p.seed);
-            let a = (0..p.rows * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
-            let b = (0..p.k * p.cols).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+            let a = (0..p.m * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+            let b = (0..p.k * p.n).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
             (a, b)
         });
-        let total = total_cycles(&p);
-        Systolic { p, ops, total, check: OnceCell::new(), checking: RefCell::new(None) }
+        let sched = Schedule::new(p);
+        let total = sched.total();
+        Systolic { p, sched, ops, total, check: OnceCell::new(), checking: RefCell::new(None) }
     }
 
     pub fn params(&self) -> &Params {
         &self.p
     }
+    pub fn schedule(&self) -> &Schedule {
+        &self.sched
+    }
+    /// `A[i][κ]`.
     pub fn a(&self, i: usize, k: usize) -> i32 {
         let n = i * self.p.k + k;
         match &self.ops {
@@ -243,88 +280,77 @@ impl Systolic {
             None => operand(self.p.seed, n as u64),
         }
     }
+    /// `B[κ][j]`.
     pub fn b(&self, k: usize, j: usize) -> i32 {
-        let n = k * self.p.cols + j;
+        let n = k * self.p.n + j;
         match &self.ops {
             Some((_, b)) => b[n],
-            None => operand(self.p.seed, (self.p.rows * self.p.k + n) as u64),
+            None => operand(self.p.seed, (self.p.m * self.p.k + n) as u64),
         }
     }
     pub fn total_cycles(&self) -> u64 {
         self.total
     }
-    /// Vectors of `A` streamed per weight chunk (weight-stationary).
-    fn m(&self) -> usize {
-        self.p.rows
+    pub fn folds(&self) -> usize {
+        self.sched.folds()
     }
-    fn chunk_len(&self, kc: usize) -> u64 {
-        (2 * kc + self.m() + self.p.cols - 2) as u64
+    /// The stream length `T` of every fold (OS: `k`; WS: `m`; IS: `n`).
+    pub fn stream_len(&self) -> usize {
+        self.sched.t
     }
-    pub fn chunks(&self) -> usize {
-        match self.p.dataflow {
-            Dataflow::Os => 1,
-            Dataflow::Ws => self.p.k.div_ceil(self.p.rows),
-        }
+    /// Where cycle `c` falls (`None` for cycle 0).
+    pub fn pos(&self, c: u64) -> Option<Pos> {
+        (c >= 1 && c <= self.total).then(|| self.sched.pos(c))
+    }
+    /// The fold shown at cycle `c` (the first one at cycle 0).
+    pub fn fold_at(&self, c: u64) -> Fold {
+        self.pos(c).map(|p| p.fold).unwrap_or_else(|| self.sched.fold(0))
     }
 
-    /// Weight-stationary position of cycle `c ≥ 1`.
-    pub fn ws_pos(&self, c: u64) -> WsPos {
-        let r = self.p.rows;
-        let full = self.chunk_len(r);
-        let chunks = self.chunks();
-        let c = c.clamp(1, self.total);
-        let chunk = (((c - 1) / full) as usize).min(chunks - 1);
-        let kc = (self.p.k - chunk * r).min(r);
-        let s = (c - chunk as u64 * full) as usize; // 1-based within the chunk
-        if s <= kc {
-            WsPos { chunk, kc, load: Some(s), compute: None }
-        } else {
-            WsPos { chunk, kc, load: None, compute: Some(s - kc) }
+    /// WS / IS: the operand PE `(i, j)` holds during fold `f`.
+    pub fn stationary(&self, f: &Fold, i: usize, j: usize) -> Option<i32> {
+        if i >= f.ur || j >= f.uc {
+            return None;
         }
+        let (kk, cc) = (f.r0 + i, f.c0 + j);
+        match self.p.dataflow {
+            Dataflow::Os => None,
+            Dataflow::Ws => Some(self.b(kk, cc)),
+            Dataflow::Is => Some(self.a(cc, kk)),
+        }
+    }
+    /// The value vector `t` of the stream brings to row `i` in fold `f`
+    /// (OS: `A[r0 + i][t]`; WS: `A[t][r0 + i]`; IS: `B[r0 + i][t]`).
+    pub fn stream(&self, f: &Fold, t: usize, i: usize) -> i32 {
+        match self.p.dataflow {
+            Dataflow::Os => self.a(f.r0 + i, t),
+            Dataflow::Ws => self.a(t, f.r0 + i),
+            Dataflow::Is => self.b(f.r0 + i, t),
+        }
+    }
+    /// OS: the value vector `t` brings down column `j` (`B[t][c0 + j]`).
+    pub fn stream_top(&self, f: &Fold, t: usize, j: usize) -> i32 {
+        self.b(t, f.c0 + j)
     }
 
     /// PEs that multiply-accumulate during cycle `c` (0 for cycle 0).
     pub fn busy_at(&self, c: u64) -> u64 {
-        if c == 0 || c > self.total {
-            return 0;
-        }
-        let (r, cc) = (self.p.rows, self.p.cols);
-        match self.p.dataflow {
-            Dataflow::Os => {
-                let t = c as i64 - 1;
-                pairs_sum_between(r, cc, t - self.p.k as i64 + 1, t)
-            }
-            Dataflow::Ws => {
-                let pos = self.ws_pos(c);
-                match pos.compute {
-                    None => 0,
-                    Some(u) => {
-                        let u = u as i64;
-                        pairs_sum_between(pos.kc, cc, u - self.m() as i64, u - 1)
-                    }
-                }
+        let Some(pos) = self.pos(c) else { return 0 };
+        match pos.compute_step() {
+            None => 0,
+            Some(s) => {
+                let s = s as i64;
+                pairs_sum_between(pos.fold.ur, pos.fold.uc, s - self.sched.t as i64, s - 1)
             }
         }
     }
 
     pub fn phase_at(&self, c: u64) -> Phase {
-        if c == 0 {
-            return Phase::Start;
-        }
-        let (r, cc) = (self.p.rows as u64, self.p.cols as u64);
-        let (step, span, kc) = match self.p.dataflow {
-            Dataflow::Os => (c, self.p.k as u64, r),
-            Dataflow::Ws => {
-                let pos = self.ws_pos(c);
-                match pos.compute {
-                    None => return Phase::LoadWeights,
-                    Some(u) => (u as u64, self.m() as u64, pos.kc as u64),
-                }
-            }
-        };
-        // The last PE starts in step kc + cols - 1; the first finishes after step `span`.
-        let filling = step < kc + cc - 1;
-        let draining = step > span;
+        let Some(pos) = self.pos(c) else { return Phase::Start };
+        let Some(s) = pos.compute_step() else { return Phase::LoadWeights };
+        let (r, cc) = self.sched.phase_dims(&pos.fold);
+        let filling = s < (r + cc - 1) as u64;
+        let draining = s > self.sched.t as u64;
         match (filling, draining) {
             (true, true) => Phase::FillDrain,
             (true, false) => Phase::Fill,
@@ -333,195 +359,257 @@ impl Systolic {
         }
     }
 
+    /// Steps of the stream PE `(i, j)` has passed by compute step `s`, and
+    /// whether it works in step `s`.
+    fn stream_at(&self, f: &Fold, s: u64, i: usize, j: usize) -> (i64, bool) {
+        if i >= f.ur || j >= f.uc {
+            return (0, false);
+        }
+        let t = self.sched.t as i64;
+        let d = s as i64 - (i + j) as i64;
+        (d.clamp(0, t), d >= 1 && d <= t)
+    }
+
+    /// During a visible load step `l` of `pos`: the operand PE `(i, j)`
+    /// holds. A load pushes `L` rows down the used columns (`L` = the load's
+    /// length; SCALE-Sim's padded load pushes empty rows first), so after `l`
+    /// pushes row `i < l` holds push `l − i`, which carries the block's row
+    /// `L − l + i`, and rows `l ≤ i < L` still hold the previous fold's
+    /// operands, shifted down by `l`. With double buffering the load goes to
+    /// shadow registers, and the PEs keep the previous fold's operands until
+    /// the swap.
+    fn held_during_load(&self, pos: &Pos, l: u64, i: usize, j: usize) -> Option<i32> {
+        self.held_at(pos, l, i, j).and_then(|(f, r, c)| self.stationary(&f, r, c))
+    }
+
+    /// Where the operand of [`Systolic::held_during_load`] comes from: (fold,
+    /// row, column of its block), without fetching it.
+    fn held_at(&self, pos: &Pos, l: u64, i: usize, j: usize) -> Option<(Fold, usize, usize)> {
+        let f = pos.fold;
+        let prev = || (f.index > 0).then(|| self.sched.fold(f.index - 1));
+        let inside = |f: Fold, r: usize, c: usize| (r < f.ur && c < f.uc).then_some((f, r, c));
+        if self.sched.double_buffered() && f.index > 0 {
+            return prev().and_then(|pf| inside(pf, i, j));
+        }
+        let (l, big_l) = (l as usize, pos.load as usize);
+        if i >= big_l || j >= f.uc {
+            return None;
+        }
+        if i < l {
+            inside(f, big_l - l + i, j)
+        } else {
+            prev().and_then(|pf| inside(pf, i - l, j))
+        }
+    }
+
     /// The cheap part of [`Systolic::pe`] (no sums): `(busy, progress,
-    /// holds_weight)`. O(1); the heat map calls it for every PE every frame.
+    /// holds_operand)`. O(1); the heat map calls it for every PE every frame.
     pub fn pe_brief(&self, c: u64, i: usize, j: usize) -> (bool, f32, bool) {
-        match self.p.dataflow {
-            Dataflow::Os => {
-                let k = self.p.k as i64;
-                let t = c as i64 - (i + j) as i64;
-                let busy = c >= 1 && t >= 1 && t <= k;
-                (busy, t.clamp(0, k) as f32 / k as f32, false)
+        self.pe_brief_in(self.pos(c).as_ref(), i, j)
+    }
+
+    /// [`Systolic::pe_brief`] with the cycle's position already found.
+    pub fn pe_brief_in(&self, pos: Option<&Pos>, i: usize, j: usize) -> (bool, f32, bool) {
+        let Some(pos) = pos else { return (false, 0.0, false) };
+        let os = self.p.dataflow == Dataflow::Os;
+        match (pos.load_step(), pos.compute_step()) {
+            (Some(l), _) => (false, 0.0, self.held_at(pos, l, i, j).is_some()),
+            (None, Some(s)) => {
+                let (done, busy) = self.stream_at(&pos.fold, s, i, j);
+                let held = !os && i < pos.fold.ur && j < pos.fold.uc;
+                (busy, done as f32 / self.sched.t as f32, held)
             }
-            Dataflow::Ws => {
-                if c == 0 {
-                    return (false, 0.0, false);
-                }
-                let pos = self.ws_pos(c);
-                if i >= pos.kc {
-                    return (false, 0.0, false);
-                }
-                match (pos.load, pos.compute) {
-                    (Some(l), _) => (false, 0.0, i < l || pos.chunk > 0),
-                    (None, Some(u)) => {
-                        let m = self.m() as i64;
-                        let t = u as i64 - (i + j) as i64;
-                        (t >= 1 && t <= m, t.clamp(0, m) as f32 / m as f32, true)
-                    }
-                    (None, None) => (false, 0.0, false),
-                }
-            }
+            (None, None) => (false, 0.0, false),
         }
     }
 
     /// The state of PE `(i, j)` during cycle `c`.
     pub fn pe(&self, c: u64, i: usize, j: usize) -> Pe {
         let idle = Pe { busy: false, a: None, b: None, acc: None, progress: 0.0 };
-        match self.p.dataflow {
-            Dataflow::Os => {
-                let k = self.p.k as i64;
-                let done = (c as i64 - (i + j) as i64).clamp(0, k) as usize;
-                let acc = (0..done).map(|kk| self.a(i, kk) as i64 * self.b(kk, j) as i64).sum();
-                let kk = c as i64 - 1 - (i + j) as i64;
-                let busy = c >= 1 && (0..k).contains(&kk);
-                Pe {
-                    busy,
-                    a: busy.then(|| self.a(i, kk as usize)),
-                    b: busy.then(|| self.b(kk as usize, j)),
-                    acc: Some(acc),
-                    progress: done as f32 / k as f32,
-                }
-            }
-            Dataflow::Ws => {
-                if c == 0 {
-                    return idle;
-                }
-                let pos = self.ws_pos(c);
-                let base = pos.chunk * self.p.rows;
-                if i >= pos.kc {
-                    return idle;
-                }
-                if let Some(l) = pos.load {
-                    // After l pushes, row i < l holds chunk row kc - l + i; the
-                    // rows below still hold the previous chunk, shifted down by l.
-                    let b = if i < l {
-                        Some(self.b(base + pos.kc - l + i, j))
-                    } else if pos.chunk > 0 {
-                        Some(self.b(base - self.p.rows + i - l, j))
-                    } else {
-                        None
-                    };
-                    return Pe { b, ..idle };
-                }
-                let u = pos.compute.unwrap_or(0) as i64;
-                let w = self.b(base + i, j);
-                let m = u - 1 - (i + j) as i64;
-                let busy = (0..self.m() as i64).contains(&m);
-                let psum = busy
-                    .then(|| (0..=i).map(|r| self.a(m as usize, base + r) as i64 * self.b(base + r, j) as i64).sum());
-                let passed = (u - (i + j) as i64).clamp(0, self.m() as i64);
-                Pe {
-                    busy,
-                    a: busy.then(|| self.a(m as usize, base + i)),
-                    b: Some(w),
-                    acc: psum,
-                    progress: passed as f32 / self.m() as f32,
-                }
-            }
+        let os = self.p.dataflow == Dataflow::Os;
+        let Some(pos) = self.pos(c) else {
+            return Pe { acc: (os && i < self.sched.fold(0).ur && j < self.sched.fold(0).uc).then_some(0), ..idle };
+        };
+        let f = pos.fold;
+        if let Some(l) = pos.load_step() {
+            return Pe { b: self.held_during_load(&pos, l, i, j), ..idle };
+        }
+        let s = pos.compute_step().unwrap_or(0);
+        if i >= f.ur || j >= f.uc {
+            return idle;
+        }
+        let (done, busy) = self.stream_at(&f, s, i, j);
+        let t = (s as i64 - 1 - (i + j) as i64) as usize;
+        let progress = done as f32 / self.sched.t as f32;
+        if os {
+            let acc =
+                (0..done as usize).map(|kk| self.stream(&f, kk, i) as i64 * self.stream_top(&f, kk, j) as i64).sum();
+            return Pe {
+                busy,
+                a: busy.then(|| self.stream(&f, t, i)),
+                b: busy.then(|| self.stream_top(&f, t, j)),
+                acc: Some(acc),
+                progress,
+            };
+        }
+        let psum = busy.then(|| {
+            (0..=i).map(|r| self.stream(&f, t, r) as i64 * self.stationary(&f, r, j).unwrap_or(0) as i64).sum()
+        });
+        Pe { busy, a: busy.then(|| self.stream(&f, t, i)), b: self.stationary(&f, i, j), acc: psum, progress }
+    }
+
+    /// The fold and compute step the queues are drawn for at cycle `c`.
+    fn queue_pos(&self, c: u64) -> (Fold, u64, Option<u64>) {
+        match self.pos(c) {
+            None => (self.sched.fold(0), 0, Some(0)),
+            Some(pos) => (pos.fold, pos.compute_step().unwrap_or(0), pos.load_step()),
         }
     }
 
     /// The operand waiting in slot `s` (0 = next to enter) of row `i`'s queue on
     /// the left, at cycle `c`.
     pub fn left_queue(&self, c: u64, i: usize, s: usize) -> Option<i32> {
-        match self.p.dataflow {
-            Dataflow::Os => {
-                let k = c as i64 + s as i64 - i as i64;
-                (0..self.p.k as i64).contains(&k).then(|| self.a(i, k as usize))
-            }
-            Dataflow::Ws => {
-                let pos = self.ws_pos(c.max(1));
-                if i >= pos.kc {
-                    return None;
-                }
-                // During a load step (and at cycle 0) the whole chunk is still to come.
-                let u = if c == 0 { 0 } else { pos.compute.unwrap_or(0) as i64 };
-                let m = u + s as i64 - i as i64;
-                (0..self.m() as i64).contains(&m).then(|| self.a(m as usize, pos.chunk * self.p.rows + i))
-            }
-        }
+        let (f, step, _) = self.queue_pos(c);
+        let t = step as i64 + s as i64 - i as i64;
+        (i < f.ur && (0..self.sched.t as i64).contains(&t)).then(|| self.stream(&f, t as usize, i))
     }
 
-    /// The operand waiting in slot `s` (0 = next to enter) above column `j`.
-    /// For weight-stationary this is the weight queue of the current chunk.
+    /// The operand waiting in slot `s` (0 = next to enter) above column `j`:
+    /// OS, the stream of `B`; WS / IS, the rows of the next load.
     pub fn top_queue(&self, c: u64, j: usize, s: usize) -> Option<i32> {
-        match self.p.dataflow {
-            Dataflow::Os => {
-                let k = c as i64 + s as i64 - j as i64;
-                (0..self.p.k as i64).contains(&k).then(|| self.b(k as usize, j))
-            }
-            Dataflow::Ws => {
-                let pos = self.ws_pos(c.max(1));
-                let l = if c == 0 { 0 } else { pos.load? };
-                // Push number l + 1 + s carries chunk row kc - (l + 1 + s).
-                let row = pos.kc as i64 - (l + 1 + s) as i64;
-                (row >= 0).then(|| self.b(pos.chunk * self.p.rows + row as usize, j))
-            }
+        let (f, step, load) = self.queue_pos(c);
+        if j >= f.uc {
+            return None;
         }
+        if self.p.dataflow == Dataflow::Os {
+            let t = step as i64 + s as i64 - j as i64;
+            return (0..self.sched.t as i64).contains(&t).then(|| self.stream_top(&f, t as usize, j));
+        }
+        let l = load? as usize;
+        if self.sched.double_buffered() && f.index > 0 {
+            return None;
+        }
+        let big_l = self.sched.load_len(&f) as usize;
+        // Push number l + 1 + s carries the block's row L − (l + 1 + s).
+        let row = big_l as i64 - (l + 1 + s) as i64;
+        (row >= 0).then(|| self.stationary(&f, row as usize, j)).flatten()
     }
 
-    /// Weight-stationary output accumulator `C[m][j]` after cycle `c`
-    /// (the sums that have left the bottom of the array so far).
-    pub fn ws_output(&self, c: u64, m: usize, j: usize) -> i64 {
-        let r = self.p.rows;
-        let dot = |k0: usize, k1: usize| -> i64 { (k0..k1).map(|k| self.a(m, k) as i64 * self.b(k, j) as i64).sum() };
-        if c == 0 {
-            return 0;
-        }
-        let pos = self.ws_pos(c);
-        let base = pos.chunk * r;
-        let mut sum = dot(0, base);
-        if let Some(u) = pos.compute {
-            if m + pos.kc + j <= u {
-                sum += dot(base, base + pos.kc);
+    /// WS / IS: the output accumulator for stream vector `t` and array column
+    /// `j` of the fold at cycle `c`, after that cycle: the earlier row blocks'
+    /// sums plus this fold's once its sum has left the bottom of the array
+    /// (compute step `t + ur + j`). WS: `C[t][c0 + j]`; IS: `C[c0 + j][t]`.
+    pub fn output(&self, c: u64, t: usize, j: usize) -> i64 {
+        let f = self.fold_at(c);
+        let col = f.c0 + j;
+        let term = |kk: usize| -> i64 {
+            match self.p.dataflow {
+                Dataflow::Is => self.a(col, kk) as i64 * self.b(kk, t) as i64,
+                _ => self.a(t, kk) as i64 * self.b(kk, col) as i64,
             }
+        };
+        let mut sum: i64 = (0..f.r0).map(term).sum();
+        let s = self.pos(c).and_then(|p| p.compute_step()).unwrap_or(0);
+        if (t + f.ur + j) as u64 <= s {
+            sum += (f.r0..f.r0 + f.ur).map(term).sum::<i64>();
         }
         sum
     }
 
-    /// Busy PE-cycles ÷ (PEs × total cycles), counted from the schedule.
-    pub fn utilization(&self) -> f64 {
-        let busy: u64 = match self.p.dataflow {
-            Dataflow::Os => (self.p.rows * self.p.cols * self.p.k) as u64,
-            Dataflow::Ws => (0..self.chunks())
-                .map(|q| {
-                    let kc = (self.p.k - q * self.p.rows).min(self.p.rows);
-                    (self.m() * kc * self.p.cols) as u64
-                })
-                .sum(),
-        };
-        busy as f64 / ((self.p.rows * self.p.cols) as u64 * self.total) as f64
+    /// Multiply-accumulates of the whole GEMM (in u64: up to 2³⁶, more than
+    /// a wasm32 `usize` holds).
+    pub fn macs(&self) -> u64 {
+        self.p.m as u64 * self.p.k as u64 * self.p.n as u64
+    }
+    fn pes(&self) -> u64 {
+        (self.p.rows * self.p.cols) as u64
     }
 
-    /// Operand elements fetched from memory by the schedule, ÷ distinct operand
-    /// elements: how many times each is read.
+    /// Busy PE-cycles ÷ (PEs × total cycles) (SCALE-Sim's "overall utilization").
+    pub fn utilization(&self) -> f64 {
+        self.macs() as f64 / (self.pes() * self.total) as f64
+    }
+
+    /// Used PEs ÷ all PEs, averaged over the folds.
+    pub fn mapping_efficiency(&self) -> f64 {
+        self.sched.used_pe_sum() as f64 / (self.folds() as u64 * self.pes()) as f64
+    }
+
+    /// Compute utilisation. Warpscope: MACs ÷ (PEs × cycles the stream is in
+    /// the array, loads left out). SCALE-Sim: the mean over folds of
+    /// `mac_used · T / (rows · cols · cycles_this_fold)`, its
+    /// `cycles_this_fold` being `T + R + C − 2` (OS) or `2R + 2C + T − 3`
+    /// (WS, IS); `Σ mac_used = er · ec`, so the mean is one division.
+    pub fn compute_utilization(&self) -> f64 {
+        let (r, c, t) = (self.p.rows as u64, self.p.cols as u64, self.sched.t as u64);
+        match self.p.conv {
+            Conv::Warpscope => self.macs() as f64 / (self.pes() * self.sched.total_cycles_split().compute()) as f64,
+            Conv::ScaleSim => {
+                let per_fold = match self.p.dataflow {
+                    Dataflow::Os => t + r + c - 2,
+                    _ => 2 * r + 2 * c + t - 3,
+                };
+                (self.sched.used_pe_sum() * t) as f64 / (self.pes() * per_fold * self.folds() as u64) as f64
+            }
+        }
+    }
+
+    /// One fold's figures: (cycles, MACs, mapping efficiency, compute
+    /// utilisation, utilisation over the whole fold).
+    pub fn fold_figures(&self, f: &Fold) -> (Cycles, u64, f64, f64, f64) {
+        let cy = self.sched.cycles(f);
+        let macs = f.ur as u64 * f.uc as u64 * self.sched.t as u64;
+        let pes = self.pes() as f64;
+        (
+            cy,
+            macs,
+            (f.ur * f.uc) as f64 / pes,
+            macs as f64 / (pes * cy.compute() as f64),
+            macs as f64 / (pes * cy.total() as f64),
+        )
+    }
+
+    /// Elements of `A` and of `B` fetched from memory by the schedule: a
+    /// stationary block is loaded once; the streamed operand is fetched again
+    /// for every column block (OS: `A` once per column block of `C`, `B` once
+    /// per row block).
+    pub fn operand_reads(&self) -> (u64, u64) {
+        let (m, k, n) = (self.p.m as u64, self.p.k as u64, self.p.n as u64);
+        let (fi, fo) = (self.sched.fi as u64, self.sched.fo as u64);
+        match self.p.dataflow {
+            Dataflow::Os => (m * k * fo, k * n * fi),
+            Dataflow::Ws => (m * k * fo, k * n),
+            Dataflow::Is => (m * k, k * n * fo),
+        }
+    }
+
+    /// Operand elements fetched from memory ÷ distinct operand elements: how
+    /// many times each is read.
     pub fn reads_per_operand(&self) -> f64 {
-        let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
-        let fetched: usize = match self.p.dataflow {
-            // Each row queue carries its k values of A, each column queue k of B.
-            Dataflow::Os => r * k + c * k,
-            // Each chunk pushes kc×cols weights and streams m vectors of kc values.
-            Dataflow::Ws => (0..self.chunks())
-                .map(|q| {
-                    let kc = (k - q * r).min(r);
-                    kc * c + self.m() * kc
-                })
-                .sum(),
-        };
-        fetched as f64 / (r * k + k * c) as f64
+        let (a, b) = self.operand_reads();
+        (a + b) as f64 / (self.p.m * self.p.k + self.p.k * self.p.n) as f64
     }
 
     /// PEs that use each operand element, on average: every MAC uses one `A`
     /// and one `B` element.
     pub fn uses_per_operand(&self) -> f64 {
-        let (r, c, k) = (self.p.rows, self.p.cols, self.p.k);
-        (2 * r * c * k) as f64 / (r * k + k * c) as f64
+        (2 * self.macs()) as f64 / (self.p.m * self.p.k + self.p.k * self.p.n) as f64
     }
 
-    /// Runs of equal phase over cycles `1..=total`: `(first, last, phase)`.
-    pub fn phase_segments(&self) -> Vec<(u64, u64, Phase)> {
+    /// The cycles a chart of the run samples: every cycle up to `max` of them,
+    /// else `max + 1` evenly spaced ones. Returns `(cycles, spacing)`.
+    pub fn samples(&self, max: u64) -> (Vec<u64>, f64) {
+        if self.total <= max {
+            return ((0..=self.total).collect(), 1.0);
+        }
+        let dx = self.total as f64 / max as f64;
+        ((0..=max).map(|i| ((i as f64 * dx).round() as u64).min(self.total)).collect(), dx)
+    }
+
+    /// Runs of equal phase over the sampled cycles: `(first, last, phase)`.
+    pub fn phase_segments(&self, max: u64) -> Vec<(u64, u64, Phase)> {
         let mut out: Vec<(u64, u64, Phase)> = Vec::new();
-        for c in 1..=self.total {
+        for c in self.samples(max).0.into_iter().filter(|&c| c >= 1) {
             let ph = self.phase_at(c);
             match out.last_mut() {
                 Some(last) if last.2 == ph => last.1 = c,
@@ -531,9 +619,9 @@ impl Systolic {
         out
     }
 
-    /// Busy PEs in every cycle `0..=total` (for the timeline chart).
-    pub fn busy_series(&self) -> Vec<u64> {
-        (0..=self.total).map(|c| self.busy_at(c)).collect()
+    /// Busy PEs at the sampled cycles (for the timeline chart).
+    pub fn busy_series(&self, max: u64) -> Vec<u64> {
+        self.samples(max).0.into_iter().map(|c| self.busy_at(c)).collect()
     }
 }
 
@@ -546,12 +634,7 @@ impl Steppable for Systolic {
 
     fn state_at(&self, t: u64) -> Frame {
         let cycle = t.min(self.total);
-        Frame {
-            cycle,
-            phase: self.phase_at(cycle),
-            busy_pes: self.busy_at(cycle),
-            ws: (self.p.dataflow == Dataflow::Ws && cycle > 0).then(|| self.ws_pos(cycle)),
-        }
+        Frame { cycle, phase: self.phase_at(cycle), busy_pes: self.busy_at(cycle), pos: self.pos(cycle) }
     }
 
     fn metrics(&self, t: u64) -> Vec<Metric> {
@@ -567,6 +650,7 @@ impl Steppable for Systolic {
 pub mod rtl;
 
 mod check;
+pub mod schedule;
 
 #[cfg(test)]
 mod tests;

@@ -534,8 +534,8 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         let m = crate::params::machine(&v);
         assert_eq!((m.code, m.peak_tflops("bf16"), m.hbm_tbps), ("custom", 5.5, 0.215));
-        // A panel without peak and bw does not offer it.
-        let (_, notices) = crate::topics::systolic::SYSTOLIC.parse(&q(&[("gpu", "custom")]));
+        // A panel whose model needs more than peak and bandwidth (waves: the SMs) does not offer it.
+        let (_, notices) = crate::topics::waves::WAVES.parse(&q(&[("gpu", "custom")]));
         assert_eq!(notices.len(), 1);
     }
 

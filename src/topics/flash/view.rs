@@ -23,6 +23,7 @@ use crate::ui::panel::{controls, use_panel};
 use crate::ui::app::AppCtx;
 use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::inset::RooflineInset;
+use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::{Pending, Readouts};
 use crate::ui::slider::Slider;
@@ -129,6 +130,17 @@ pub fn FlashPanel() -> Html {
             },
         )
     };
+    let export = {
+        let run = run.clone();
+        let lang = ctx.lang;
+        use_memo((params, pass, width as u32, ctx.present, lang), move |&(params, pass, w, present, lang)| Export {
+            name: format!("flash-{}-n{}-d{}", if pass == Pass::Fwd { "fwd" } else { "bwd" }, params.n, params.d),
+            scene_at: Rc::new(move |s| {
+                let cap = super::caption(lang, &run.flash, pass, s);
+                draw(&run.flash, pass, s, &Theme::for_mode(present), w as f64, &cap)
+            }),
+        })
+    };
 
     // The checks: remembered, done now if tiny, else running in slices.
     let live = use_state(|| None::<Checks>);
@@ -228,7 +240,7 @@ pub fn FlashPanel() -> Html {
                 { legend_item(ctx, c[2], "flash.legend.pending") }
                 { legend_item(ctx, c[3], "flash.legend.skipped") }
             </div>
-            <Player pos={step} len={run.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={p.set("speed")} />
+            <Player pos={step} len={run.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
             <Readouts topic="flash" metrics={Rc::new(metrics)} pending={pending} />
             { checks_html }
             { rows_view }

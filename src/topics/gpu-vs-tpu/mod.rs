@@ -3,20 +3,22 @@
 //! out, and the link to the same pass on the systolic array.
 
 use super::*;
-use crate::i18n::{group_digits, trf, Lang};
+use crate::i18n::{group_digits, tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
-use crate::sim::matmul::{self, Compare};
-use crate::sim::{hw, systolic::MAX_K};
+use crate::sim::hw::tpu::{self, Tpu};
+use crate::sim::matmul::{self, Chips, Compare};
+use crate::sim::{hw, systolic::MAX_K, Metric};
 
 #[cfg(target_arch = "wasm32")]
 mod view;
 pub mod practice;
 
-pub static GPU_TPU_PARAMS: [ParamSpec; 7] = [
+pub static GPU_TPU_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("m", 1, 16384, 512).log(),
     ParamSpec::int("k", 1, 16384, 4096).log(),
     ParamSpec::int("n", 1, 16384, 4096).log(),
     ParamSpec::choice("mxu", &["128", "256"], "128"),
+    ParamSpec::choice("tpu", &["auto", "v2", "v3", "v4", "v5e", "v5p", "v6e"], "auto").optional(),
     ParamSpec::choice("gpu", hw::GPU_CODES, "h100"),
     ParamSpec::int("tm", 1, 1024, 128).log(),
     ParamSpec::int("tn", 1, 1024, 128).log(),
@@ -28,10 +30,37 @@ pub static GPU_TPU: TopicMeta = TopicMeta {
     demo: "06",
     part: Part::Tpu,
     params: &GPU_TPU_PARAMS,
-    metrics: &["mxu-passes", "mxu-utilization", "gpu-waves", "gpu-utilization"],
+    metrics: &[
+        "mxu-passes",
+        "mxu-utilization",
+        "gpu-waves",
+        "gpu-utilization",
+        "tpu-mxus",
+        "tpu-chip-cycles",
+        "tpu-time-us",
+        "gpu-time-us",
+        "tpu-tflops",
+        "gpu-tflops",
+    ],
     position_max: None,
     bounds: None,
 };
+
+/// The TPU chip: the one named, or for `auto` the newest with the chosen
+/// MXU size (v5p for 128 × 128, v6e for 256 × 256).
+pub fn chip(v: &Values) -> &'static Tpu {
+    match (v.choice("tpu"), v.choice("mxu")) {
+        ("auto", "256") => tpu::tpu("v6e"),
+        ("auto", _) => tpu::tpu("v5p"),
+        (code, _) => tpu::tpu(code),
+    }
+}
+
+/// The GPU's Tensor Core clock in GHz, from its published bf16 peak:
+/// peak ÷ (2 · SMs · MACs per SM-cycle).
+pub fn gpu_ghz(g: &hw::Gpu) -> f64 {
+    g.bf16_tflops * 1e3 / (2.0 * g.sms as f64 * g.macs_per_sm_cycle as f64)
+}
 
 pub fn gpu_tpu(v: &Values) -> matmul::Compare {
     let g = hw::gpu(v.choice("gpu"));
@@ -39,7 +68,7 @@ pub fn gpu_tpu(v: &Values) -> matmul::Compare {
         m: v.int("m") as u64,
         k: v.int("k") as u64,
         n: v.int("n") as u64,
-        mxu: v.choice("mxu").parse().unwrap_or(128),
+        mxu: chip(v).dim as u64,
         sms: g.sms as u64,
         tm: v.int("tm") as u64,
         tn: v.int("tn") as u64,
@@ -47,11 +76,30 @@ pub fn gpu_tpu(v: &Values) -> matmul::Compare {
     }
 }
 
+/// Both chips whole.
+pub fn chips(v: &Values) -> Chips {
+    let t = chip(v);
+    Chips { c: gpu_tpu(v), mxus: t.mxus as u64, tpu_ghz: t.ghz, gpu_ghz: gpu_ghz(hw::gpu(v.choice("gpu"))) }
+}
+
+/// Every metric: one MXU against all SMs as before, then chip against chip.
+pub fn metrics(v: &Values) -> Vec<Metric> {
+    let ch = chips(v);
+    let mut m = ch.c.metrics();
+    m.extend(ch.metrics());
+    m
+}
+
+/// `key.one` for a count of 1, else `key.other` (English plurals; 中文 has one form).
+fn plural(key: &str, n: u64) -> String {
+    format!("{key}.{}", if n == 1 { "one" } else { "other" })
+}
+
 /// The TPU's cycles: passes × (rows streamed + fill and drain).
 pub fn tpu_detail(lang: Lang, c: &Compare) -> String {
     trf(
         lang,
-        "gpu-vs-tpu.tpu.detail",
+        &plural("gpu-vs-tpu.tpu.detail", c.mxu_passes()),
         &[
             ("passes", &c.mxu_passes().to_string()),
             ("m", &c.m.to_string()),
@@ -65,7 +113,7 @@ pub fn tpu_detail(lang: Lang, c: &Compare) -> String {
 pub fn gpu_detail(lang: Lang, c: &Compare) -> String {
     trf(
         lang,
-        "gpu-vs-tpu.gpu.detail",
+        &plural("gpu-vs-tpu.gpu.detail", c.waves().waves()),
         &[
             ("waves", &c.waves().waves().to_string()),
             ("tm", &c.tm.to_string()),
@@ -77,15 +125,73 @@ pub fn gpu_detail(lang: Lang, c: &Compare) -> String {
     )
 }
 
-/// One weight-stationary pass of this MXU on the systolic panel (k capped
-/// at that panel's largest).
-pub fn systolic_link(lang: Lang, c: &Compare) -> String {
-    format!(
-        "#/systolic?rows={s}&cols={s}&k={k}&dataflow=ws&seed=1&cycle=0&lang={l}",
-        s = c.mxu,
-        k = c.k.min(MAX_K as u64),
-        l = lang.code()
-    )
+/// The whole chip against the whole chip: MXUs × clock beside SMs × clock,
+/// the peaks and the times.
+pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
+    let (t, g, ch) = (chip(v), hw::gpu(v.choice("gpu")), chips(v));
+    let derived = if t.clock_published { String::new() } else { tr(lang, "systolic.tpu.derived") };
+    [
+        trf(
+            lang,
+            &plural("gpu-vs-tpu.chip.tpu", ch.tpu_rounds()),
+            &[
+                ("chip", t.name),
+                ("mxus", &t.mxus.to_string()),
+                ("ghz", &format!("{:.2}", t.ghz)),
+                ("derived", &derived),
+                ("peak", &format!("{:.0}", t.bf16_tflops)),
+                ("rounds", &group_digits(ch.tpu_rounds())),
+                ("cycles", &group_digits(ch.tpu_cycles())),
+                ("us", &format!("{:.1}", ch.tpu_us())),
+                ("tflops", &format!("{:.0}", ch.tflops(ch.tpu_us()))),
+            ],
+        ),
+        trf(
+            lang,
+            "gpu-vs-tpu.chip.gpu",
+            &[
+                ("gpu", g.name),
+                ("sms", &g.sms.to_string()),
+                ("ghz", &format!("{:.2}", ch.gpu_ghz)),
+                ("peak", &format!("{:.0}", g.bf16_tflops)),
+                ("cycles", &group_digits(ch.c.gpu_cycles())),
+                ("us", &format!("{:.1}", ch.gpu_us())),
+                ("tflops", &format!("{:.0}", ch.tflops(ch.gpu_us()))),
+            ],
+        ),
+    ]
+}
+
+/// This GEMM as folds on one MXU of the chip, on the systolic panel: weight-
+/// stationary with double-buffered loads (the model above), each dimension
+/// capped at that panel's largest.
+pub fn systolic_link(lang: Lang, v: &Values) -> String {
+    let c = gpu_tpu(v);
+    let cap = |x: u64| x.min(MAX_K as u64);
+    super::systolic::link(chip(v).code, c.mxu, cap(c.m), cap(c.k), cap(c.n), "ws", lang.code())
+}
+
+/// The link's text: the GEMM and the folds it becomes (and whether it was capped).
+pub fn systolic_link_text(lang: Lang, v: &Values) -> String {
+    let c = gpu_tpu(v);
+    let cap = |x: u64| x.min(MAX_K as u64);
+    let folds = cap(c.k).div_ceil(c.mxu) * cap(c.n).div_ceil(c.mxu);
+    let capped = [c.m, c.k, c.n].iter().any(|&x| x > MAX_K as u64);
+    let mut s = trf(
+        lang,
+        &plural("gpu-vs-tpu.systolic", folds),
+        &[
+            ("m", &cap(c.m).to_string()),
+            ("k", &cap(c.k).to_string()),
+            ("n", &cap(c.n).to_string()),
+            ("s", &c.mxu.to_string()),
+            ("folds", &group_digits(folds)),
+        ],
+    );
+    if capped {
+        s += &tr(lang, "gpu-vs-tpu.systolic.capped");
+    }
+    s
 }
 
 /// Rows of the terminology table (`gpu-vs-tpu.term.<i>` and `…<i>t`).
@@ -112,9 +218,27 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("choice.mxu.256", "256 × 256 (v6e)", "256 × 256（v6e）"),
     ("gpu-vs-tpu.tpu", "TPU: weight blocks of B through one MXU", "TPU：B 的权重块依次通过一个 MXU"),
     ("gpu-vs-tpu.gpu", "GPU: output tiles of C over the SMs, by wave", "GPU：C 的输出块按波次分给各 SM"),
-    ("gpu-vs-tpu.tpu.detail", "{passes} passes × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "{passes} 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
-    ("gpu-vs-tpu.gpu.detail", "{waves} waves × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "{waves} 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
-    ("gpu-vs-tpu.systolic", "Watch one pass on the systolic array", "在脉动阵列面板中观看一遍"),
+    ("param.tpu", "TPU chip", "TPU 芯片"),
+    ("param.tpu.doc", "Which chip: its MXU count, size and clock (auto: v5p for 128 × 128, v6e for 256 × 256)", "哪款芯片：决定 MXU 的个数、尺寸与时钟（自动：128 × 128 取 v5p，256 × 256 取 v6e）"),
+    ("choice.tpu.auto", "auto", "自动"),
+    ("gpu-vs-tpu.tpu.detail.one", "One MXU: 1 pass × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：1 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
+    ("gpu-vs-tpu.tpu.detail.other", "One MXU: {passes} passes × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：{passes} 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
+    ("gpu-vs-tpu.gpu.detail.one", "All SMs: 1 wave × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：1 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
+    ("gpu-vs-tpu.gpu.detail.other", "All SMs: {waves} waves × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：{waves} 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
+    ("gpu-vs-tpu.chips", "Whole chip against whole chip", "整芯片对整芯片"),
+    ("gpu-vs-tpu.chip.tpu.one", "{chip}: {mxus} MXUs at {ghz} GHz{derived}, peak {peak} TFLOP/s bf16 · the passes in 1 round over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU，{ghz} GHz{derived}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 1 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chip.tpu.other", "{chip}: {mxus} MXUs at {ghz} GHz{derived}, peak {peak} TFLOP/s bf16 · the passes in {rounds} rounds over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU，{ghz} GHz{derived}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 {rounds} 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chip.gpu", "{gpu}: {sms} SMs at {ghz} GHz (Tensor Core clock from the peak), peak {peak} TFLOP/s bf16 · {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{gpu}：{sms} 个 SM，{ghz} GHz（由峰值推算的 Tensor Core 时钟），峰值 {peak} TFLOP/s（bf16）· {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chips.note", "One MXU's cycles above are not comparable with all SMs' cycles: a chip has several MXUs and runs at another clock. Below, both chips whole, in time; at full use both come near their peaks, which are of the same order, as the lecture says.", "上面一个 MXU 的周期数不能直接与全部 SM 的周期数比较：一块芯片有多个 MXU，时钟也不同。下面按整芯片、按时间比较；满负荷时两者都接近各自峰值，而两者峰值在同一量级，正如讲义所说。"),
+    ("gpu-vs-tpu.systolic.one", "Step through this GEMM ({m}×{k}×{n}) as 1 fold on one {s}×{s} MXU", "在一个 {s}×{s} MXU 上逐周期观看这个 GEMM（{m}×{k}×{n}）：1 折"),
+    ("gpu-vs-tpu.systolic.other", "Step through this GEMM ({m}×{k}×{n}) as {folds} folds on one {s}×{s} MXU", "在一个 {s}×{s} MXU 上逐周期观看这个 GEMM（{m}×{k}×{n}）：{folds} 折"),
+    ("gpu-vs-tpu.systolic.capped", " (dimensions capped at 4096)", "（各维度上限 4096）"),
+    ("metric.tpu-mxus", "TPU MXUs", "TPU MXU 数"),
+    ("metric.tpu-chip-cycles", "TPU chip cycles", "TPU 整芯片周期"),
+    ("metric.tpu-time-us", "TPU time (µs)", "TPU 用时（µs）"),
+    ("metric.gpu-time-us", "GPU time (µs)", "GPU 用时（µs）"),
+    ("metric.tpu-tflops", "TPU TFLOP/s", "TPU TFLOP/s"),
+    ("metric.gpu-tflops", "GPU TFLOP/s", "GPU TFLOP/s"),
     ("gpu-vs-tpu.terms", "Terminology (notes §9.1)", "术语对照（讲义 §9.1）"),
     ("gpu-vs-tpu.term.gpu", "GPU", "GPU"),
     ("gpu-vs-tpu.term.tpu", "TPU", "TPU"),
@@ -150,18 +274,66 @@ mod tests {
         let c = gpu_tpu(&v);
         assert_eq!((c.sms, c.macs_per_sm_cycle), (132, 2048));
         // 32 × 32 weight blocks, each 512 + 2·128 − 2 cycles.
-        assert_eq!(tpu_detail(Lang::En, &c), "1024 passes × (512 + 2 × 128 − 2) cycles = 784,384 cycles");
+        assert_eq!(tpu_detail(Lang::En, &c), "One MXU: 1024 passes × (512 + 2 × 128 − 2) cycles = 784,384 cycles");
         // 4 × 32 = 128 tiles on 132 SMs: one wave of 128·128·4096 / 2048 cycles.
-        assert_eq!(gpu_detail(Lang::En, &c), "1 waves × 128·128·4096 / 2048 MAC per SM-cycle = 32,768 cycles");
+        assert_eq!(gpu_detail(Lang::En, &c), "All SMs: 1 wave × 128·128·4096 / 2048 MAC per SM-cycle = 32,768 cycles");
+        assert!(gpu_detail(Lang::Zh, &c).starts_with("全部 SM：1 波 ×"));
+        let one = gpu_tpu(&v.with("k", crate::params::Value::Int(128)).with("n", crate::params::Value::Int(128)));
+        assert!(tpu_detail(Lang::En, &one).starts_with("One MXU: 1 pass × "));
         let a100 = gpu_tpu(&v.with("gpu", crate::params::Value::Choice("a100")));
         assert_eq!((a100.sms, a100.macs_per_sm_cycle), (108, 1024));
     }
 
     #[test]
+    fn whole_chip_against_whole_chip() {
+        // The default: 512 × 4096 × 4096 on TPU v5p (8 MXUs) against an H100.
+        let (v, _) = GPU_TPU.parse(&q(&[]));
+        let ch = chips(&v);
+        assert_eq!((chip(&v).code, ch.mxus), ("v5p", 8));
+        // 1024 passes over 8 MXUs: 128 rounds of 766 cycles.
+        assert_eq!(ch.tpu_rounds(), 128);
+        assert_eq!(ch.tpu_cycles(), 128 * 766);
+        let [t, g] = chip_detail(Lang::En, &v);
+        assert!(t.starts_with("TPU v5p: 8 MXUs at 1.75 GHz (clock derived from the published peak), peak 459 TFLOP/s bf16 · the passes in 128 rounds"), "{t}");
+        assert!(g.starts_with("H100: 132 SMs at 1.83 GHz"), "{g}");
+        // Both near their peaks for this GEMM: the same order, as the lecture says.
+        let (tt, gt) = (ch.tflops(ch.tpu_us()), ch.tflops(ch.gpu_us()));
+        assert!(tt > 0.5 * 459.0 && tt <= 459.0, "{tt}");
+        assert!(gt > 0.5 * hw::gpu("h100").bf16_tflops && gt <= hw::gpu("h100").bf16_tflops, "{gt}");
+        let names: Vec<_> = metrics(&v).iter().map(|m| m.name).collect();
+        assert_eq!(names, GPU_TPU.metrics);
+        // mxu=256 alone picks v6e (2 MXUs of 256²); an explicit chip wins.
+        let v6 = v.with("mxu", crate::params::Value::Choice("256"));
+        assert_eq!((chip(&v6).code, gpu_tpu(&v6).mxu), ("v6e", 256));
+        let v2 = v.with("tpu", crate::params::Value::Choice("v2"));
+        assert_eq!((chips(&v2).mxus, gpu_tpu(&v2).mxu), (2, 128));
+    }
+
+    #[test]
+    fn the_systolic_link_shows_the_same_cycles() {
+        // On the systolic panel, this GEMM on one MXU, weight-stationary with
+        // double-buffered loads, takes the first load plus passes × (m + 2s − 2).
+        let (v, _) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "1024"), ("n", "512"), ("tpu", "v4")]));
+        let link = systolic_link(Lang::En, &v);
+        let query: Vec<(String, String)> = link.split_once('?').unwrap().1.split('&')
+            .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap()).collect();
+        let (sv, notices) = super::super::systolic::SYSTOLIC.parse(&query);
+        assert!(notices.is_empty(), "{notices:?}");
+        let p = super::super::systolic::systolic_params(&sv);
+        assert!(p.dbuf);
+        let sim = crate::sim::systolic::Systolic::new(p);
+        let c = gpu_tpu(&v);
+        assert_eq!(sim.folds() as u64, c.mxu_passes());
+        assert_eq!(sim.total_cycles(), 128 + c.mxu_cycles());
+        assert_eq!(systolic_link_text(Lang::En, &v), "Step through this GEMM (512×1024×512) as 32 folds on one 128×128 MXU");
+    }
+
+    #[test]
     fn the_systolic_link_opens_cleanly() {
         let (v, _) = GPU_TPU.parse(&q(&[("k", "16384"), ("mxu", "256")]));
-        let link = systolic_link(Lang::Zh, &gpu_tpu(&v));
-        assert_eq!(link, "#/systolic?rows=256&cols=256&k=4096&dataflow=ws&seed=1&cycle=0&lang=zh");
+        let link = systolic_link(Lang::Zh, &v);
+        assert_eq!(link, "#/systolic?rows=256&cols=256&m=512&k=4096&n=4096&dataflow=ws&dbuf=on&tpu=v6e&seed=1&cycle=0&lang=zh");
+        assert!(systolic_link_text(Lang::En, &v).ends_with(" (dimensions capped at 4096)"));
         let query: Vec<(String, String)> = link
             .split_once('?')
             .unwrap()

@@ -15,12 +15,18 @@ pub fn GpuTpuPanel() -> Html {
     let ctx = &p.ctx;
     let c = super::gpu_tpu(&p.v);
     let titles = [ctx.t("gpu-vs-tpu.tpu"), ctx.t("gpu-vs-tpu.gpu")];
+    let [chip_tpu, chip_gpu] = super::chip_detail(ctx.lang, &p.v);
     let scene = use_memo((c, p.width as u32, ctx.present, titles), |(c, w, present, titles)| {
         SceneRef(Rc::new(draw_compare(c, &Theme::for_mode(*present), *w as f64, [&titles[0], &titles[1]])))
     });
     let controls = html! {
         <>
-            { controls(&["m", "k", "n", "mxu", "gpu", "tm", "tn"]) }
+            { controls(&["m", "k", "n", "tpu"]) }
+            // The MXU size picks the chip only when no chip is named.
+            if p.v.choice("tpu") == "auto" {
+                { controls(&["mxu"]) }
+            }
+            { controls(&["gpu", "tm", "tn"]) }
         </>
     };
     let term = |i: u32| {
@@ -35,12 +41,16 @@ pub fn GpuTpuPanel() -> Html {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)}
                 label={format!("{}: {} {}", ctx.t("topic.gpu-vs-tpu.title"), super::tpu_detail(ctx.lang, &c), super::gpu_detail(ctx.lang, &c))} />
-            <Readouts topic="gpu-vs-tpu" metrics={Rc::new(c.metrics())} />
+            <Readouts topic="gpu-vs-tpu" metrics={Rc::new(super::metrics(&p.v))} />
             <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
+            <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.chips") }</h2>
+            <p>{ ctx.t("gpu-vs-tpu.chips.note") }</p>
+            <p class="formula" data-testid="tpu-chip">{ chip_tpu }</p>
+            <p class="formula" data-testid="gpu-chip">{ chip_gpu }</p>
             <p>
-                <a href={super::systolic_link(ctx.lang, &c)} data-testid="systolic-link">
-                    { ctx.t("gpu-vs-tpu.systolic") }{" →"}
+                <a href={super::systolic_link(ctx.lang, &p.v)} data-testid="systolic-link">
+                    { super::systolic_link_text(ctx.lang, &p.v) }{" →"}
                 </a>
             </p>
             <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.terms") }</h2>

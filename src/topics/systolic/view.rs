@@ -2,38 +2,53 @@
 
 use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
 use crate::params::Value;
-use crate::scene::Theme;
-use crate::sim::systolic::{Dataflow, Phase, Systolic};
-use crate::sim::Steppable;
+use crate::scene::{Scene, Theme};
+use crate::sim::hw::tpu::TPUS;
+use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
+use crate::sim::{Metric, Steppable};
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{legend_item, Preset, Presets};
 use crate::ui::inset::RooflineInset;
+use crate::ui::panel::{controls, use_panel};
+use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{legend_item, Preset, Presets};
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// Checks of at most this many multiply-adds (a few milliseconds) run at once,
-/// in the render; larger ones (up to 2 × 268 M at 256 × 256 × 4096) run in
-/// slices between frames while the panel shows "checking…".
+/// in the render; larger ones (up to 2 × 4.3 G at m = n = 1024, k = 4096) run
+/// in slices while the browser is idle, the panel showing "checking…".
 const SYNC_CHECK_MACS: u64 = 1 << 22;
 /// Work per slice of the background check, in milliseconds.
-const SLICE_MS: f64 = 6.0;
+const SLICE_MS: f64 = 4.0;
 
 fn now() -> f64 {
     crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// Resolve on a later task (a zero timeout), so that input, rendering and
-/// painting run between two slices of the check.
+/// Resolve when the browser is idle (`requestIdleCallback`, else a zero
+/// timeout), so that input, rendering and painting always go before a slice
+/// of the check: scrubbing a large run never waits for it.
 async fn next_task() {
+    use wasm_bindgen::JsCast;
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let w = crate::ui::window();
+        let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        match idle {
+            Some(f) => {
+                let _ = f.call1(&w, &resolve);
+            }
+            None => {
+                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+            }
+        }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
@@ -59,10 +74,9 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
                 return;
             }
             let t0 = now();
-            // A row is 2 · cols · k multiply-adds (≈ 1 ms at the largest size).
-            let row = 2 * (sim.params().cols * sim.params().k) as u64;
             let done = loop {
-                let done = sim.check_step(row);
+                // One piece of a row (a millisecond or two) at a time.
+                let done = sim.check_step(1);
                 if done || now() - t0 >= SLICE_MS {
                     break done;
                 }
@@ -80,18 +94,22 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
     });
 }
 
+/// Cycles the timeline samples at most (every cycle of a shorter run).
+const TIMELINE_POINTS: u64 = 1200;
+
 /// Busy PEs per cycle over the whole run, the phases as bands behind.
 fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
     let p = sim.params();
+    let (_, dx) = sim.samples(TIMELINE_POINTS);
     SeriesChart {
-        ys: sim.busy_series().into_iter().map(|b| b as f64).collect(),
+        ys: sim.busy_series(TIMELINE_POINTS).into_iter().map(|b| b as f64).collect(),
         x0: 0.0,
-        dx: 1.0,
+        dx,
         y_max: (p.rows * p.cols) as f64,
         bands: sim
-            .phase_segments()
+            .phase_segments(TIMELINE_POINTS)
             .into_iter()
-            .map(|(a, b, ph)| Band { start: a as f64 - 1.0, end: b as f64, color: phase_tint(ph, theme) })
+            .map(|(a, b, ph)| Band { start: a as f64 - dx.min(1.0), end: b as f64, color: phase_tint(ph, theme) })
             .collect(),
         x_desc: ctx.t("param.cycle"),
         y_desc: ctx.t("metric.busy-pes"),
@@ -99,6 +117,27 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
         present: theme.present,
         overlay: vec![],
     }
+}
+
+/// The array at cycle `c`, drawn `width` wide with its caption (the canvas
+/// and the GIF export draw the same).
+fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
+    let is = sim.params().dataflow == Dataflow::Is;
+    let [a, b, weights, out] = [
+        if is { "systolic.b-queue" } else { "systolic.a-queue" },
+        "systolic.b-queue",
+        if is { "systolic.i-queue" } else { "systolic.w-queue" },
+        if is { "systolic.out-t" } else { "systolic.out" },
+    ]
+    .map(|k| ctx.t(k));
+    let what = ctx.t(match sim.params().dataflow {
+        Dataflow::Os => "systolic.strip.c",
+        Dataflow::Ws => "systolic.strip.b",
+        Dataflow::Is => "systolic.strip.a",
+    });
+    let strip = ctx.tf("systolic.strip", &[("what", &what)]);
+    let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip };
+    draw(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
 }
 
 #[component]
@@ -113,15 +152,21 @@ pub fn SystolicPanel() -> Html {
     let scene = {
         let sim = sim.clone();
         let ctx = ctx.clone();
-        use_memo(
-            (params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()),
-            move |(_, c, w, present, _, cap)| {
-                let [a, b, weights, out] =
-                    ["systolic.a-queue", "systolic.b-queue", "systolic.w-queue", "systolic.out"].map(|k| ctx.t(k));
-                let labels = Labels { a: &a, b: &b, weights: &weights, c: &out };
-                SceneRef(Rc::new(draw(&sim, *c, &Theme::for_mode(*present), *w as f64, cap, &labels)))
-            },
-        )
+        use_memo((params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, _, _, cap)| {
+            SceneRef(Rc::new(scene_at(&ctx, &sim, *c, *w as f64, cap)))
+        })
+    };
+    let export = {
+        let sim = sim.clone();
+        let ctx = ctx.clone();
+        let width = p.width;
+        use_memo((params, p.width as u32, ctx.present, ctx.lang), move |_| {
+            let (p, d) = (sim.params(), sim.params().dataflow.code());
+            Export {
+                name: format!("systolic-{}x{}-m{}k{}n{}-{d}", p.rows, p.cols, p.m, p.k, p.n),
+                scene_at: Rc::new(move |c| scene_at(&ctx, &sim, c, width, &super::caption(ctx.lang, &sim, c))),
+            }
+        })
     };
     let chart = {
         let sim = sim.clone();
@@ -147,8 +192,10 @@ pub fn SystolicPanel() -> Html {
     let checked = sim.check_result().map(|(_, err)| *err);
     // Read from the check itself (the state above only asks for re-renders).
     let pct = ((sim.check_progress() * 100.0).floor() as u32).min(99).to_string();
-    let metrics = Rc::new(sim.metrics_checked(cycle));
+    let all_metrics = sim.metrics_checked(cycle);
+    let metrics = Rc::new(all_metrics.iter().filter(|m| CARDS.contains(&m.name)).cloned().collect::<Vec<_>>());
     let frame = sim.state_at(cycle);
+    let frame_fold = sim.fold_at(cycle);
 
     let on_seek = {
         let d = p.dispatch.clone();
@@ -158,6 +205,11 @@ pub fn SystolicPanel() -> Html {
         super::PRESETS
             .iter()
             .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
+            .collect::<Vec<_>>(),
+    );
+    let tpu_presets = Rc::new(
+        TPUS.iter()
+            .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
             .collect::<Vec<_>>(),
     );
     let phase_chip = |ph: &Phase| {
@@ -174,8 +226,13 @@ pub fn SystolicPanel() -> Html {
 
     let controls = html! {
         <>
-            { controls(&["rows", "cols", "k", "dataflow", "seed"]) }
+            { controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
+            if !os {
+                { controls(&["dbuf"]) }
+            }
+            { controls(&["conv", "seed"]) }
             <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            <Presets title="systolic.tpus" presets={tpu_presets} dispatch={p.dispatch.clone()} />
         </>
     };
     let stage = html! {
@@ -198,11 +255,15 @@ pub fn SystolicPanel() -> Html {
                 }
             </div>
             <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
-                on_seek={on_seek.clone()} on_speed={p.set("speed")} />
+                on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
             <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
+            if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
+                <p class="systolic-chip" data-testid="systolic-chip">{ line }</p>
+            }
             <Readouts topic="systolic" metrics={metrics} />
+            { accounting(ctx, &sim, &frame_fold, &all_metrics) }
             if checked.is_none() {
                 // Until the check has finished there is no max-abs-error
                 // metric (no number that has not been computed), only this.
@@ -215,7 +276,8 @@ pub fn SystolicPanel() -> Html {
                     </div>
                 </div>
             }
-            <RooflineInset gpu={p.v.choice("gpu")} dtype="bf16" dispatch={p.dispatch.clone()}
+            <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))}
+                dtype="bf16" dispatch={p.dispatch.clone()}
                 points={Rc::new(vec![("inset.this", super::work(&params))])} />
             <p class={classes!("result", checked.is_some_and(|e| e != 0).then_some("bad"), checked.is_none().then_some("pending"))}
                 data-testid="result" aria-busy={checked.is_none().to_string()}
@@ -232,9 +294,71 @@ pub fn SystolicPanel() -> Html {
     let explain = html! {
         <>
             <p class={classes!(os.then_some("current"))} data-explain="os">{ ctx.t("systolic.os.explain") }</p>
-            <p class={classes!((!os).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
+            <p class={classes!((params.dataflow == Dataflow::Ws).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
+            <p class={classes!((params.dataflow == Dataflow::Is).then_some("current"))} data-explain="is">{ ctx.t("systolic.is.explain") }</p>
+            <p data-explain="folds">{ ctx.t("systolic.folds.explain") }</p>
+            <h3>{ ctx.t("systolic.conv.title") }</h3>
+            <ul class={classes!("systolic-conv", (params.conv == Conv::ScaleSim).then_some("current"))} data-testid="conventions">
+                { for ["pad", "load", "drain", "util", "index"].iter().map(|k| html! {
+                    <li data-conv={*k}>{ ctx.t(&format!("systolic.conv.{k}")) }</li>
+                }) }
+            </ul>
             <p class="lecture-check">{ ctx.t("systolic.lecture") }</p>
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// The figures shown as cards beside the canvas; the others are cells of the
+/// accounting table (still `data-metric` elements with their raw `data-value`),
+/// so the side column stays as short as a single tile's.
+const CARDS: [&str; 7] = ["cycle", "total-cycles", "utilization", "busy-pes", "max-abs-error", "fold", "folds"];
+
+/// The accounting table: this fold's figures beside the whole run's; the
+/// run's efficiencies and operand figures carry their metric names.
+fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> Html {
+    let (cy, macs, map, cutil, util) = sim.fold_figures(fold);
+    let all = sim.schedule().total_cycles_split();
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let n = crate::i18n::group_digits;
+    let (ra, rb) = sim.operand_reads();
+    let p = sim.params();
+    let (ea, eb) = ((p.m * p.k) as f64, (p.k * p.n) as f64);
+    let raw = |name: &str| metrics.iter().find(|m| m.name == name).map(|m| m.raw());
+    // (row, this fold, all folds, the metric the all-folds cell is)
+    let rows: Vec<(&str, String, String, Option<&str>)> = vec![
+        ("load", n(cy.load), n(all.load), None),
+        ("fill", n(cy.fill), n(all.fill), None),
+        ("steady", n(cy.steady), n(all.steady), None),
+        ("drain", n(cy.drain), n(all.drain), None),
+        ("fill-drain", n(cy.fill_drain), n(all.fill_drain), None),
+        ("compute", n(cy.compute()), n(all.compute()), None),
+        ("macs", n(macs), n(sim.macs()), None),
+        ("mapping", pct(map), pct(sim.mapping_efficiency()), Some("mapping-efficiency")),
+        ("cutil", pct(cutil), pct(sim.compute_utilization()), Some("compute-utilization")),
+        ("util", pct(util), pct(sim.utilization()), Some("overall-utilization")),
+        (
+            "reads",
+            String::new(),
+            format!("{:.2} (A {:.2} · B {:.2})", sim.reads_per_operand(), ra as f64 / ea, rb as f64 / eb),
+            Some("reads-per-operand"),
+        ),
+        ("uses", String::new(), format!("{:.1}", sim.uses_per_operand()), Some("uses-per-operand")),
+    ];
+    html! {
+        <>
+        <h2 class="chart-title">{ ctx.t("systolic.acct") }</h2>
+        <table class="ledger systolic-acct" data-testid="accounting">
+            <thead><tr><th></th>
+                <th>{ ctx.t("systolic.acct.this") }{" "}{ fold.index + 1 }</th>
+                <th>{ ctx.t("systolic.acct.all") }{" ("}{ sim.folds() }{")"}</th></tr></thead>
+            <tbody>
+                { for rows.into_iter().map(|(k, a, b, metric)| html! {
+                    <tr data-row={k}><th>{ ctx.t(&format!("systolic.acct.{k}")) }</th><td>{ a }</td>
+                        <td data-metric={metric} data-value={metric.and_then(raw)}>{ b }</td></tr>
+                }) }
+            </tbody>
+        </table>
+        </>
+    }
 }

@@ -9,6 +9,7 @@ use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::widgets::{Preset, Presets};
 use crate::ui::inset::RooflineInset;
+use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -32,6 +33,14 @@ pub fn TilingPanel() -> Html {
             SceneRef(Rc::new(draw_tiling(t, *ti, *tj, state, &Theme::for_mode(*present), *w as f64, cap)))
         },
     );
+    let export = use_memo((run, p.width as u32, ctx.present, ctx.lang), |&(run, w, present, lang)| Export {
+        name: format!("tiling-n{}-ti{}-tj{}", run.tiling.n, run.ti, run.tj),
+        scene_at: Rc::new(move |s| {
+            let state = run.state_at(s);
+            let cap = super::caption(lang, &run, &state);
+            draw_tiling(&run.tiling, run.ti, run.tj, &state, &Theme::for_mode(present), w as f64, &cap)
+        }),
+    });
     let (fits, fit) = super::fit_text(ctx.lang, &p.v);
     let presets = Rc::new(
         super::LECTURE_CASES
@@ -54,7 +63,7 @@ pub fn TilingPanel() -> Html {
             <SceneCanvas scene={(*scene).clone()} name={format!("tiling-{}-n{}-t{}-s{}", p.v.choice("mode"), t.n, t.t, step)}
                 label={caption.clone()} />
             <Player pos={step} len={run.steps()} speed={p.v.int("speed")} unit="param.step" on_seek={on_seek}
-                on_speed={p.set("speed")} />
+                on_speed={p.set("speed")} export={Some((*export).clone())} />
             <p class="formula" data-testid="tile-counters">{ super::counters(ctx.lang, &state) }</p>
             <Readouts topic="tiling" metrics={Rc::new(super::readouts(&run, step))} />
             <LectureTable topic="tiling" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />

@@ -1,0 +1,171 @@
+// The systolic array as a GEMM simulator: folded runs in every dataflow, the
+// conventions option, TPU presets, and the link from #/gpu-vs-tpu.
+//
+//   trunk build --release && node --test tests/e2e/systolic.test.mjs
+//
+// Expected figures come from the fold formulas written out below, apart from
+// the Rust closed forms: each fold of `ur × uc` used PEs streams T vectors
+// and lasts (load) + T + ur + uc − 2 cycles.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, withBrowser, newPage, open, metric, hashQuery, painted } from './harness.mjs';
+
+const env = withBrowser();
+const SHOTS = join(ROOT, 'target', 'screenshots');
+
+async function shot(page, name) {
+  await mkdir(SHOTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Folds of a GEMM in schedule order (column blocks outer, row blocks inner), with their lengths. */
+function folds({ rows, cols, m, k, n, df, dbuf = false, scalesim = false }) {
+  const [er, ec, t] = { os: [m, n, k], ws: [k, n, m], is: [k, m, n] }[df];
+  const out = [];
+  for (let c0 = 0; c0 < ec; c0 += cols) {
+    for (let r0 = 0; r0 < er; r0 += rows) {
+      const ur = Math.min(rows, er - r0);
+      const uc = Math.min(cols, ec - c0);
+      const [pr, pc] = scalesim ? [rows, cols] : [ur, uc];
+      const compute = t + pr + pc - 2;
+      let load = df === 'os' ? 0 : scalesim ? rows : ur;
+      if (dbuf && out.length > 0 && df !== 'os') load = Math.max(0, ur - out[out.length - 1].compute);
+      out.push({ ur, uc, compute, load, len: load + compute });
+    }
+  }
+  return { list: out, total: out.reduce((a, f) => a + f.len, 0), t };
+}
+
+describe('systolic: folded GEMMs', () => {
+  const gemm = { rows: 4, cols: 4, m: 6, k: 5, n: 7 };
+  for (const df of ['os', 'ws', 'is']) {
+    test(`deep link to a folded ${df.toUpperCase()} run restores state and metrics`, async () => {
+      const page = await newPage(env.browser);
+      const f = folds({ ...gemm, df });
+      // Mid-way through the second fold.
+      const cycle = f.list[0].len + Math.ceil(f.list[1].len / 2);
+      const hash = `#/systolic?rows=4&cols=4&m=6&k=5&n=7&dataflow=${df}&seed=1&cycle=${cycle}`;
+      await open(page, env.srv.base, hash);
+      await painted(page);
+      assert.equal(await metric(page, 'total-cycles'), f.total);
+      assert.equal(await metric(page, 'folds'), f.list.length);
+      assert.equal(await metric(page, 'fold'), 2);
+      assert.equal(await metric(page, 'cycle'), cycle);
+      assert.equal(await metric(page, 'max-abs-error'), 0);
+      const macs = 6 * 5 * 7;
+      assert.ok(Math.abs((await metric(page, 'overall-utilization')) - macs / (16 * f.total)) < 1e-9);
+      assert.ok(Math.abs((await metric(page, 'utilization')) - macs / (16 * f.total)) < 1e-9);
+      const used = f.list.reduce((a, x) => a + x.ur * x.uc, 0);
+      assert.ok(Math.abs((await metric(page, 'mapping-efficiency')) - used / (16 * f.list.length)) < 1e-9);
+      const compute = f.list.reduce((a, x) => a + x.compute, 0);
+      assert.ok(Math.abs((await metric(page, 'compute-utilization')) - macs / (16 * compute)) < 1e-9);
+      assert.equal(await page.getByTestId('notices').count(), 0);
+      const q = await hashQuery(page);
+      assert.deepEqual(q, { rows: '4', cols: '4', m: '6', k: '5', n: '7', dataflow: df, seed: '1', cycle: String(cycle), lang: 'en' });
+      // The accounting table: this fold's compute cycles beside all folds'.
+      const row = page.locator('[data-testid="accounting"] tr[data-row="compute"] td');
+      assert.equal(await row.nth(0).textContent(), String(f.list[1].compute));
+      assert.equal((await row.nth(1).textContent()).replace(/,/g, ''), String(compute));
+      assert.match(await page.locator('[data-testid="scene-canvas"]').getAttribute('aria-label'), /fold 2 of 4/);
+      await shot(page, `systolic-folded-${df}-mid`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+
+  test('a large folded run (256 × 256, m = n = 1024, k = 4096) mid-fold, in each dataflow', async () => {
+    const page = await newPage(env.browser);
+    for (const df of ['os', 'ws', 'is']) {
+      const f = folds({ rows: 256, cols: 256, m: 1024, k: 4096, n: 1024, df });
+      const cycle = f.list[0].len + f.list[1].len + Math.floor(f.list[2].len / 3);
+      const t0 = Date.now();
+      await open(page, env.srv.base, `#/systolic?rows=256&cols=256&m=1024&k=4096&n=1024&dataflow=${df}&seed=1&cycle=${cycle}`);
+      await painted(page);
+      const firstPaint = Date.now() - t0;
+      assert.equal(await metric(page, 'total-cycles'), f.total);
+      assert.equal(await metric(page, 'fold'), 3);
+      // The check runs in slices after the first paint: no freeze.
+      assert.ok(firstPaint < 5000, `first paint ${firstPaint} ms`);
+      await shot(page, `systolic-folded-256-${df}-mid`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("the lecture's 4×4, K = 6 still gives 12 cycles and 50 % from the old link", async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&dataflow=os&seed=1&cycle=12');
+    await painted(page);
+    assert.equal(await metric(page, 'total-cycles'), 12);
+    assert.equal(await metric(page, 'utilization'), 0.5);
+    assert.equal(await metric(page, 'folds'), 1);
+    assert.equal(await metric(page, 'max-abs-error'), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('double buffering and SCALE-Sim conventions change the count as their formulas say', async () => {
+    const page = await newPage(env.browser);
+    const dbuf = folds({ ...gemm, df: 'ws', dbuf: true });
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&m=6&k=5&n=7&dataflow=ws&dbuf=on&seed=1&cycle=0');
+    await painted(page);
+    assert.equal(await metric(page, 'total-cycles'), dbuf.total);
+    assert.ok(dbuf.total < folds({ ...gemm, df: 'ws' }).total);
+    for (const df of ['os', 'ws', 'is']) {
+      const ss = folds({ ...gemm, df, scalesim: true });
+      await open(page, env.srv.base, `#/systolic?rows=4&cols=4&m=6&k=5&n=7&dataflow=${df}&conv=scalesim&seed=1&cycle=0`);
+      await painted(page);
+      assert.equal(await metric(page, 'total-cycles'), ss.total, df);
+      // SCALE-Sim's compute utilisation: the plain mean over folds of
+      // ur·uc·T / (R·C·cycles_this_fold), its cycles_this_fold being
+      // T + R + C − 2 (OS) or 2R + 2C + T − 3 (WS, IS).
+      const per = df === 'os' ? ss.t + 4 + 4 - 2 : 2 * 4 + 2 * 4 + ss.t - 3;
+      const mean = ss.list.reduce((a, x) => a + (x.ur * x.uc * ss.t) / (16 * per), 0) / ss.list.length;
+      assert.ok(Math.abs((await metric(page, 'compute-utilization')) - mean) < 1e-9, df);
+      assert.equal(await page.locator('[data-testid="conventions"] li').count(), 5);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('a TPU preset makes the array that chip’s MXU and states its MXUs and clock', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&m=512&k=1024&n=512&dataflow=ws&seed=1&cycle=0');
+    await painted(page);
+    await page.locator('[data-preset="v6e"]').click();
+    await page.waitForFunction(() => new URLSearchParams(location.hash.split('?')[1]).get('tpu') === 'v6e');
+    assert.equal((await hashQuery(page)).rows, '256');
+    assert.match(await page.getByTestId('systolic-chip').textContent(), /2 MXUs of 256×256/);
+    assert.equal(await metric(page, 'folds'), 4 * 2);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('gpu-vs-tpu: chip against chip', () => {
+  test('one wave, not "1 waves"; both chips whole; the link opens the folds', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/gpu-vs-tpu?m=512&k=4096&n=4096&mxu=128&gpu=h100&tm=128&tn=128');
+    await painted(page);
+    assert.match(await page.getByTestId('gpu-detail').textContent(), /^All SMs: 1 wave ×/);
+    assert.equal(await metric(page, 'gpu-waves'), 1);
+    assert.equal(await metric(page, 'tpu-mxus'), 8);
+    // 1024 passes over 8 MXUs of v5p: 128 rounds of 512 + 2·128 − 2 cycles.
+    assert.equal(await metric(page, 'tpu-chip-cycles'), 128 * 766);
+    assert.match(await page.getByTestId('tpu-chip').textContent(), /TPU v5p: 8 MXUs/);
+    const passes = await metric(page, 'mxu-passes');
+    await shot(page, 'gpu-vs-tpu-chips');
+    await page.getByTestId('systolic-link').click();
+    await page.waitForFunction(() => location.hash.startsWith('#/systolic'));
+    await painted(page);
+    assert.equal(await metric(page, 'folds'), passes);
+    const q = await hashQuery(page);
+    assert.deepEqual([q.rows, q.m, q.k, q.n, q.dataflow, q.dbuf, q.tpu], ['128', '512', '4096', '4096', 'ws', 'on', 'v5p']);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
