@@ -9,6 +9,15 @@
 // (up to the next macrotask, after yew's render and effects) plus the canvas
 // paint time the adapter records in data-paint-ms; the idle wait for the next
 // display frame is not counted.
+//
+// The second table compares two paths to the same jump (a random cycle):
+// the scrub slider, and a URL change (`location.hash` set to the panel's own
+// query with a new `cycle`, as a deep link, back/forward or a deck does).
+// Work = from the event to the mutation that puts the new cycle in the
+// `[data-metric="cycle"]` readout's data-value (a MutationObserver records
+// it), plus the canvas paint time; "until idle" runs to the end of the task
+// (every render and effect it set off) instead of the readout.
+// BENCH_PART=jumps runs the second table only.
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -61,10 +70,121 @@ async function measure(page, kind, n) {
   }, [kind, n]);
 }
 
+/** `n` jumps to random cycles through the slider or the URL (see the header). */
+async function jumps(page, via, n) {
+  return page.evaluate(async ([via, n]) => {
+    const yieldTask = () => new Promise((r) => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => r();
+      c.port2.postMessage(0);
+    });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const canvas = document.querySelector('canvas[data-testid="scene-canvas"]');
+    const scrub = document.querySelector('[data-testid="player-scrub"]');
+    const len = Number(scrub.max);
+    // The panel's own (canonical) query, less the cycle.
+    const [path, query] = location.hash.slice(1).split('?');
+    const base = new URLSearchParams(query);
+    base.delete('cycle');
+    let seed = 4242;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const cell = document.querySelector('[data-metric="cycle"]');
+      let target = Math.floor(rand() * len);
+      if (String(target) === cell.dataset.value) target = (target + 1) % len;
+      canvas.dataset.paintMs = '0';
+      let readout = null;
+      const obs = new MutationObserver(() => {
+        const c = document.querySelector('[data-metric="cycle"]');
+        if (readout === null && c && c.dataset.value === String(target)) readout = performance.now();
+      });
+      obs.observe(document.querySelector('.app'), { subtree: true, childList: true, attributes: true, characterData: true });
+      const t0 = performance.now();
+      if (via === 'slider') {
+        scrub.value = String(target);
+        scrub.dispatchEvent(new Event('input', { bubbles: true }));
+      } else {
+        const q = new URLSearchParams(base);
+        q.set('cycle', String(target));
+        location.hash = `${path}?${q}`;
+      }
+      await yieldTask();
+      const idle = performance.now() - t0;
+      // A render left for later would show here as a late readout.
+      for (let f = 0; f < 30 && readout === null; f++) await frame();
+      obs.disconnect();
+      await frame();
+      await frame();
+      if (readout === null) return { error: `cycle ${target} never reached the readout (${via})` };
+      const paint = Number(canvas.dataset.paintMs);
+      out.push({ readout: readout - t0 + paint, idle: idle + paint });
+    }
+    return { samples: out };
+  }, [via, n]);
+}
+
+async function jumpTable(page, base) {
+  const n = Number(process.env.BENCH_JUMPS ?? 200);
+  const cases = [
+    'rows=128&cols=128&k=512&dataflow=os',
+    'rows=256&cols=256&k=4096&dataflow=os',
+    'rows=256&cols=256&k=4096&dataflow=ws',
+    'rows=256&cols=256&m=1024&k=4096&n=1024&dataflow=os',
+  ];
+  console.log(`\nThe same jump (random cycle) through the slider and through a URL change, ${n} samples each (target p95 ≤ 16 ms)`);
+  console.log('| systolic | path | work median | work p95 | until idle median | until idle p95 |');
+  console.log('|---|---|---|---|---|---|');
+  // What a hash change costs the browser itself, on a page without the app.
+  await page.goto(`${base}no-app`);
+  const bare = await page.evaluate(async (n) => {
+    const yieldTask = () => new Promise((r) => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => r();
+      c.port2.postMessage(0);
+    });
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      location.hash = `/systolic?rows=256&cols=256&k=4096&cycle=${i}`;
+      await yieldTask();
+      out.push(performance.now() - t0);
+      await new Promise((r) => requestAnimationFrame(() => r()));
+    }
+    return out;
+  }, n);
+  page.errors.length = 0; // that page's own 404
+  const b = stats(bare);
+  console.log(`| (a page without the app) | url, the browser's own cost | | | ${fmt(b.median)} | ${fmt(b.p95)} |`);
+  for (const c of cases) {
+    await open(page, base, `#/systolic?${c}&seed=1&cycle=0`);
+    await painted(page);
+    // The check done (a folded GEMM's may still run, in idle slices).
+    await page.waitForSelector('[data-metric="max-abs-error"][data-value]', { timeout: 20000 }).catch(() => {});
+    await page.waitForFunction(() => /[?&]lang=/.test(location.hash)); // the canonical URL is written
+    await jumps(page, 'slider', 10); // warm-up
+    for (const via of ['slider', 'url']) {
+      await page.waitForTimeout(300); // no write pending from the previous path
+      const r = await jumps(page, via, n);
+      if (r.error) throw new Error(r.error);
+      const w = stats(r.samples.map((x) => x.readout));
+      const idle = stats(r.samples.map((x) => x.idle));
+      console.log(`| ${c.replace(/&/g, ' ')} | ${via} | ${fmt(w.median)} | ${fmt(w.p95)} | ${fmt(idle.median)} | ${fmt(idle.p95)} |`);
+    }
+  }
+}
+
 async function main() {
   const srv = await serveDist();
   const browser = await launch();
   const page = await newPage(browser);
+  if (process.env.BENCH_PART === 'jumps') {
+    await jumpTable(page, srv.base);
+    if (page.errors.length) console.error('page errors:', page.errors);
+    await browser.close();
+    srv.server.close();
+    return;
+  }
   const rows = [];
   // One tile of work, then a folded GEMM (m = n = 1024, k = 4096 on 256 × 256:
   // 16 folds OS, 64 WS and IS) in every dataflow.
@@ -84,6 +204,7 @@ async function main() {
     const shape = m ? `${rowsN}x${rowsN}, m=${m} k=${k} n=${n}` : `${rowsN}x${rowsN}x${k}`;
     rows.push({ shape: `${shape} ${df}`, load, scrub, step });
   }
+  await jumpTable(page, srv.base);
   if (page.errors.length) console.error('page errors:', page.errors);
   await browser.close();
   srv.server.close();

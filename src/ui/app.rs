@@ -166,7 +166,9 @@ fn Shell() -> Html {
             problem: Problem::BrokenQuery,
         });
     }
-    if url_lang.as_deref().and_then(Lang::from_code).is_some() {
+    // Remembered only when it changes: the shell renders on every URL change,
+    // and a localStorage write is a synchronous disk-backed call.
+    if url_lang.as_deref().and_then(Lang::from_code).is_some() && stored != Some(lang) {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
     }
     let practice = super::practice::Mode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);

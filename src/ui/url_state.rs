@@ -5,7 +5,8 @@
 //! changes (playback, dragging a slider) stay smooth, and every change is
 //! written back with `history.replaceState` at most every 200 ms (browsers
 //! throttle faster writes), the last one always. A URL that changes from
-//! outside (back button, edited link) is adopted, with its notices.
+//! outside (back button, edited link) is adopted, with its notices, in the
+//! same render that shows it.
 
 use super::app::{query_pairs, AppCtx, Route};
 use crate::params::{Notice, Problem, Value, Values};
@@ -14,6 +15,7 @@ use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
+use yew_router::history::{HashHistory, History};
 use yew_router::prelude::*;
 
 const WRITE_EVERY_MS: u32 = 200;
@@ -70,6 +72,12 @@ struct Writer {
     /// one written before (back, an edited link, a deck moving on) — is a
     /// real navigation, and the URL wins.
     seq: u64,
+    /// The query the URL shows, as far as this panel knows: the last one it
+    /// wrote or adopted.
+    shown: Option<Vec<(String, String)>>,
+    /// How many outside changes have been adopted (the write effect runs
+    /// after each, to rewrite a non-canonical spelling).
+    adopted: u64,
 }
 
 type WriteFn = Rc<dyn Fn(&[(String, String)], u64)>;
@@ -88,6 +96,7 @@ fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: Wr
     });
     this.borrow_mut().seq = seq;
     write(&q, seq);
+    this.borrow_mut().shown = Some(q);
     let again = this.clone();
     let timer = Timeout::new(WRITE_EVERY_MS, move || {
         let pending = {
@@ -109,85 +118,85 @@ pub struct UrlState {
     pub dismiss: Callback<()>,
 }
 
+/// The values and notices of a URL's query (`None`: it could not be decoded).
+fn read(meta: &'static TopicMeta, pairs: Option<&[(String, String)]>) -> (Values, Vec<Notice>) {
+    let (values, mut notices) = meta.parse(pairs.unwrap_or_default());
+    if pairs.is_none() {
+        notices.push(Notice { param: "?".into(), given: String::new(), problem: Problem::BrokenQuery });
+    }
+    (values, notices)
+}
+
 #[hook]
 pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let location = use_location().expect("inside a router");
-    let navigator = use_navigator().expect("inside a router");
-    let read = {
-        let pairs = query_pairs(&location);
-        move || {
-            let (values, mut notices) = meta.parse(pairs.as_deref().unwrap_or_default());
-            if pairs.is_none() {
-                notices.push(Notice { param: "?".into(), given: String::new(), problem: Problem::BrokenQuery });
-            }
-            (values, notices)
-        }
-    };
-    let state = {
-        let read = read.clone();
-        use_reducer(move || PanelValues { meta, values: read().0 })
-    };
-    let notices = {
-        let read = read.clone();
-        use_state(move || Rc::new(read().1))
-    };
+    // The panel listens to the history itself rather than through the
+    // router's location context (`use_location`), which would render the
+    // whole panel again for each of its own throttled writes, and would show
+    // an outside change only one render late (an effect adopting it, then a
+    // second render with its values). Here an outside change is adopted the
+    // moment it happens, so it costs one render, as a slider change does.
+    let state = use_reducer(|| {
+        let pairs = query_pairs(&HashHistory::new().location());
+        PanelValues { meta, values: read(meta, pairs.as_deref()).0 }
+    });
+    let notices = use_state(|| Rc::new(read(meta, query_pairs(&HashHistory::new().location()).as_deref()).1));
     let writer = use_mut_ref(Writer::default);
+    let navigator = use_navigator().expect("inside a router");
 
-    let write: WriteFn = {
-        let navigator = navigator.clone();
-        Rc::new(move |q: &[(String, String)], seq: u64| {
-            let _ = navigator.replace_with_query_and_state(&Route::Topic { id: meta.id.to_string() }, q, seq);
-        })
-    };
-    let canonical = {
-        let globals = ctx.globals();
-        move |values: &Values| {
-            let mut q = values.to_query();
-            q.extend(globals.iter().cloned());
-            q
-        }
-    };
+    let write: WriteFn = Rc::new(move |q: &[(String, String)], seq: u64| {
+        let _ = navigator.replace_with_query_and_state(&Route::Topic { id: meta.id.to_string() }, q, seq);
+    });
 
-    // Adopt a URL that changed from outside.
+    // Adopt a URL that changed from outside: anything but the echo of this
+    // panel's own last write (back, an edited link, a deck moving on), even
+    // a query equal to one written before. The URL wins.
     {
-        let state = state.clone();
-        let notices = notices.clone();
+        let dispatch = state.dispatcher();
+        let notices = notices.setter();
         let writer = writer.clone();
-        let write = write.clone();
-        let canonical = canonical.clone();
-        let current = query_pairs(&location);
-        let written = location.state::<u64>();
-        let key = format!("{}{}", location.path(), location.query_str());
-        let first = use_mut_ref(|| true);
-        use_effect_with(key, move |_| {
-            // The state was made from the URL it mounted with; this effect can
-            // run after the first user change, which must not be undone. The
-            // write effect below puts the canonical URL in place.
-            if first.replace(false) {
-                return;
-            }
-            let (values, found) = read();
-            let echo = written.is_some_and(|s| *s == writer.borrow().seq);
-            if !echo {
-                if values != state.values {
-                    state.dispatch(Action::Replace(values.clone()));
+        use_effect_with((), move |_| {
+            let history = HashHistory::new(); // the router's own (one per page)
+            let listener = history.clone().listen(move || {
+                let location = history.location();
+                if Route::recognize(location.path()) != Some(Route::Topic { id: meta.id.to_string() }) {
+                    return; // another page: the shell swaps this panel out
                 }
+                let echo = location.state::<u64>().is_some_and(|s| *s == writer.borrow().seq);
+                if echo {
+                    return;
+                }
+                let pairs = query_pairs(&location);
+                let (values, found) = read(meta, pairs.as_deref());
+                {
+                    let mut w = writer.borrow_mut();
+                    w.shown = pairs;
+                    w.adopted += 1;
+                }
+                dispatch.dispatch(Action::Replace(values));
                 notices.set(Rc::new(found));
-                // Same values, different spelling (`rows=` → `rows=4`): rewrite.
-                let q = canonical(&values);
-                if current.as_ref() != Some(&q) {
-                    request_write(&writer, q, write);
-                }
-            }
+            });
+            move || drop(listener)
         });
     }
 
-    // Write every change back (throttled), with the global parameters.
+    // Write every change back (throttled), with the global parameters. A
+    // query the URL already shows is not written again (an adopted URL in
+    // its canonical spelling), and a write still pending from before it is
+    // dropped: the navigation wins. An adopted URL in another spelling
+    // (`rows=` → `rows=4`) is rewritten.
     {
         let writer = writer.clone();
-        use_effect_with((state.values.clone(), ctx.globals()), move |(values, _)| {
-            request_write(&writer, canonical(values), write);
+        let adopted = writer.borrow().adopted;
+        let globals = ctx.globals();
+        use_effect_with((state.values.clone(), globals, adopted), move |(values, globals, _)| {
+            let mut q = values.to_query();
+            q.extend(globals.iter().cloned());
+            if writer.borrow().shown.as_ref() == Some(&q) {
+                writer.borrow_mut().pending = None;
+            } else {
+                request_write(&writer, q, write);
+            }
         });
     }
 
