@@ -68,7 +68,7 @@ pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u6
                     pad + label_w + avail / 2.0,
                     y + row_h * 0.3,
                     skipped(sec - p - 1),
-                    font * 0.9,
+                    if th.present { font } else { font * 0.9 },
                     th.muted,
                     Align::Center,
                     false,
@@ -78,7 +78,15 @@ pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u6
         }
         prev = Some(sec);
         let base = sec * a.p.section;
-        scene.text(pad, y + row_h / 2.0, format!("0x{base:x}"), font * 0.9, th.fg, Align::Left, false);
+        scene.text(
+            pad,
+            y + row_h / 2.0,
+            format!("0x{base:x}"),
+            if th.present { font } else { font * 0.9 },
+            th.fg,
+            Align::Left,
+            false,
+        );
         scene.rect(pad + label_w, y, avail, row_h, Some(th.waiting), Some((th.grid, 1.0 * th.line_scale)));
         for (l, &addr) in a.addrs.iter().enumerate() {
             if addr / a.p.section == sec {

@@ -21,7 +21,16 @@ pub fn visible_blocks(g: &Grid) -> Vec<Option<u64>> {
     v
 }
 
-pub fn draw(g: &Grid, selected: u64, th: &Theme, width: f64, more: &dyn Fn(u64) -> String) -> Scene {
+/// `more(n)` labels a gap of `n` blocks not drawn, `block(b)` a block's row
+/// (both translated by the caller).
+pub fn draw(
+    g: &Grid,
+    selected: u64,
+    th: &Theme,
+    width: f64,
+    more: &dyn Fn(u64) -> String,
+    block: &dyn Fn(u64) -> String,
+) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let label_w = 74.0 * th.text_scale;
@@ -47,7 +56,7 @@ pub fn draw(g: &Grid, selected: u64, th: &Theme, width: f64, more: &dyn Fn(u64) 
                 x + span as f64 * cell / 2.0,
                 y - font * 0.4,
                 format!("w{w}"),
-                font * 0.85,
+                if th.present { font } else { font * 0.85 },
                 th.muted,
                 Align::Center,
                 false,
@@ -70,7 +79,7 @@ pub fn draw(g: &Grid, selected: u64, th: &Theme, width: f64, more: &dyn Fn(u64) 
                 );
             }
             Some(b) => {
-                scene.text(pad, y + row_h / 2.0, format!("block {b}"), font, th.fg, Align::Left, b == sel.block_idx);
+                scene.text(pad, y + row_h / 2.0, block(b), font, th.fg, Align::Left, b == sel.block_idx);
                 let px: Vec<u8> = (0..g.block)
                     .flat_map(|t| {
                         let i = b * g.block + t;
@@ -120,7 +129,7 @@ mod tests {
     fn lecture_grid_shows_every_block_and_idle_threads() {
         let g = Grid::new(1000, 256);
         assert_eq!(visible_blocks(&g).len(), 4);
-        let s = draw(&g, 1000, &Theme::normal(), 900.0, &|n| format!("{n} more"));
+        let s = draw(&g, 1000, &Theme::normal(), 900.0, &|n| format!("{n} more"), &|b| format!("block {b}"));
         let bitmaps: Vec<&Vec<u8>> = s
             .shapes
             .iter()

@@ -56,6 +56,7 @@ pub static STRINGS: &[(&str, &str, &str)] = &[
     ("threads.explain", "The grid has ceil(n / blockDim) blocks, so the last block is padded up to a whole block: those threads exist and are scheduled, but fail the bounds check. Inside a block, every 32 consecutive threads form a warp, the unit the hardware actually schedules; a block size that is not a multiple of 32 leaves part of its last warp empty.", "网格有 ceil(n / blockDim) 个块，最后一块被补成完整的块：多出的线程照样存在、照样被调度，只是过不了边界检查。块内每 32 个连续线程组成一个 warp，这是硬件真正调度的单位；块大小不是 32 的倍数时，最后一个 warp 有一部分是空的。"),
     ("threads.lecture", "Lecture check (notes §3.1): n = 1000, 256 threads per block → 4 blocks, 1024 threads, 24 idle.", "讲义对照（§3.1）：n = 1000、每块 256 线程 → 4 个块、1024 个线程、24 个空闲。"),
     ("threads.preset", "n = 1000, 256 threads per block", "n = 1000，每块 256 线程"),
+    ("threads.block", "block {b}", "块 {b}"),
     ("threads.more-blocks", "… {n} more blocks …", "……另有 {n} 个块……"),
     ("threads.legend.active", "thread with an element", "有元素可处理的线程"),
     ("threads.legend.idle", "idle thread (i ≥ n)", "空闲线程（i ≥ n）"),

@@ -21,7 +21,8 @@ pub fn ThreadsPanel() -> Html {
         let ctx = ctx.clone();
         use_memo((g, sel, p.width as u32, ctx.present, ctx.lang), move |(g, sel, w, present, _)| {
             let more = |n: u64| ctx.tf("threads.more-blocks", &[("n", &n.to_string())]);
-            SceneRef(Rc::new(draw(g, *sel, &Theme::for_mode(*present), *w as f64, &more)))
+            let block = |b: u64| ctx.tf("threads.block", &[("b", &b.to_string())]);
+            SceneRef(Rc::new(draw(g, *sel, &Theme::for_mode(*present), *w as f64, &more, &block)))
         })
     };
     let presets = Rc::new(vec![Preset {
