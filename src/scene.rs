@@ -95,15 +95,15 @@ impl Scene {
     pub fn text(&mut self, x: f64, y: f64, text: impl Into<String>, size: f64, color: Rgba, align: Align, bold: bool) {
         self.shapes.push(Shape::Text { x, y, text: text.into(), size, color, align, bold });
     }
-    /// The scene without the texts smaller than `min` pixels: projected,
-    /// a label too small to read from the room is left out rather than shown
-    /// as noise (its figures stay in the text alternative and the readouts).
-    pub fn without_text_under(&self, min: f64) -> Scene {
-        let keep = |s: &Shape| !matches!(s, Shape::Text { size, .. } if *size < min);
-        Scene { shapes: self.shapes.iter().filter(|s| keep(s)).cloned().collect(), ..self.clone_empty() }
-    }
-    fn clone_empty(&self) -> Scene {
-        Scene::new(self.width, self.height, self.background)
+    /// The size of the smallest non-blank text of at least `min` pixels.
+    pub fn smallest_text(&self, min: f64) -> Option<f64> {
+        self.shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text { size, text, .. } if *size >= min && !text.trim().is_empty() => Some(*size),
+                _ => None,
+            })
+            .reduce(f64::min)
     }
     /// All the text in the scene (for tests).
     pub fn texts(&self) -> Vec<&str> {
@@ -141,6 +141,13 @@ impl Scene {
 }
 
 impl Shape {
+    /// Is this a text smaller than `min` pixels? Projected, such a label is
+    /// left out rather than shown as noise (its figures stay in the text
+    /// alternative and the readouts).
+    pub fn text_under(&self, min: f64) -> bool {
+        matches!(self, Shape::Text { size, .. } if *size < min)
+    }
+
     /// The same shape moved by `(dx, dy)`.
     pub fn moved(&self, dx: f64, dy: f64) -> Shape {
         let mut s = self.clone();
@@ -310,9 +317,11 @@ mod tests {
         sc.text(0.0, 0.0, "big", 20.0, th.fg, Align::Left, false);
         sc.text(0.0, 0.0, "tiny", 9.0, th.fg, Align::Left, false);
         sc.rect(0.0, 0.0, 5.0, 5.0, Some(th.fg), None);
-        let s = sc.without_text_under(17.5);
-        assert_eq!(s.texts(), vec!["big"]);
-        assert_eq!(s.shapes.len(), 2);
-        assert_eq!((s.width, s.height), (100.0, 100.0));
+        let kept: Vec<&Shape> = sc.shapes.iter().filter(|s| !s.text_under(17.5)).collect();
+        assert_eq!(kept.len(), 2);
+        assert!(matches!(kept[0], Shape::Text { text, .. } if text == "big"));
+        assert_eq!(sc.smallest_text(17.5), Some(20.0));
+        assert_eq!(sc.smallest_text(0.0), Some(9.0));
+        assert_eq!(Scene::new(1.0, 1.0, th.bg).smallest_text(0.0), None);
     }
 }

@@ -44,12 +44,13 @@ impl Scratch {
 
 /// Paint `scene` on `canvas`. Bitmaps (heat maps) are put on offscreen
 /// canvases from `scratch`, then scaled onto the canvas without smoothing.
-pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch) {
-    paint_scaled(canvas, scene, scratch, super::window().device_pixel_ratio().clamp(1.0, 4.0));
+pub fn paint(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch, min_text: f64) {
+    paint_scaled(canvas, scene, scratch, super::window().device_pixel_ratio().clamp(1.0, 4.0), min_text);
 }
 
-/// Paint `scene` at `dpr` canvas pixels per CSS pixel (exports choose it).
-pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch, dpr: f64) {
+/// Paint `scene` at `dpr` canvas pixels per CSS pixel (exports choose it),
+/// leaving out texts smaller than `min_text` (see [`Shape::text_under`]).
+pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scratch, dpr: f64, min_text: f64) {
     let mut bitmaps = 0;
     let (pw, ph) = ((scene.width * dpr).round() as u32, (scene.height * dpr).round().max(1.0) as u32);
     if canvas.width() != pw {
@@ -84,6 +85,7 @@ pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scr
                 ctx.line_to(*x2, *y2);
                 ctx.stroke();
             }
+            Shape::Text { .. } if shape.text_under(min_text) => {}
             Shape::Text { x, y, text, size, color, align, bold } => {
                 ctx.set_font(&format!("{}{:.1}px {}", if *bold { "600 " } else { "" }, size, FONT_STACK));
                 ctx.set_text_align(match align {
@@ -118,10 +120,15 @@ pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scr
 /// Download what a canvas shows as `<name>.png`.
 pub fn save_png(canvas: &HtmlCanvasElement, name: &str) {
     let Ok(url) = canvas.to_data_url_with_type("image/png") else { return };
+    download_href(&url, &format!("{name}.png"));
+}
+
+/// Offer what `href` points at (a data: or blob: URL) as a file download.
+pub fn download_href(href: &str, file: &str) {
     let Some(doc) = super::window().document() else { return };
     let Ok(a) = doc.create_element("a") else { return };
-    let _ = a.set_attribute("href", &url);
-    let _ = a.set_attribute("download", &format!("{name}.png"));
+    let _ = a.set_attribute("href", href);
+    let _ = a.set_attribute("download", file);
     if let Some(a) = a.dyn_ref::<web_sys::HtmlElement>() {
         a.click();
     }
@@ -198,32 +205,24 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
         let scratch = scratch.clone();
         let present = ctx.present;
         use_effect_with((props.scene.clone(), present), move |(scene, present)| {
-            // Projected, no illegible text (see `Scene::without_text_under`).
-            let scene =
-                if *present { Rc::new(scene.0.without_text_under(PROJECTED_MIN_TEXT)) } else { scene.0.clone() };
+            let scene = scene.0.clone();
+            // Projected, no illegible text (see `Shape::text_under`).
+            let min_text = if *present { PROJECTED_MIN_TEXT } else { 0.0 };
+            // The smallest text drawn (the legibility test scales it by the canvas's size on screen).
+            let smallest = scene.smallest_text(min_text);
             // Replacing the handle cancels a frame not yet painted.
             *frame.borrow_mut() = Some(request_animation_frame(move |_| {
                 if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                     let perf = super::window().performance();
                     let t0 = perf.as_ref().map(|p| p.now());
-                    paint(&c, &scene, &mut scratch.borrow_mut());
+                    paint(&c, &scene, &mut scratch.borrow_mut(), min_text);
                     // How long the paint took (read by the benchmark).
                     if let (Some(p), Some(t0)) = (perf, t0) {
                         let _ = c.set_attribute("data-paint-ms", &format!("{:.3}", p.now() - t0));
                     }
                     let _ = c.set_attribute("data-painted", "1");
-                    // The smallest text as shown (font size × on-screen scale), for the legibility test.
-                    let shown = c.get_bounding_client_rect().width() / scene.width.max(1.0);
-                    let min = scene
-                        .shapes
-                        .iter()
-                        .filter_map(|s| match s {
-                            crate::scene::Shape::Text { size, text, .. } if !text.trim().is_empty() => Some(*size),
-                            _ => None,
-                        })
-                        .fold(f64::INFINITY, f64::min);
-                    if min.is_finite() {
-                        let _ = c.set_attribute("data-min-font", &format!("{:.1}", min * shown));
+                    if let Some(size) = smallest {
+                        let _ = c.set_attribute("data-min-font", &format!("{size:.1}"));
                     }
                 }
             }));

@@ -32,17 +32,10 @@ fn offscreen() -> Option<HtmlCanvasElement> {
 
 /// The RGBA pixels of `scene` painted at `scale` pixels per CSS pixel.
 fn rasterize(canvas: &HtmlCanvasElement, scene: &Scene, scale: f64, scratch: &mut Scratch) -> Option<Vec<u8>> {
-    paint_scaled(canvas, scene, scratch, scale);
+    paint_scaled(canvas, scene, scratch, scale, 0.0);
     let ctx = super::canvas::context_2d(canvas)?;
     let img = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).ok()?;
     Some(img.data().0)
-}
-
-async fn next_frame() {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = super::window().request_animation_frame(&resolve);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
 #[derive(Clone, PartialEq)]
@@ -204,7 +197,7 @@ async fn encode(
         let rgba = rasterize(&canvas, &scene, scale, &mut scratch).ok_or("no pixels")?;
         gif.add(&rgba, delay)?;
         job.set(Job::Running { done: i + 1, of: positions.len() });
-        next_frame().await;
+        super::next_frame().await;
     }
     let n = gif.frames();
     Ok(Some((n, gif.finish()?)))
@@ -226,6 +219,6 @@ pub fn save_slide(scene: &Scene, name: &str, present: bool) {
     }
     let s = slide(scene, title.trim(), &figures, &Theme::for_mode(present));
     let Some(canvas) = offscreen() else { return };
-    paint_scaled(&canvas, &s, &mut Scratch::default(), 2.0);
+    paint_scaled(&canvas, &s, &mut Scratch::default(), 2.0, 0.0);
     super::canvas::save_png(&canvas, &format!("{name}-figures"));
 }

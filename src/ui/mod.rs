@@ -54,6 +54,14 @@ pub fn start() {
     yew::Renderer::<app::App>::new().render();
 }
 
+/// Resolve at the next animation frame (work in slices between frames).
+pub async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().request_animation_frame(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// The window (always present in a page).
 pub fn window() -> web_sys::Window {
     web_sys::window().expect("no window")

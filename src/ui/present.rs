@@ -410,13 +410,7 @@ pub fn download(name: &str, text: &str) {
 /// Offer a blob as a file download.
 pub fn download_blob(name: &str, blob: &web_sys::Blob) {
     let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
-    if let Some(a) = super::window().document().and_then(|d| d.create_element("a").ok()) {
-        let _ = a.set_attribute("href", &url);
-        let _ = a.set_attribute("download", name);
-        if let Some(a) = a.dyn_ref::<web_sys::HtmlElement>() {
-            a.click();
-        }
-    }
+    super::canvas::download_href(&url, name);
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 

@@ -101,7 +101,11 @@ describe('presenting', () => {
       await open(page, env.srv.base, `#/${id}?present=1`);
       await settled(page);
       // The smallest text as shown: its font size × how much the canvas is scaled on screen.
-      const min = await page.evaluate(() => document.querySelector('canvas[data-testid="scene-canvas"]')?.dataset.minFont);
+      const min = await page.evaluate(() => {
+        const c = document.querySelector('canvas[data-testid="scene-canvas"]');
+        if (!c?.dataset.minFont) return undefined;
+        return Number(c.dataset.minFont) * c.getBoundingClientRect().width / (c.width / devicePixelRatio);
+      });
       if (min !== undefined && Number(min) < 15) small.push(`${id}: ${min} px`);
     }
     assert.deepEqual(small, []);

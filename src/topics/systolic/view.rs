@@ -12,6 +12,7 @@ use crate::ui::chart::{Band, Chart, SeriesChart};
 use crate::ui::inset::RooflineInset;
 use crate::ui::panel::{controls, use_panel};
 use crate::ui::export::Export;
+use crate::ui::next_frame;
 use crate::ui::player::Player;
 use crate::ui::readouts::Readouts;
 use crate::ui::url_state::Action;
@@ -49,14 +50,6 @@ async fn next_task() {
                 let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
             }
         }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
-/// Resolve at the next animation frame.
-async fn next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = crate::ui::window().request_animation_frame(&resolve);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
