@@ -165,7 +165,7 @@ pub fn encode(s: &str) -> String {
 }
 
 /// Texts of the frame's lecture-hall tools, the deck and exports.
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("frame.controls", "Controls", "控制项"),
     ("frame.prev", "Previous panel: {title}", "上一个面板：{title}"),
     ("frame.next", "Next panel: {title}", "下一个面板：{title}"),

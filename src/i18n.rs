@@ -33,11 +33,50 @@ impl Lang {
     }
 }
 
+/// A table of texts `(key, English, 中文)`. Natively (the tests, the README
+/// and the generator of the text files) it is the table itself. In the wasm
+/// build it is empty: the browser loads the texts of the language shown,
+/// `strings.<lang>.json`, written by the native binary at build time
+/// (`warpscope strings <dir>`, a trunk hook), so that a page carries one
+/// language, not both, and no text is compiled into the code.
+#[cfg(not(target_arch = "wasm32"))]
+#[macro_export]
+macro_rules! texts {
+    ($($entry:tt)*) => { &[$($entry)*] };
+}
+/// See the native definition: in the wasm build a table is empty.
+#[cfg(target_arch = "wasm32")]
+#[macro_export]
+macro_rules! texts {
+    ($($entry:tt)*) => {
+        &[]
+    };
+}
+
+/// Texts needed before or without the text files: the panic card (the app's
+/// state is gone, and it shows both languages) and the message shown when a
+/// text file can't be loaded. Compiled into every build.
+static RESIDENT: &[(&str, &str, &str)] = &[
+    ("panic.title", "Something went wrong", "出错了"),
+    (
+        "panic.body",
+        "Warpscope hit an internal error and stopped. Please report the link you were on.",
+        "Warpscope 遇到内部错误并已停止。请报告出错时的链接。",
+    ),
+    ("panic.link", "Back to the start page", "返回首页"),
+    (
+        "strings.failed",
+        "The texts could not be loaded ({file}). Check the connection and reload the page.",
+        "无法加载界面文字（{file}）。请检查网络后重新加载页面。",
+    ),
+    ("strings.reload", "Reload", "重新加载"),
+];
+
 /// The shared vocabulary: app chrome, notices, the player, and parameters,
 /// choices and metrics used by more than one topic. Each topic's own texts
 /// are in its folder (`topics/<id>/mod.rs`, `STRINGS`).
 /// (key, English, 中文)
-static TABLE: &[(&str, &str, &str)] = &[
+static TABLE: &[(&str, &str, &str)] = crate::texts![
     // App chrome
     ("app.name", "Warpscope", "Warpscope"),
     ("app.tagline", "CS336 Lecture 5, GPUs and TPUs: an interactive lab", "CS336 第 5 讲 GPU 与 TPU：交互式实验室"),
@@ -131,10 +170,6 @@ static TABLE: &[(&str, &str, &str)] = &[
     // Not found / broken links
     ("notfound.title", "No such page", "没有这个页面"),
     ("notfound.body", "The link “{path}” does not name a Warpscope topic. Here is the list of topics.", "链接“{path}”不对应任何主题。以下是全部主题。"),
-    // Panic card
-    ("panic.title", "Something went wrong", "出错了"),
-    ("panic.body", "Warpscope hit an internal error and stopped. Please report the link you were on.", "Warpscope 遇到内部错误并已停止。请报告出错时的链接。"),
-    ("panic.link", "Back to the start page", "返回首页"),
     // Notices
     ("notice.title", "Some link parameters were adjusted", "链接中的部分参数已被调整"),
     ("notice.out-of-range", "{param}={given} is outside {min}–{max}; using {used}.", "{param}={given} 超出范围 {min}–{max}，已改用 {used}。"),
@@ -177,9 +212,10 @@ static TABLE: &[(&str, &str, &str)] = &[
 
 type Entry = (&'static str, &'static str, &'static str);
 
-/// Every table: the shared one, the lecture-hall tools', each topic's, then practice's.
+/// Every table: the always-resident one, the shared one, the lecture-hall
+/// tools', each topic's, then practice's.
 fn tables() -> impl Iterator<Item = &'static [Entry]> {
-    [TABLE, crate::deck::STRINGS]
+    [RESIDENT, TABLE, crate::deck::STRINGS]
         .into_iter()
         .chain(crate::topics::ALL.iter().map(|t| t.strings))
         .chain(crate::practice::string_tables())
@@ -191,9 +227,61 @@ fn lookup(key: &str) -> Option<&'static Entry> {
     INDEX.get_or_init(|| tables().flat_map(|t| t.iter()).map(|e| (e.0, e)).collect()).get(key).copied()
 }
 
+/// The texts of one language loaded from its file (`strings.<lang>.json`):
+/// key → text. Set once per language; in the wasm build the only source
+/// besides [`RESIDENT`].
+static LOADED: [std::sync::OnceLock<std::collections::HashMap<String, String>>; 2] =
+    [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+
+fn loaded(lang: Lang) -> Option<&'static std::collections::HashMap<String, String>> {
+    LOADED[lang as usize].get()
+}
+
+/// Can `lang` be shown: its file is loaded (natively the tables always are)?
+pub fn is_loaded(lang: Lang) -> bool {
+    cfg!(not(target_arch = "wasm32")) || loaded(lang).is_some()
+}
+
+/// The name of a language's text file, next to `index.html`.
+pub fn file_name(lang: Lang) -> String {
+    format!("strings.{}.json", lang.code())
+}
+
+/// Adopts a language's text file (a JSON object of key → text). A second
+/// file for the same language is ignored: the first one stays.
+pub fn install(lang: Lang, json: &str) -> Result<(), String> {
+    let map: std::collections::HashMap<String, String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if map.is_empty() {
+        return Err("no texts".into());
+    }
+    let _ = LOADED[lang as usize].set(map);
+    Ok(())
+}
+
+/// A language's text file: every key of every table with its text in
+/// `lang`, sorted by key (the resident texts are left out: they are
+/// compiled in). Natively only: the wasm build has no tables.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn file_contents(lang: Lang) -> String {
+    let map: std::collections::BTreeMap<&str, &str> = tables()
+        .skip(1)
+        .flat_map(|t| t.iter())
+        .map(|(k, en, zh)| (*k, if lang == Lang::En { *en } else { *zh }))
+        .collect();
+    serde_json::to_string(&map).expect("strings serialise")
+}
+
+/// The text of `key` in `lang`, from the loaded file, else the tables.
+fn text(lang: Lang, key: &str) -> Option<&'static str> {
+    if let Some(s) = loaded(lang).and_then(|m| m.get(key)) {
+        return Some(s.as_str());
+    }
+    lookup(key).map(|(_, en, zh)| if lang == Lang::En { *en } else { *zh })
+}
+
 /// Is there a text for `key`?
 pub fn has(key: &str) -> bool {
-    lookup(key).is_some()
+    lookup(key).is_some() || LOADED.iter().any(|l| l.get().is_some_and(|m| m.contains_key(key)))
 }
 
 /// A text that can't be shown as meant (a missing key, an unfilled
@@ -211,11 +299,8 @@ fn report(problem: String) {
 /// The text of `key` in `lang`; a missing key shows itself and is reported
 /// (see [`report`]), never panics.
 pub fn tr(lang: Lang, key: &str) -> String {
-    match lookup(key) {
-        Some((_, en, zh)) => match lang {
-            Lang::En => en.to_string(),
-            Lang::Zh => zh.to_string(),
-        },
+    match text(lang, key) {
+        Some(s) => s.to_string(),
         None => {
             report(format!("missing key {key}"));
             key.to_string()
@@ -456,6 +541,28 @@ mod tests {
                 assert!(has(&format!("metric.{m}")), "missing metric.{m}");
             }
         }
+    }
+
+    /// The text files carry every table's texts (the resident ones aside),
+    /// and a loaded file gives exactly the tables' texts.
+    #[test]
+    fn text_files_round_trip() {
+        for lang in [Lang::En, Lang::Zh] {
+            let file = file_contents(lang);
+            install(lang, &file).expect("a generated file installs");
+            assert!(is_loaded(lang));
+            let mut keys = 0;
+            for (k, en, zh) in tables().skip(1).flat_map(|t| t.iter()) {
+                assert_eq!(text(lang, k), Some(if lang == Lang::En { *en } else { *zh }), "{k}");
+                keys += 1;
+            }
+            let map: std::collections::HashMap<String, String> = serde_json::from_str(&file).unwrap();
+            assert_eq!(map.len(), keys, "one entry per key");
+            assert!(RESIDENT.iter().all(|(k, ..)| !map.contains_key(*k)), "resident texts stay compiled in");
+        }
+        assert!(install(Lang::En, "{}").is_err());
+        assert!(install(Lang::En, "<html>").is_err());
+        assert_eq!(file_name(Lang::Zh), "strings.zh.json");
     }
 
     #[test]

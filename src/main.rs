@@ -3,8 +3,24 @@ fn main() {
     warpscope::ui::start();
 }
 
-/// Natively the binary prints the README's panel table (from the registry).
+/// Natively the binary prints the README's panel table (from the registry),
+/// or, as `warpscope strings <dir>`, writes the text files of both languages
+/// into `<dir>` (trunk runs this after each build, see `Trunk.toml`).
 #[cfg(not(target_arch = "wasm32"))]
-fn main() {
-    print!("{}", warpscope::topics::readme_table());
+fn main() -> std::io::Result<()> {
+    use warpscope::i18n::{file_contents, file_name, Lang};
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [cmd, dir] if cmd == "strings" => {
+            for lang in [Lang::En, Lang::Zh] {
+                std::fs::write(std::path::Path::new(dir).join(file_name(lang)), file_contents(lang))?;
+            }
+        }
+        [] => print!("{}", warpscope::topics::readme_table()),
+        _ => {
+            eprintln!("usage: warpscope [strings <dir>]");
+            std::process::exit(2);
+        }
+    }
+    Ok(())
 }

@@ -17,7 +17,7 @@
 // `[data-metric="cycle"]` readout's data-value (a MutationObserver records
 // it), plus the canvas paint time; "until idle" runs to the end of the task
 // (every render and effect it set off) instead of the readout.
-// BENCH_PART=jumps runs the second table only.
+// BENCH_PART=jumps runs the second table only; BENCH_PART=size the transfer size only.
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -175,6 +175,7 @@ async function jumpTable(page, base) {
 }
 
 async function main() {
+  if (process.env.BENCH_PART === 'size') return transferSize();
   const srv = await serveDist();
   const browser = await launch();
   const page = await newPage(browser);
@@ -216,15 +217,23 @@ async function main() {
     console.log(`| ${r.shape} | ${r.load} ms | ${fmt(r.scrub.median)} | ${fmt(r.scrub.p95)} | ${fmt(r.step.median)} | ${fmt(r.step.p95)} |`);
   }
 
-  const files = await readdir(DIST);
-  let total = 0;
-  console.log('\nRelease build transfer size (gzip -9), target ≤ 300 KB:');
-  for (const f of files.filter((f) => /\.(wasm|js|css)$/.test(f))) {
-    const gz = gzipSync(await readFile(join(DIST, f)), { level: 9 }).length;
-    total += gz;
-    console.log(`  ${f}: ${(gz / 1024).toFixed(1)} KB`);
+  await transferSize();
+}
+
+/** The release build's transfer size (gzip -9): what a first visit downloads in each language. */
+async function transferSize() {
+  const files = (await readdir(DIST)).filter((f) => /\.(wasm|js|css|json)$/.test(f));
+  const gz = {};
+  for (const f of files) gz[f] = gzipSync(await readFile(join(DIST, f)), { level: 9 }).length;
+  const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+  console.log('\nRelease build transfer size (gzip -9, KB = 1,024 bytes), target ≤ 300 KB:');
+  for (const f of files) console.log(`  ${f}: ${kb(gz[f])}`);
+  const app = files.filter((f) => !/^strings\./.test(f)).reduce((t, f) => t + gz[f], 0);
+  for (const [lang, other] of [['en', 'zh'], ['zh', 'en']]) {
+    const own = gz[`strings.${lang}.json`] ?? 0;
+    console.log(`  first visit in ${lang}: ${kb(app + own)} (app ${kb(app)} + its texts ${kb(own)}); ` +
+      `the service worker then caches the ${other} texts (${kb(gz[`strings.${other}.json`] ?? 0)}) for offline use`);
   }
-  console.log(`  total: ${(total / 1024).toFixed(1)} KB`);
 }
 
 main().catch((e) => {

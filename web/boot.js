@@ -3,6 +3,19 @@
 // hashed names of the wasm-bindgen module and the wasm file onto this
 // script's tag (Trunk.toml `pattern_script`). Then registers the service
 // worker that lets the app run offline after a first visit.
+// The texts of the language the page opens in (the URL's lang=, else the
+// one remembered, else English) download while the wasm does; the app takes
+// them from here (src/ui/texts.rs) and fetches any other language itself.
+const remembered = (() => {
+  try { return JSON.parse(localStorage.getItem('warpscope.lang')); } catch { return null; }
+})();
+const asked = new URLSearchParams(location.hash.split('?')[1] ?? '').getAll('lang').pop();
+const lang = ['en', 'zh'].includes(asked) ? asked : ['en', 'zh'].includes(remembered) ? remembered : 'en';
+window.warpscopeTexts = {
+  lang,
+  text: fetch(`strings.${lang}.json`, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : null), () => null),
+};
+
 const tag = document.querySelector('script[data-wasm]');
 const bindings = await import(tag.dataset.js);
 const wasm = await bindings.default({ module_or_path: tag.dataset.wasm });

@@ -20,9 +20,16 @@ function references(html) {
   return [...new Set(urls)].filter(ours);
 }
 
-/** Cache a fresh index.html and everything it references; drop stale hashed files. */
+/** The texts of both languages, which the app fetches itself (src/ui/texts.rs). */
+const TEXTS = ['strings.en.json', 'strings.zh.json'].map((f) => new URL(f, SCOPE).href);
+
+/** Cache a fresh index.html and everything it references, and the texts; drop stale hashed files. */
 async function adopt(cache, response) {
   const refs = references(await response.clone().text());
+  await Promise.all(TEXTS.map(async (url) => {
+    const r = await fetch(url, { cache: 'no-cache' });
+    if (r.ok) await cache.put(url, r);
+  }));
   await cache.put(SCOPE, response);
   await Promise.all(refs.map(async (url) => {
     if (!(await cache.match(url))) {

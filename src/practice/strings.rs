@@ -3,7 +3,7 @@
 
 /// (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.toggle", "Practice", "练习"),
     ("practice.toggle.title", "Predict, then reveal: a question from this panel's simulation (practice=1)", "先预测，再揭晓：由本面板的模拟出题（practice=1）"),
     ("practice.heading", "Predict, then reveal", "先预测，再揭晓"),

@@ -31,7 +31,11 @@ pub enum Route {
 /// presented (`deck=k`, 1-based).
 #[derive(Clone, PartialEq, Debug)]
 pub struct AppCtx {
+    /// The language shown.
     pub lang: Lang,
+    /// The language the URL asks for: the one shown, except for the moment
+    /// its texts are still loading. Links and URL updates carry this one.
+    pub asked_lang: Lang,
     pub present: bool,
     pub embed: bool,
     pub deck: Option<usize>,
@@ -48,7 +52,7 @@ impl AppCtx {
     }
     /// The global query pairs that every link and URL update carries along.
     pub fn globals(&self) -> Vec<(String, String)> {
-        let mut g = vec![("lang".to_string(), self.lang.code().to_string())];
+        let mut g = vec![("lang".to_string(), self.asked_lang.code().to_string())];
         if self.present {
             g.push(("present".into(), "1".into()));
         }
@@ -172,7 +176,31 @@ fn Shell() -> Html {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
     }
     let practice = super::practice::Mode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
-    let ctx = AppCtx { lang, present, embed, deck, practice };
+
+    // The texts of the language asked for may still be on their way (a
+    // switch, or a link in the other language): the page stays in the one
+    // it has until they are in, then shows the new one whole.
+    let wanted = lang;
+    let lang = if crate::i18n::is_loaded(wanted) { wanted } else { wanted.other() };
+    let texts_arrived = use_force_update();
+    let texts_failed = use_state(|| None::<Lang>);
+    {
+        let texts_failed = texts_failed.clone();
+        use_effect_with(wanted, move |&wanted| {
+            if !crate::i18n::is_loaded(wanted) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match super::texts::load(wanted).await {
+                        Ok(()) => texts_arrived.force_update(),
+                        Err(problem) => {
+                            web_sys::console::warn_1(&format!("warpscope: texts not loaded: {problem}").into());
+                            texts_failed.set(Some(wanted));
+                        }
+                    }
+                });
+            }
+        });
+    }
+    let ctx = AppCtx { lang, asked_lang: wanted, present, embed, deck, practice };
 
     // Global notices stay up after the URL has been rewritten (same page),
     // until dismissed or the page changes. Kept at render time, not in an
@@ -234,7 +262,7 @@ fn Shell() -> Html {
     };
     let switch_lang = {
         let set_global = set_global.clone();
-        Callback::from(move |_: MouseEvent| set_global.emit(("lang", Some(lang.other().code().to_string()))))
+        Callback::from(move |_: MouseEvent| set_global.emit(("lang", Some(wanted.other().code().to_string()))))
     };
 
     // Key P toggles projector mode anywhere.
@@ -301,6 +329,11 @@ fn Shell() -> Html {
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }
                 <Notices notices={shown_notices} on_dismiss={dismiss_globals} />
+                if let Some(failed) = (*texts_failed).filter(|&l| l == wanted && !crate::i18n::is_loaded(l)) {
+                    <div class="notices" role="alert" data-testid="texts-failed">
+                        { ctx.tf("strings.failed", &[("file", &crate::i18n::file_name(failed))]) }
+                    </div>
+                }
                 <main class="site-main">{ body }</main>
                 <footer class="site-footer"><p>{ ctx.t("app.footer") }</p></footer>
             </div>

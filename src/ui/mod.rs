@@ -17,6 +17,7 @@ pub mod practice;
 pub mod present;
 pub mod readouts;
 pub mod slider;
+pub mod texts;
 pub mod url_state;
 pub mod widgets;
 
@@ -40,7 +41,8 @@ fn sanitize_hash() {
     }
 }
 
-/// Entry point: install the panic card, then mount the app on `<body>`.
+/// Entry point: install the panic card, load the texts of the language the
+/// page opens in, then mount the app on `<body>`.
 pub fn start() {
     panic::install();
     sanitize_hash();
@@ -48,10 +50,23 @@ pub fn start() {
     for event in ["popstate", "hashchange"] {
         gloo::events::EventListener::new(&window(), event, |_| sanitize_hash()).forget();
     }
-    if let Some(boot) = window().document().and_then(|d| d.get_element_by_id("boot")) {
-        boot.remove();
-    }
-    yew::Renderer::<app::App>::new().render();
+    wasm_bindgen_futures::spawn_local(async {
+        let boot = window().document().and_then(|d| d.get_element_by_id("boot"));
+        match texts::initial().await {
+            Ok(_) => {
+                if let Some(boot) = boot {
+                    boot.remove();
+                }
+                yew::Renderer::<app::App>::new().render();
+            }
+            Err((lang, problem)) => {
+                web_sys::console::warn_1(&format!("warpscope: texts not loaded: {problem}").into());
+                if let Some(boot) = boot {
+                    texts::show_failure(&boot, lang);
+                }
+            }
+        }
+    });
 }
 
 /// Resolve at the next animation frame (work in slices between frames).

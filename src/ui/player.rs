@@ -188,7 +188,7 @@ pub fn Player(props: &PlayerProps) -> Html {
         let (toggle, step, back, to_start, to_end) =
             (toggle.clone(), step.clone(), back.clone(), to_start.clone(), to_end.clone());
         let live = live.clone();
-        use_effect_with((ctx.deck, ctx.lang), move |&(deck, lang)| {
+        use_effect_with((ctx.deck, ctx.asked_lang), move |&(deck, lang)| {
             let doc = super::window().document().expect("document");
             let opts = gloo::events::EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {

@@ -85,7 +85,7 @@ fn href(path: &str, pairs: &[(String, String)]) -> String {
 /// The link that opens a question on its panel.
 pub fn question_href(q: &Question, ctx: &AppCtx) -> String {
     let mut pairs = q.query();
-    pairs.push(("lang".into(), ctx.lang.code().into()));
+    pairs.push(("lang".into(), ctx.asked_lang.code().into()));
     pairs.push(("practice".into(), "1".into()));
     pairs.push(("q".into(), q.seed.to_string()));
     href(q.topic, &pairs)
@@ -127,7 +127,7 @@ pub fn PracticeToggle() -> Html {
         }
         _ => html! {
             <a class="practice-toggle" data-testid="practice-toggle" title={ctx.t("practice.toggle.title")}
-                href={href("practice", &[("lang".into(), ctx.lang.code().into())])}>{ ctx.t("practice.toggle") }</a>
+                href={href("practice", &[("lang".into(), ctx.asked_lang.code().into())])}>{ ctx.t("practice.toggle") }</a>
         },
     }
 }
@@ -218,7 +218,7 @@ fn PanelQuestion(p: &PanelQuestionProps) -> Html {
             <nav class="practice-actions">
                 <button class="practice-next" data-testid="practice-next" onclick={next}>{ ctx.t("practice.next") }</button>
                 <a class="practice-link" data-testid="practice-link" href={question_href(&p.q, &ctx)}>{ ctx.t("practice.link") }</a>
-                <a class="practice-round-link" href={href("practice", &[("lang".into(), ctx.lang.code().into())])}>{ ctx.t("practice.round.start") }</a>
+                <a class="practice-round-link" href={href("practice", &[("lang".into(), ctx.asked_lang.code().into())])}>{ ctx.t("practice.round.start") }</a>
             </nav>
         </section>
     }
@@ -421,7 +421,7 @@ pub fn RoundPage() -> Html {
     let n = questions.len();
     let i = answers.len();
     let parts = std::iter::once(None).chain(Part::ALL.into_iter().map(Some));
-    let lang_pair = ("lang".to_string(), ctx.lang.code().to_string());
+    let lang_pair = ("lang".to_string(), ctx.asked_lang.code().to_string());
     let part_links = html! {
         <nav class="practice-parts">
             { for parts.map(|p| {

@@ -107,7 +107,7 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
     let embed = {
         let embed_code = embed_code.clone();
         let title = p.title.clone();
-        let lang = ctx.lang.code();
+        let lang = ctx.asked_lang.code();
         Callback::from(move |_: MouseEvent| {
             if embed_code.is_some() {
                 embed_code.set(None);
@@ -192,7 +192,7 @@ pub fn DeckProgress() -> Html {
     let Some(k) = ctx.deck else { return html! {} };
     let deck = load(LIVE_KEY);
     let n = deck.views.len();
-    let lang = ctx.lang.code();
+    let lang = ctx.asked_lang.code();
     {
         use_effect_with((k, lang), move |&(k, lang)| {
             let doc = super::window().document().expect("document");
@@ -249,7 +249,7 @@ pub fn DeckPage() -> Html {
     let deck = use_state(|| load(DECK_KEY));
     let problem = use_state(|| None::<String>);
     let shared = use_state(|| None::<String>);
-    let lang = ctx.lang.code();
+    let lang = ctx.asked_lang.code();
     // A shared link: check it, then present it.
     {
         let pairs = query_pairs(&location).unwrap_or_default();

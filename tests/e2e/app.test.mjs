@@ -65,7 +65,8 @@ describe('shell', () => {
     await painted(page);
     await page.getByTestId('lang-switch').click();
     await waitForQuery(page, 'lang', 'zh');
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    // The page changes language whole, once the Chinese texts are in.
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     assert.equal(await page.locator('.panel-header h1').innerText(), '脉动阵列（TPU 的 MXU）');
     assert.equal(await page.locator('[data-metric="utilization"] .metric-label').innerText(), '利用率');
     assert.match(await page.locator('.slider[data-param="rows"] label').innerText(), /行数/);

@@ -198,6 +198,61 @@ describe('strings cannot go missing', () => {
   });
 });
 
+// The service worker is blocked here: it would answer from its cache the
+// requests these tests count or make fail.
+describe('texts are loaded per language', () => {
+  test('a page downloads the language it shows, the other one when asked for', async () => {
+    const page = await newPage(env.browser, { serviceWorkers: 'block' });
+    const texts = [];
+    page.on('request', (r) => { if (/strings\.\w+\.json$/.test(r.url())) texts.push(r.url().split('/').pop()); });
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=3');
+    await painted(page);
+    assert.deepEqual(texts, ['strings.en.json']);
+    await page.getByTestId('lang-switch').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.locator('.panel-header h1').innerText(), '脉动阵列（TPU 的 MXU）');
+    assert.equal(await metric(page, 'cycle'), 3);
+    assert.deepEqual(texts, ['strings.en.json', 'strings.zh.json']);
+    // Back and forth needs no more downloads.
+    await page.getByTestId('lang-switch').click();
+    await waitForQuery(page, 'lang', 'en');
+    await page.getByTestId('lang-switch').click();
+    await waitForQuery(page, 'lang', 'zh');
+    assert.equal(texts.length, 2);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("texts that can't be loaded: a message, never a blank page", async () => {
+    const failed = (page) => page.errors.filter((e) => !/Failed to load resource/.test(e));
+    // The other language fails: the page stays usable in the one it has.
+    let page = await newPage(env.browser, { serviceWorkers: 'block' });
+    await page.route(/strings\.zh\.json$/, (r) => r.abort());
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=3');
+    await painted(page);
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('texts-failed').waitFor();
+    assert.match(await page.getByTestId('texts-failed').innerText(), /strings\.zh\.json/);
+    assert.equal(await page.locator('.panel-header h1').innerText(), 'Systolic array (TPU MXU)');
+    await page.keyboard.press('ArrowRight');
+    await waitForQuery(page, 'cycle', 4);
+    assert.deepEqual(failed(page), []);
+    await page.context().close();
+    // No texts at all: both languages say so, with a reload button.
+    page = await newPage(env.browser, { serviceWorkers: 'block' });
+    await page.route(/strings\.\w+\.json$/, (r) => r.abort());
+    await page.goto(env.srv.base + '#/systolic?lang=zh');
+    const alert = page.locator('#boot[role="alert"]');
+    await alert.waitFor();
+    const text = await alert.innerText();
+    assert.match(text, /无法加载界面文字（strings\.zh\.json）/);
+    assert.match(text, /The texts could not be loaded \(strings\.zh\.json\)/);
+    assert.equal(await alert.locator('button').count(), 1);
+    assert.deepEqual(failed(page), []);
+    await page.context().close();
+  });
+});
+
 describe('the lecture hall', () => {
   test('a clicker (PageDown/PageUp) steps the player after a slider or a preset was clicked', async () => {
     const page = await newPage(env.browser);

@@ -151,6 +151,9 @@ describe('offline after the first visit', () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     const cached = await page.evaluate(async () => (await (await caches.open('warpscope')).keys()).map((r) => r.url));
     assert.ok(cached.some((u) => u.endsWith('.wasm')), `wasm cached: ${cached}`);
+    for (const lang of ['en', 'zh']) {
+      assert.ok(cached.includes(`${env.srv.base}strings.${lang}.json`), `${lang} texts cached: ${cached}`);
+    }
     assert.ok(cached.every((u) => u.startsWith(env.srv.base)), `own files only: ${cached}`);
     await page.context().setOffline(true);
     for (const hash of ['#/systolic?rows=4&cols=4&k=6&cycle=3', '#/flash', '#/']) {
@@ -160,6 +163,14 @@ describe('offline after the first visit', () => {
       await painted(page);
       assert.ok((await page.evaluate(() => document.body.innerText.length)) > 50, `${hash}: rendered offline`);
     }
+    // The other language's texts were never fetched by the page: the
+    // service worker cached them, so switching works offline too.
+    await page.goto(env.srv.base + '#/flash?lang=zh');
+    await page.reload();
+    await page.waitForSelector('.app');
+    await painted(page);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    assert.match(await page.locator('.panel-header h1').innerText(), /[\u4e00-\u9fff]/);
     await page.context().setOffline(false);
     assert.deepEqual(page.errors, []);
     await page.context().close();

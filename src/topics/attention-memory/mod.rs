@@ -210,7 +210,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.attention-memory.title", "Attention memory: O(n²) against O(n)", "注意力显存：O(n²) 对 O(n)"),
     ("topic.attention-memory.summary", "Standard attention stores two n × n matrices per head; FlashAttention stores one or two numbers per row.", "标准注意力每个头要存两个 n × n 矩阵；FlashAttention 每行只存一两个数。"),
     ("param.stats", "Flash statistics", "Flash 保存的统计量"),

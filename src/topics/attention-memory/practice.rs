@@ -82,7 +82,7 @@ fn ratio(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.attention-memory.standard", "One attention head, sequence length n = {n}, in {dtype} ({e} B): how many GB do the n × n matrices S and P take in HBM?", "单个注意力头，序列长度 n = {n}，{dtype}（{e} 字节）：n × n 的矩阵 S 和 P 在 HBM 中占多少 GB？"),
     ("practice.attention-memory.flash.l", "FlashAttention-2 keeps one fp32 statistic per row (L = m + log ℓ) instead of S and P. At n = {n}, how many kB is that?", "FlashAttention-2 每行只保存一个 fp32 统计量（L = m + log ℓ），而不是 S 和 P。n = {n} 时是多少 kB？"),
     ("practice.attention-memory.flash.ml", "FlashAttention-1 keeps two fp32 statistics per row (m and ℓ) instead of S and P. At n = {n}, how many kB is that?", "FlashAttention-1 每行保存两个 fp32 统计量（m 和 ℓ），而不是 S 和 P。n = {n} 时是多少 kB？"),

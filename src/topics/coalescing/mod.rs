@@ -259,7 +259,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.coalescing.title", "Memory coalescing", "合并访存"),
     ("topic.coalescing.summary", "DRAM is read in aligned bursts: a warp whose 32 addresses fall in one burst section costs one transaction; scattered addresses cost up to 32.", "DRAM 按对齐的突发段读取：一个 warp 的 32 个地址落在同一段里只需一次事务；地址分散时最多要 32 次。"),
     ("param.pattern", "Access pattern", "访问模式"),

@@ -76,7 +76,7 @@ fn column(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.coalescing.transactions", "The 32 lanes of a warp each load one {dtype} element ({e} B), lane i reading element i × {stride}. Memory moves whole {section}-byte sections. How many sections (transactions) does the warp's load touch?", "一个 warp 的 32 个 lane 各读一个 {dtype} 元素（{e} 字节），lane i 读第 i × {stride} 个元素。内存按整段 {section} 字节搬运。这次 warp 读取涉及多少个段（事务）？"),
     ("practice.coalescing.useful", "32 lanes each load one {dtype} element ({e} B) at stride {stride}, in {section}-byte sections. What percentage of the bytes moved did the lanes ask for?", "32 个 lane 各以步长 {stride} 读一个 {dtype} 元素（{e} 字节），按 {section} 字节分段搬运。搬运的字节中有百分之多少是 lane 真正请求的？"),
     ("practice.coalescing.column", "A row-major {dtype} matrix has rows of {rowlen} elements. 32 lanes read one column (lane i reads row i). With {section}-byte sections, how many bytes does the warp move?", "一个行主序的 {dtype} 矩阵每行 {rowlen} 个元素。32 个 lane 读同一列（lane i 读第 i 行）。按 {section} 字节分段，这个 warp 要搬运多少字节？"),

@@ -256,7 +256,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("divergence.case.even", "tid % 2 == 0 (half of every warp)", "tid % 2 == 0（每个 warp 各一半）"),
     ("divergence.case.warp", "(tid / 32) % 2 == 0 (by warp)", "(tid / 32) % 2 == 0（按 warp 划分）"),
     ("divergence.case.lt100", "tid < 100 (only the warp across 100)", "tid < 100（只有跨越边界的 warp）"),

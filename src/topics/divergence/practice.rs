@@ -90,7 +90,7 @@ fn efficiency(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.divergence.steps", "{warps} warps run `if ({cond})` with {then} steps in the then-branch, {else} in the else-branch and {after} after. How many steps are issued in all?", "{warps} 个 warp 执行 `if ({cond})`：then 分支 {then} 步，else 分支 {else} 步，之后 {after} 步。一共要发射多少步？"),
     ("practice.divergence.steps.why", "A warp whose lanes disagree runs both branches one after the other, masked; the others run one. Steps per warp: {lens} = {total}. Diverging warps: {div}.", "lane 意见不一的 warp 要先后执行两个分支（用掩码屏蔽）；其余只执行一个。每个 warp 的步数：{lens} = {total}。发散的 warp：{div}。"),
     ("practice.divergence.diverging", "{warps} warps of 32 threads branch on `{cond}`. How many of the warps diverge (have lanes on both sides)?", "{warps} 个 32 线程的 warp 按 `{cond}` 分支。有多少个 warp 发生发散（两边都有 lane）？"),

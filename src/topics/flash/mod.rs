@@ -368,7 +368,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("metric.flash.max-abs-error", "Max |O − naive|", "最大 |O − 朴素|"),
     ("metric.flash.max-abs-error.doc", "Flash output against naive attention (n ≤ 1024)", "Flash 输出与朴素注意力之差（n ≤ 1024）"),
     ("topic.flash.title", "FlashAttention, forward and backward", "FlashAttention 前向与反向"),

@@ -92,7 +92,7 @@ fn sram(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.flash.tiles", "Causal FlashAttention with n = {n}, query blocks of {bq} and key blocks of {bk}: how many score tiles are computed (tiles wholly above the diagonal are skipped)?", "因果 FlashAttention，n = {n}，查询块 {bq}，键块 {bk}：一共计算多少个分数块（完全位于对角线上方的块被跳过）？"),
     ("practice.flash.tiles.why", "⌈{n} ÷ {bq}⌉ × ⌈{n} ÷ {bk}⌉ = {tr} × {tc} = {total} tiles; {skipped} lie wholly above the diagonal and are skipped: {computed} computed.", "⌈{n} ÷ {bq}⌉ × ⌈{n} ÷ {bk}⌉ = {tr} × {tc} = {total} 个块；其中 {skipped} 个完全在对角线上方被跳过：计算 {computed} 个。"),
     ("practice.flash.hbm", "Standard attention with n = {n}, d = {d} in {dtype} ({e} B): its forward pass writes S, reads it, writes P and reads it (n × n each), and reads Q, K, V and writes O (n × d each). How many kB go to and from HBM?", "标准注意力，n = {n}，d = {d}，{dtype}（{e} 字节）：前向写 S、读 S、写 P、读 P（各 n × n），并读 Q、K、V、写 O（各 n × d）。与 HBM 之间一共传输多少 kB？"),

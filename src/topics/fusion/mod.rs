@@ -217,7 +217,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.fusion.title", "Operator fusion", "算子融合"),
     ("topic.fusion.summary", "One kernel per operation sends every intermediate result to HBM and back; one fused kernel reads each input once and writes once.", "每个运算一个核函数，每个中间结果都要写回显存再读出来；融合成一个核函数，每个输入只读一次、只写一次。"),
     ("param.expr", "Elementwise expression", "逐元素表达式"),

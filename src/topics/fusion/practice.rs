@@ -74,7 +74,7 @@ fn speedup(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.fusion.kernels", "Without fusion, every operation of `{expr}` is its own kernel. How many kernels does it launch?", "不做融合时，`{expr}` 的每个运算都是一个单独的核函数。一共启动多少个核函数？"),
     ("practice.fusion.kernels.why", "One kernel per operation: {calls} — {kernels} kernels, each reading its operands from HBM and writing its result back. Fused, it is one kernel.", "每个运算一个核函数：{calls}——共 {kernels} 个，每个都从 HBM 读操作数、再把结果写回。融合后只有一个核函数。"),
     ("practice.fusion.bytes", "`{expr}` on n = {n} elements in {dtype} ({e} B each), unfused: how many MB go to and from HBM?", "`{expr}` 作用在 n = {n} 个 {dtype} 元素上（每个 {e} 字节），不融合：与 HBM 之间一共传输多少 MB？"),

@@ -207,7 +207,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.gpu-vs-tpu.title", "GPU vs TPU: the same matmul", "GPU 与 TPU：同一个矩阵乘法"),
     ("topic.gpu-vs-tpu.summary", "Few huge systolic arrays against many SMs with Tensor Cores: passes and padding on one side, tiles and waves on the other.", "少数巨大的脉动阵列，对比许多带 Tensor Core 的 SM：一边是遍数与填充，一边是分块与波次。"),
     ("param.mxu", "TPU MXU", "TPU MXU"),

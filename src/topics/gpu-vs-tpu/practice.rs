@@ -83,7 +83,7 @@ fn busier(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.gpu-vs-tpu.passes", "A TPU computes C = A B (A: {m}×{k}, B: {k}×{n}) on one {s}×{s} systolic array, holding one {s}×{s} block of B per pass. How many passes does it need?", "TPU 在一个 {s}×{s} 的脉动阵列上计算 C = A B（A：{m}×{k}，B：{k}×{n}），每一趟装入 B 的一个 {s}×{s} 块。需要多少趟？"),
     ("practice.gpu-vs-tpu.passes.why", "B is cut into ⌈{k} ÷ {s}⌉ × ⌈{n} ÷ {s}⌉ = {kp} × {np} = {passes} blocks, one pass each; the {m} rows of A stream through every pass. MXU utilisation: {tpu_u}%.", "B 被切成 ⌈{k} ÷ {s}⌉ × ⌈{n} ÷ {s}⌉ = {kp} × {np} = {passes} 块，每块一趟；A 的 {m} 行在每一趟中流过阵列。MXU 利用率：{tpu_u}%。"),
     ("practice.gpu-vs-tpu.waves", "The {gpu} ({sms} SMs) computes the {m}×{n} output of C = A B in {tm}×{tn} tiles, one per SM at a time. How many waves?", "{gpu}（{sms} 个 SM）以 {tm}×{tn} 的分块计算 C = A B 的 {m}×{n} 输出，每个 SM 一次一块。需要多少个波次？"),

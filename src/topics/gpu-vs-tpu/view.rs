@@ -49,7 +49,7 @@ pub fn GpuTpuPanel() -> Html {
             <p class="formula" data-testid="tpu-chip">{ chip_tpu }</p>
             <p class="formula" data-testid="gpu-chip">{ chip_gpu }</p>
             <p>
-                <a href={super::systolic_link(ctx.lang, &p.v)} data-testid="systolic-link">
+                <a href={super::systolic_link(ctx.asked_lang, &p.v)} data-testid="systolic-link">
                     { super::systolic_link_text(ctx.lang, &p.v) }{" →"}
                 </a>
             </p>

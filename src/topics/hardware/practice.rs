@@ -62,7 +62,7 @@ fn higher(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.hardware.ridge", "The {gpu} does {peak} TFLOP/s in {dtype} and reads HBM at {bw} TB/s. At how many FLOPs per byte does a kernel stop being memory-bound (the ridge point)?", "{gpu} 的 {dtype} 峰值为 {peak} TFLOP/s，HBM 带宽 {bw} TB/s。一个核函数每字节要做多少 FLOP 才不再受内存限制（平衡点）？"),
     ("practice.hardware.ridge.why", "Ridge = peak ÷ bandwidth = {peak} TFLOP/s ÷ {bw} TB/s ≈ {r} FLOP per byte. Below it a kernel waits for memory; above it, for the arithmetic units.", "平衡点 = 峰值 ÷ 带宽 = {peak} TFLOP/s ÷ {bw} TB/s ≈ {r} FLOP/字节。低于它，核函数在等内存；高于它，在等计算单元。"),
     ("practice.hardware.custom", "A custom accelerator does {peak} TFLOP/s and reads its memory at {bw} GB/s. What is its ridge point, in FLOP per byte?", "一个自定义加速器算力 {peak} TFLOP/s，内存带宽 {bw} GB/s。它的平衡点是多少 FLOP/字节？"),

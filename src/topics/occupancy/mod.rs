@@ -171,7 +171,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.occupancy.title", "Occupancy", "占用率"),
     ("topic.occupancy.summary", "How many warps can live on one SM at once, and which resource (registers, shared memory, warp or block slots) runs out first.", "一个 SM 同时能驻留多少个 warp，以及哪种资源（寄存器、共享内存、warp 或块的名额）最先用完。"),
     ("param.arch", "GPU", "GPU"),

@@ -91,7 +91,7 @@ fn occ(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.occupancy.blocks", "On {arch}, a kernel uses {threads} threads per block, {regs} registers per thread and {smem} B of shared memory per block. How many blocks fit on one SM at once?", "在 {arch} 上，一个核函数每块 {threads} 个线程，每线程 {regs} 个寄存器，每块 {smem} 字节共享内存。一个 SM 上同时能驻留多少个块？"),
     ("practice.occupancy.limiter", "On {arch}: {threads} threads per block, {regs} registers per thread, {smem} B of shared memory per block. Which resource limits the blocks per SM?", "在 {arch} 上：每块 {threads} 个线程，每线程 {regs} 个寄存器，每块 {smem} 字节共享内存。是哪种资源限制了每个 SM 的块数？"),
     ("practice.occupancy.occupancy", "On {arch}: {threads} threads per block, {regs} registers per thread, {smem} B of shared memory per block. What is the occupancy (active warps ÷ the SM's maximum), in percent?", "在 {arch} 上：每块 {threads} 个线程，每线程 {regs} 个寄存器，每块 {smem} 字节共享内存。占用率（活跃 warp ÷ SM 上限）是百分之多少？"),

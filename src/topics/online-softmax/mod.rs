@@ -143,7 +143,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.online-softmax.title", "Online softmax", "在线 softmax"),
     ("topic.online-softmax.summary", "One pass for the maximum and the sum: keep a running maximum, and rescale the running sum whenever the maximum grows.", "一趟同时求最大值和指数和：维护运行中的最大值，最大值变大时给累加和换基准。"),
     ("param.x", "Input vector x", "输入向量 x"),

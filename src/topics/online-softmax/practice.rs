@@ -75,7 +75,7 @@ fn rescale(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.online-softmax.m", "Online softmax reads x = [{x}] in blocks of {size}. After block {b}, what is the running maximum m?", "在线 softmax 以每块 {size} 个的方式读取 x = [{x}]。处理完第 {b} 块后，运行最大值 m 是多少？"),
     ("practice.online-softmax.l", "Online softmax reads x = [{x}] in blocks of {size}. After block {b}, what is the running sum ℓ = Σ e^(xᵢ − m)?", "在线 softmax 以每块 {size} 个的方式读取 x = [{x}]。处理完第 {b} 块后，运行和 ℓ = Σ e^(xᵢ − m) 是多少？"),
     ("practice.online-softmax.why", "After block {b} the values seen are [{seen}]: m = {m}, and ℓ = Σ e^(xᵢ − {m}) over them = {l}. The online update gets there without a second pass: ℓ ← ℓ · e^(m_old − m_new) + Σ e^(xᵢ − m_new) over the block.", "处理完第 {b} 块，已读到 [{seen}]：m = {m}，ℓ = Σ e^(xᵢ − {m}) = {l}。在线更新无需第二遍：ℓ ← ℓ · e^(m_旧 − m_新) + 本块的 Σ e^(xᵢ − m_新)。"),

@@ -100,7 +100,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.quantization.title", "Tile quantization and alignment", "块量化与对齐"),
     ("topic.quantization.summary", "A size one past a multiple of the tile adds a whole row and column of mostly empty tiles; a row that is not a multiple of the memory section misaligns every tile load.", "尺寸比块大小的整数倍多 1，就要多出一整行一整列几乎空的块；行字节数不是内存段的整数倍，每次搬块都对不齐。"),
     ("param.quantization.n", "Columns n", "列数 n"),

@@ -76,7 +76,7 @@ fn useful(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.quantization.tiles", "An output of {m}×{n} is computed in {t}×{t} tiles. How many tiles are launched?", "一个 {m}×{n} 的输出用 {t}×{t} 的分块计算。一共启动多少个分块？"),
     ("practice.quantization.tiles.why", "⌈{m} ÷ {t}⌉ × ⌈{n} ÷ {t}⌉ = {tm} × {tn} = {tiles} tiles, computing {computed} outputs for {area} wanted: {pct}% useful. The edge tiles are mostly padding.", "⌈{m} ÷ {t}⌉ × ⌈{n} ÷ {t}⌉ = {tm} × {tn} = {tiles} 个分块，共计算 {computed} 个输出，需要的只有 {area} 个：有效 {pct}%。边缘分块大多是填充。"),
     ("practice.quantization.aligned", "A row-major {dtype} matrix ({e} B per element) has rows of n = {n}. Memory moves {section}-byte sections. Does every row start on a section boundary?", "一个行主序的 {dtype} 矩阵（每元素 {e} 字节）每行 n = {n} 个元素。内存按 {section} 字节分段搬运。每一行都从段边界开始吗？"),

@@ -104,7 +104,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("recompute.case.notes", "Notes §6.4 (upstream gradient counted)", "讲义 §6.4（计入上游梯度）"),
     ("recompute.case.slides", "Slides (upstream gradient not counted)", "幻灯片（不计上游梯度）"),
     ("topic.recompute.title", "Recomputation", "重计算"),

@@ -74,7 +74,7 @@ fn kept(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.recompute.store", "{depth} sigmoids in a row, forward and backward, not counting the read of the upstream gradient: if every activation is stored for backward, how many arrays are read or written in HBM?", "连续 {depth} 个 sigmoid，前向加反向，不计上游梯度的读取：如果为反向保存每个激活值，一共要读写多少个 HBM 数组？"),
     ("practice.recompute.store.dy", "{depth} sigmoids in a row, forward and backward, counting the read of the upstream gradient dy: if every activation is stored for backward, how many arrays are read or written in HBM?", "连续 {depth} 个 sigmoid，前向加反向，计入上游梯度 dy 的读取：如果为反向保存每个激活值，一共要读写多少个 HBM 数组？"),
     ("practice.recompute.saved", "{depth} sigmoids in a row, forward and backward, not counting the read of the upstream gradient: how many fewer HBM array accesses does recomputing the sigmoids from x make than storing them?", "连续 {depth} 个 sigmoid，前向加反向，不计上游梯度的读取：从 x 重算 sigmoid 比保存它们少读写多少个 HBM 数组？"),

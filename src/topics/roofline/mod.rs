@@ -273,7 +273,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.roofline.title", "Roofline", "Roofline 模型"),
     ("topic.roofline.summary", "Attainable = min(peak, intensity × bandwidth): only big matmuls reach the roof; elementwise ops and small-batch decoding are stuck on the slope.", "可达算力 = min(峰值, 强度 × 带宽)：只有大矩阵乘法能碰到屋顶；逐元素运算和小批次解码都卡在斜坡上。"),
     ("param.op", "Operation", "运算"),

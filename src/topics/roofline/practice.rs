@@ -101,7 +101,7 @@ fn intensity(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.roofline.bound", "On the {gpu} in {dtype}: is {op} memory-bound or compute-bound?", "在 {gpu} 上用 {dtype}：{op} 是内存受限还是计算受限？"),
     ("practice.roofline.bound.memory", "{flops} FLOPs over {bytes} bytes is {i} FLOP per byte, below the {gpu}'s ridge of {ridge}: memory-bound, at {att} of {peak} TFLOP/s.", "{flops} FLOP ÷ {bytes} 字节 = {i} FLOP/字节，低于 {gpu} 的平衡点 {ridge}：内存受限，只能达到 {att} / {peak} TFLOP/s。"),
     ("practice.roofline.bound.compute", "{flops} FLOPs over {bytes} bytes is {i} FLOP per byte, above the {gpu}'s ridge of {ridge}: compute-bound, at the peak of {peak} TFLOP/s.", "{flops} FLOP ÷ {bytes} 字节 = {i} FLOP/字节，高于 {gpu} 的平衡点 {ridge}：计算受限，可达峰值 {peak} TFLOP/s。"),

@@ -92,7 +92,7 @@ fn busy(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.systolic.cycles", "A {rows}×{cols} systolic array ({df} dataflow) multiplies with inner dimension K = {k}. How many cycles does the whole run take, fill and drain included?", "一个 {rows}×{cols} 的脉动阵列（{df} 数据流）做内维 K = {k} 的乘法。整个过程（含填充与排空）需要多少个周期？"),
     ("practice.systolic.cycles.os", "Output-stationary: the last PE (bottom right) starts after {rows} + {cols} − 2 cycles of skew and then takes K = {k}: {rows} + {cols} + {k} − 2 = {cycles} cycles.", "输出驻留：最后一个 PE（右下角）要等 {rows} + {cols} − 2 个周期的错位，再算 K = {k} 个：{rows} + {cols} + {k} − 2 = {cycles} 个周期。"),
     ("practice.systolic.cycles.ws", "Weight-stationary: K = {k} is cut into chunks of {rows} rows of weights; each chunk loads its weights, streams the inputs and drains: {cycles} cycles in all.", "权重驻留：K = {k} 按 {rows} 行权重分段；每段装入权重、流入输入、再排空：一共 {cycles} 个周期。"),

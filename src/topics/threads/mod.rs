@@ -44,7 +44,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.threads.title", "Threads, blocks, warps", "线程、线程块与 warp"),
     ("topic.threads.summary", "Every thread finds its element by i = blockIdx × blockDim + threadIdx; the last block is padded, so some threads must do nothing.", "每个线程用 i = blockIdx × blockDim + threadIdx 找到自己的元素；最后一个块被补齐，所以有些线程什么也不做。"),
     ("param.thread", "Selected thread", "选中的线程"),

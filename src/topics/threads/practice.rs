@@ -63,7 +63,7 @@ fn warps(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.threads.blocks", "A kernel handles n = {n} elements, one per thread, in blocks of {block} threads. How many blocks does the launch need?", "一个核函数处理 n = {n} 个元素，每个线程一个，每块 {block} 个线程。需要启动多少个线程块？"),
     ("practice.threads.blocks.why", "⌈{n} ÷ {block}⌉ = {blocks} blocks, so {blocks} × {block} = {threads} threads for {n} elements: the last block has {idle} idle threads (the `if (i < n)` guard keeps them out).", "⌈{n} ÷ {block}⌉ = {blocks} 个块，共 {blocks} × {block} = {threads} 个线程处理 {n} 个元素：最后一块有 {idle} 个线程空闲（由 `if (i < n)` 挡住）。"),
     ("practice.threads.idle", "n = {n} elements, one per thread, blocks of {block} threads: how many launched threads have no element to work on?", "n = {n} 个元素，每线程一个，每块 {block} 个线程：启动的线程中有多少个没有元素可处理？"),

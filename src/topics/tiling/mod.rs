@@ -174,7 +174,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.tiling.title", "Tiled matmul: counting reuse", "分块矩阵乘法：数一数复用"),
     ("topic.tiling.summary", "Load a T × T tile of A and of B into shared memory, do every multiply-add they allow, move on: each value is read n/T times instead of n.", "把 A 和 B 各一个 T × T 的小块搬进共享内存，做完它们能做的全部乘加，再换下一对：每个值只读 n/T 次，而不是 n 次。"),
     ("param.tiling.n", "Matrix size n", "矩阵大小 n"),

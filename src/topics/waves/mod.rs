@@ -260,7 +260,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.waves.k", "Inner k (0 = n)", "内维度 k（0 表示 = n）"),
     ("topic.waves.title", "Wave quantization and the sawtooth", "波次量化与锯齿曲线"),
     ("topic.waves.summary", "Output tiles go to SMs in waves; one tile more than a multiple of the SM count costs a whole extra wave.", "输出块按波次分给各个 SM；比 SM 数的整数倍多一个块，就要多跑一整波。"),

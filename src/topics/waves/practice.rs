@@ -93,7 +93,7 @@ fn boundary(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.waves.tiles", "An n×n×n matmul with n = {n} on the {gpu} ({sms} SMs) uses output tiles of {tm}×{tn}. How many tiles are there?", "在 {gpu}（{sms} 个 SM）上做 n = {n} 的 n×n×n 矩阵乘法，输出分块为 {tm}×{tn}。一共有多少个分块？"),
     ("practice.waves.waves", "n = {n}, tiles of {tm}×{tn}, on the {gpu} with {sms} SMs, one tile per SM at a time. How many waves does it take?", "n = {n}，分块 {tm}×{tn}，在有 {sms} 个 SM 的 {gpu} 上，每个 SM 一次算一个分块。需要多少个波次？"),
     ("practice.waves.why", "{across} tiles across × {down} down = {tiles} tiles on {sms} SMs → {waves} waves; the last wave uses {last} of {sms} SMs ({pct}% busy over the run).", "横向 {across} 个 × 纵向 {down} 个 = {tiles} 个分块，分给 {sms} 个 SM → {waves} 个波次；最后一波只用了 {sms} 个 SM 中的 {last} 个（全程 SM 利用率 {pct}%）。"),

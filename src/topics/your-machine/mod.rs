@@ -123,7 +123,7 @@ pub static TOPIC: Topic = Topic {
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = &[
+pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("topic.your-machine.title", "The roofline of your computer", "你电脑上的 roofline"),
     ("topic.your-machine.summary", "Measure this machine in your browser (WebAssembly, one CPU core): memory bandwidth from L1 to past the last cache, matmul speed, and the lecture's x*2, x*2+1, transposed and 16-bit copies, then draw its roofline beside the lecture's Apple M4 Pro.", "在浏览器里实测这台电脑（WebAssembly，单个 CPU 核）：从 L1 到超出末级缓存的内存带宽、矩阵乘法速度，以及讲义中的 x*2、x*2+1、转置复制和 16 位复制，再把它的 roofline 画在讲义的 Apple M4 Pro 旁边。"),
     ("param.quick", "Run length", "测量时长"),

@@ -81,7 +81,7 @@ fn matmul(r: &mut Rng) -> Made {
 }
 
 #[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = &[
+static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.your-machine.ridge", "A laptop copies memory at {bw} GB/s and its best matmul runs at {peak} GFLOP/s. Where is its ridge point, in FLOP per byte?", "一台笔记本的内存拷贝带宽为 {bw} GB/s，最快的矩阵乘法为 {peak} GFLOP/s。它的平衡点是多少 FLOP/字节？"),
     ("practice.your-machine.ridge.why", "{peak} GFLOP/s ÷ {bw} GB/s = {ridge} FLOP per byte (the lecture's M4 Pro: 5500 ÷ 215 ≈ 26).", "{peak} GFLOP/s ÷ {bw} GB/s = {ridge} FLOP/字节（讲义中的 M4 Pro：5500 ÷ 215 ≈ 26）。"),
     ("practice.your-machine.attainable", "Measured: {bw} GB/s, {peak} GFLOP/s. What can a kernel of {i} FLOP per byte attain at best, in GFLOP/s?", "实测：{bw} GB/s，{peak} GFLOP/s。强度为 {i} FLOP/字节的核函数最多能达到多少 GFLOP/s？"),
