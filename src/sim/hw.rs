@@ -282,7 +282,32 @@ pub mod tpu {
         pub source: &'static str,
     }
 
+    /// The highest clock derived from Google's figures that is plausible:
+    /// the published TPU clocks are 0.70–1.05 GHz and v5p's derived one is
+    /// 1.75 GHz.
+    pub const PLAUSIBLE_GHZ: f64 = 2.0;
+
     impl Tpu {
+        /// A derived clock far above every other TPU's: one of the published
+        /// figures behind it (peak, MXU count or size) is probably counted
+        /// differently from the others. v6e: Google's page gives one
+        /// TensorCore with two 256×256 MXUs and 918 TFLOP/s bf16, which
+        /// imply 3.5 GHz; four such MXUs would give 1.75 GHz.
+        pub fn clock_doubtful(&self) -> bool {
+            !self.clock_published && self.ghz > PLAUSIBLE_GHZ
+        }
+
+        /// The translation key of the note on the clock's origin, if any.
+        pub fn clock_note(&self) -> Option<&'static str> {
+            if self.clock_published {
+                None
+            } else if self.clock_doubtful() {
+                Some("systolic.tpu.doubtful")
+            } else {
+                Some("systolic.tpu.derived")
+            }
+        }
+
         /// MXUs × dim² multiply-accumulates of 2 FLOPs per cycle.
         pub fn peak_tflops(&self) -> f64 {
             2.0 * self.mxus as f64 * (self.dim * self.dim) as f64 * self.ghz / 1e3
@@ -320,6 +345,12 @@ pub mod tpu {
                 assert!(t.dim == 128 || t.code == "v6e");
             }
             assert_eq!(tpu("v6e").dim, 256);
+            // Only v6e's derived clock is out of line with the others.
+            let doubtful: Vec<&str> = TPUS.iter().filter(|t| t.clock_doubtful()).map(|t| t.code).collect();
+            assert_eq!(doubtful, ["v6e"]);
+            assert!((tpu("v6e").ghz - 3.502).abs() < 1e-3);
+            assert_eq!(tpu("v4").clock_note(), None);
+            assert_eq!(tpu("v5e").clock_note(), Some("systolic.tpu.derived"));
             assert_eq!(tpu("nope").code, "v2");
         }
     }

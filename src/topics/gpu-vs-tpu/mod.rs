@@ -129,7 +129,7 @@ pub fn gpu_detail(lang: Lang, c: &Compare) -> String {
 /// the peaks and the times.
 pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
     let (t, g, ch) = (chip(v), hw::gpu(v.choice("gpu")), chips(v));
-    let derived = if t.clock_published { String::new() } else { tr(lang, "systolic.tpu.derived") };
+    let derived = t.clock_note().map(|k| tr(lang, k)).unwrap_or_default();
     [
         trf(
             lang,

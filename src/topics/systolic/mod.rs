@@ -171,7 +171,7 @@ pub fn chip_line(lang: Lang, v: &Values, sim: &Systolic) -> Option<String> {
             ("mxus", &t.mxus.to_string()),
             ("dim", &t.dim.to_string()),
             ("ghz", &format!("{:.2}", t.ghz)),
-            ("derived", &if t.clock_published { String::new() } else { tr(lang, "systolic.tpu.derived") }),
+            ("derived", &t.clock_note().map(|k| tr(lang, k)).unwrap_or_default()),
             ("us", &format!("{us:.1}")),
         ],
     ))
@@ -271,6 +271,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("systolic.conv.index", "Cycle numbering: Warpscope's cycle c means \"after c cycles\" (0 = empty array, the last cycle = the total); SCALE-Sim numbers demand rows from 0, so its last cycle is the total − 1.", "周期编号：Warpscope 的第 c 周期表示“经过 c 个周期后”（0 为空阵列，最后一个周期等于总数）；SCALE-Sim 的需求行从 0 编号，最后一个周期是总数 − 1。"),
     ("systolic.tpu", "{chip}: {mxus} MXUs of {dim}×{dim} at {ghz} GHz{derived} · this GEMM on one MXU: {us} µs", "{chip}：{mxus} 个 {dim}×{dim} 的 MXU，{ghz} GHz{derived} · 本 GEMM 在一个 MXU 上：{us} µs"),
     ("systolic.tpu.derived", " (clock derived from the published peak)", "（时钟由公开峰值推算）"),
+    ("systolic.tpu.doubtful", " (clock derived from the published peak and MXUs: twice any other TPU's, so Google probably counts one of those figures differently; four such MXUs would give half)", "（时钟由公开的峰值与 MXU 数推算：是其他任何 TPU 的两倍，谷歌很可能对其中某个数字的算法不同；若有四个这样的 MXU，时钟减半）"),
     ("systolic.tpus", "TPU MXUs", "TPU 的 MXU"),
     ("choice.tpu.none", "none", "无"),
     ("choice.tpu.v2", "v2 (128×128)", "v2（128×128）"),
