@@ -183,58 +183,93 @@ pub fn Player(props: &PlayerProps) -> Html {
         })
     };
 
-    // Keys.
+    // Keys, and a swipe across the canvas on a touch screen.
     {
         let (toggle, step, back, to_start, to_end) =
             (toggle.clone(), step.clone(), back.clone(), to_start.clone(), to_end.clone());
         let live = live.clone();
         use_effect_with((ctx.deck, ctx.asked_lang), move |&(deck, lang)| {
-            let doc = super::window().document().expect("document");
-            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
-            let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
-                let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("KeyboardEvent");
-                // Presentation clickers send PageDown / PageUp: they step the
-                // player whatever was clicked last (a slider, a preset), and
-                // never scroll the page or change a parameter.
-                let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp");
-                if clicker && (e.ctrl_key() || e.meta_key() || e.alt_key()) {
-                    return;
-                }
-                let typing = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                    .is_some_and(|i| i.type_() == "text");
-                if (!clicker && key_belongs_to_control(e)) || (clicker && typing) {
-                    return;
-                }
+            // What a key does: true if it was the player's.
+            let act = Rc::new(move |key: &str| -> bool {
                 // Presenting a deck: past the last step, the next view; before
                 // the first, the previous one.
                 if let Some(k) = deck {
                     let (pos, len) = (live.borrow().pos, live.borrow().len);
-                    let to = match e.key().as_str() {
+                    let to = match key {
                         "PageDown" if pos >= len => Some(k + 1),
                         "PageUp" if pos == 0 => Some(k.saturating_sub(1)),
                         _ => None,
                     };
                     if let Some(to) = to {
-                        if super::present::deck_go(lang.code(), to) {
-                            e.prevent_default();
-                        }
-                        return;
+                        return super::present::deck_go(lang.code(), to);
                     }
                 }
-                let action = match e.key().as_str() {
+                let action = match key {
                     " " | "Spacebar" => &toggle,
                     "ArrowRight" | "PageDown" => &step,
                     "ArrowLeft" | "PageUp" => &back,
                     "Home" => &to_start,
                     "End" => &to_end,
-                    _ => return,
+                    _ => return false,
                 };
-                e.prevent_default();
                 action.emit(());
+                true
             });
-            move || drop(listener)
+            let doc = super::window().document().expect("document");
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let keys = {
+                let act = act.clone();
+                EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                    let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("KeyboardEvent");
+                    // Presentation clickers send PageDown / PageUp: they step the
+                    // player whatever was clicked last (a slider, a preset), and
+                    // never scroll the page or change a parameter.
+                    let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp");
+                    if clicker && (e.ctrl_key() || e.meta_key() || e.alt_key()) {
+                        return;
+                    }
+                    let typing = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                        .is_some_and(|i| i.type_() == "text");
+                    if (!clicker && key_belongs_to_control(e)) || (clicker && typing) {
+                        return;
+                    }
+                    if act(&e.key()) {
+                        e.prevent_default();
+                    }
+                })
+            };
+            // A finger swiped sideways over the canvas turns a page, as a
+            // clicker does: to the left the next step, to the right the one
+            // before (the canvas lets the browser scroll only vertically).
+            let start = Rc::new(std::cell::Cell::new(None::<(f64, f64, f64)>));
+            let touch_on_canvas = |e: &web_sys::Event| {
+                let e = e.dyn_ref::<web_sys::PointerEvent>()?;
+                let on_canvas = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| el.closest(".scene canvas").ok().flatten().is_some());
+                (e.pointer_type() == "touch" && on_canvas)
+                    .then(|| (e.client_x() as f64, e.client_y() as f64, e.time_stamp()))
+            };
+            let down = {
+                let start = start.clone();
+                EventListener::new(&doc, "pointerdown", move |e| start.set(touch_on_canvas(e)))
+            };
+            let up = {
+                let start = start.clone();
+                EventListener::new(&doc, "pointerup", move |e| {
+                    if let (Some((x0, y0, t0)), Some((x1, y1, t1))) = (start.take(), touch_on_canvas(e)) {
+                        let (dx, dy) = (x1 - x0, y1 - y0);
+                        if swipe(dx, dy, t1 - t0) {
+                            act(if dx < 0.0 { "PageDown" } else { "PageUp" });
+                        }
+                    }
+                })
+            };
+            let cancel = EventListener::new(&doc, "pointercancel", move |_| start.set(None));
+            move || drop((keys, down, up, cancel))
         });
     }
 
@@ -308,4 +343,9 @@ pub fn Player(props: &PlayerProps) -> Html {
             }
         </div>
     }
+}
+
+/// A sideways swipe: at least 40 px, mostly horizontal, within 800 ms.
+fn swipe(dx: f64, dy: f64, ms: f64) -> bool {
+    dx.abs() >= 40.0 && dx.abs() > 2.0 * dy.abs() && ms <= 800.0
 }

@@ -88,6 +88,28 @@ describe('one screen', () => {
     await page.locator('[data-testid="drawer-toggle"]').tap();
     await page.locator('[data-testid="player-step"]').tap();
     await waitForQuery(page, 'cycle', '1');
+    // A finger swiped across the canvas: to the left the next step, to the right back.
+    const cdp = await page.context().newCDPSession(page);
+    const box = await page.locator('.scene canvas').first().boundingBox();
+    const swipe = async (from, to) => {
+      const y = box.y + box.height / 2;
+      const at = (x) => [{ x: box.x + x * box.width, y }];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(from) });
+      for (let i = 1; i <= 5; i++) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(from + ((to - from) * i) / 5) });
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    };
+    await swipe(0.8, 0.2);
+    await waitForQuery(page, 'cycle', '2');
+    await swipe(0.8, 0.2);
+    await waitForQuery(page, 'cycle', '3');
+    await swipe(0.2, 0.8);
+    await waitForQuery(page, 'cycle', '2');
+    // A short drag is not a swipe.
+    await swipe(0.5, 0.52);
+    assert.equal(await metric(page, 'cycle'), 2);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollLeft), 0);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
