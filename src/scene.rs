@@ -95,6 +95,17 @@ impl Scene {
     pub fn text(&mut self, x: f64, y: f64, text: impl Into<String>, size: f64, color: Rgba, align: Align, bold: bool) {
         self.shapes.push(Shape::Text { x, y, text: text.into(), size, color, align, bold });
     }
+    /// `text` in lines no wider than `max_w` (see [`wrap`]), the first
+    /// line's middle at `y`, each line `1.25 × size` below the one before;
+    /// returns the height the lines take.
+    #[allow(clippy::too_many_arguments)] // text() and a width
+    pub fn text_wrapped(&mut self, x: f64, y: f64, text: &str, size: f64, max_w: f64, color: Rgba, bold: bool) -> f64 {
+        let lines = wrap(text, size, max_w);
+        for (i, line) in lines.iter().enumerate() {
+            self.text(x, y + i as f64 * size * 1.25, line.as_str(), size, color, Align::Left, bold);
+        }
+        lines.len() as f64 * size * 1.25
+    }
     /// The size of the smallest non-blank text of at least `min` pixels.
     pub fn smallest_text(&self, min: f64) -> Option<f64> {
         self.shapes
@@ -169,6 +180,50 @@ impl Shape {
 
 /// A slide of a scene: the panel's title above it and its key figures
 /// (label, value) in a grid below, for "save PNG with figures".
+/// Is `c` drawn a full em wide (CJK ideographs, kana, hangul, full-width forms)?
+fn wide(c: char) -> bool {
+    matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6)
+}
+
+/// The width of `text` at `size` pixels, estimated without a canvas: about
+/// 0.56 em per character of a bold sans-serif font, a full em for CJK.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().map(|c| if wide(c) { 1.0 } else { 0.56 }).sum::<f64>() * size
+}
+
+/// `text` broken into lines no wider than `max_w` at `size` pixels: at
+/// spaces, and between any two CJK characters. A word wider than a line
+/// keeps a line of its own.
+pub fn wrap(text: &str, size: f64, max_w: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    // Pieces that may start a line: a word with the spaces before it, or one CJK character.
+    let mut pieces: Vec<String> = Vec::new();
+    for c in text.chars() {
+        let starts = pieces.is_empty()
+            || wide(c)
+            || (c != ' ' && pieces.last().is_some_and(|p| p.ends_with(' ') || p.chars().last().is_some_and(wide)));
+        if starts {
+            pieces.push(c.to_string());
+        } else {
+            pieces.last_mut().expect("a piece").push(c);
+        }
+    }
+    for piece in pieces {
+        let candidate = format!("{line}{piece}");
+        if line.is_empty() || text_width(candidate.trim_end(), size) <= max_w {
+            line = candidate;
+        } else {
+            lines.push(line.trim_end().to_string());
+            line = piece.trim_start().to_string();
+        }
+    }
+    if !line.trim().is_empty() || lines.is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
 pub fn slide(scene: &Scene, title: &str, figures: &[(String, String)], theme: &Theme) -> Scene {
     const PAD: f64 = 16.0;
     const CELL_W: f64 = 210.0;
@@ -270,6 +325,25 @@ impl Theme {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn wrapping() {
+        // 0.56 em per Latin character: 10 px text, 60 px lines hold 10 characters.
+        assert_eq!(wrap("one two three four", 10.0, 60.0), ["one two", "three four"]);
+        assert_eq!(wrap("short", 10.0, 60.0), ["short"]);
+        assert_eq!(wrap("", 10.0, 60.0), [""]);
+        assert_eq!(wrap("unbreakableword x", 10.0, 30.0), ["unbreakableword", "x"]);
+        // CJK: a full em each, breaks between any two.
+        assert_eq!(wrap("脉动阵列周期", 10.0, 40.0), ["脉动阵列", "周期"]);
+        assert_eq!(wrap("周期 3：A 进入", 10.0, 40.0).concat().replace(' ', ""), "周期3：A进入");
+        for line in wrap("Output-stationary: row i of A enters from the left i cycles late", 12.0, 150.0) {
+            assert!(text_width(&line, 12.0) <= 150.0 || !line.contains(' '), "{line}");
+        }
+        let mut scene = Scene::new(100.0, 100.0, Rgba::rgb(0, 0, 0));
+        let h = scene.text_wrapped(0.0, 10.0, "one two three four", 10.0, 60.0, Rgba::rgb(1, 1, 1), true);
+        assert_eq!(scene.texts(), ["one two", "three four"]);
+        assert_eq!(h, 25.0);
+    }
+
     use super::*;
 
     #[test]

@@ -241,9 +241,11 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
     let font = 13.0 * th.text_scale;
     let half = (width - 3.0 * pad) / 2.0;
     let mut scene = Scene::new(width, 0.0, th.bg);
-    let top = pad + font * 1.6;
-    scene.text(pad, pad + font * 0.6, titles[0], font, th.fg, Align::Left, true);
-    scene.text(2.0 * pad + half, pad + font * 0.6, titles[1], font, th.fg, Align::Left, true);
+    // Each title over its own half, wrapped there (a phone has room for a few words).
+    let title_h = [0, 1].map(|i| {
+        scene.text_wrapped(pad + i as f64 * (pad + half), pad + font * 0.6, titles[i], font, half, th.fg, true)
+    });
+    let top = pad + title_h[0].max(title_h[1]) + font * 0.35;
     // TPU: weight blocks.
     let (kb, nb) = (c.k.div_ceil(c.mxu), c.n.div_ceil(c.mxu));
     let (pk, pn) = ((kb * c.mxu) as f64, (nb * c.mxu) as f64);

@@ -140,13 +140,19 @@ pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &s
 }
 
 fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &str) -> f64 {
-    // Shrink the caption to fit the width (about 0.56 em per character).
-    let chars = caption.chars().count().max(1) as f64;
-    let size = (15.0 * th.text_scale).min((scene.width - 2.0 * PAD - 10.0) / (chars * 0.56)).max(9.0);
-    let h = 15.0 * th.text_scale * 2.0;
+    // The caption at full size on one or two lines; only a caption that
+    // needs more than two is made smaller (never below 9 px).
+    let avail = scene.width - 2.0 * PAD - 10.0;
+    let full = 15.0 * th.text_scale;
+    let mut size = full;
+    while size > 9.0 && crate::scene::wrap(caption, size, avail).len() > 2 {
+        size = (size * 0.92).max(9.0);
+    }
+    let lines = crate::scene::wrap(caption, size, avail).len() as f64;
+    let h = (full * 2.0).max(lines * size * 1.25 + size * 0.75);
     let tint = phase_tint(s.phase_at(c), th);
     scene.rect(0.0, 0.0, 6.0 * th.line_scale, h, Some(tint), None);
-    scene.text(PAD + 4.0, h / 2.0, caption, size, th.fg, Align::Left, true);
+    scene.text_wrapped(PAD + 4.0, h / 2.0 - (lines - 1.0) * size * 0.625, caption, size, avail, th.fg, true);
     h + 6.0
 }
 
@@ -237,7 +243,11 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
     }
 
     // The PEs.
-    let big = (cs * 0.30).min(26.0) * th.text_scale.sqrt();
+    // Projected, the figure in the middle of a PE fills more of it (the
+    // lecture hall reads it from afar); a long one is narrowed to its box.
+    let big_em = if th.text_scale > 1.0 { 0.40 } else { 0.30 };
+    let big_for =
+        |digits: usize| ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * 0.88 / (0.56 * digits.max(1) as f64));
     let small = (cs * 0.2).min(16.0) * th.text_scale.sqrt();
     for i in 0..p.rows {
         for j in 0..p.cols {
@@ -265,7 +275,8 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                         );
                     }
                     if let Some(acc) = pe.acc {
-                        scene.text(x + cs / 2.0, y + cs * 0.58, acc.to_string(), big, th.fg, Align::Center, true);
+                        let acc = acc.to_string();
+                        scene.text(x + cs / 2.0, y + cs * 0.58, &acc, big_for(acc.len()), th.fg, Align::Center, true);
                     }
                 }
                 Dataflow::Ws | Dataflow::Is => match (pe.acc, pe.b) {
@@ -282,11 +293,13 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                                 true,
                             );
                         }
-                        scene.text(x + cs / 2.0, y + cs * 0.6, ps.to_string(), big, th.fg, Align::Center, true);
+                        let ps = ps.to_string();
+                        scene.text(x + cs / 2.0, y + cs * 0.6, &ps, big_for(ps.len()), th.fg, Align::Center, true);
                     }
                     // Idle: the weight it holds is what matters.
                     (None, Some(w)) => {
-                        scene.text(x + cs / 2.0, y + cs * 0.55, w.to_string(), big, th.b_color, Align::Center, true);
+                        let w = w.to_string();
+                        scene.text(x + cs / 2.0, y + cs * 0.55, &w, big_for(w.len()), th.b_color, Align::Center, true);
                     }
                     (None, None) => {}
                 },
