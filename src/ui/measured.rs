@@ -1,6 +1,6 @@
 //! Measured data next to the models: [`use_measured`] fetches one table of
 //! `assets/measured/` (once per page: tables are cached), and
-//! [`MeasuredNote`] is the label every overlay carries ("measured on an
+//! [`measured_note`] is the label every overlay carries ("measured on an
 //! NVIDIA H200, <date>").
 
 use super::app::AppCtx;
@@ -56,20 +56,13 @@ pub fn use_measured(file: &'static str, enabled: bool) -> Option<Rc<Table>> {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct MeasuredNoteProps {
-    pub table: Rc<Table>,
-}
-
 /// "Measured on an NVIDIA H200, 2026-11-29" (from the table's metadata).
-#[component]
-pub fn MeasuredNote(p: &MeasuredNoteProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let device = p.table.meta("device").unwrap_or("—").to_string();
-    let date = p.table.meta("date").unwrap_or("—").to_string();
+pub fn measured_note(ctx: &AppCtx, table: &Table) -> Html {
+    let device = table.meta("device").unwrap_or("—");
+    let date = table.meta("date").unwrap_or("—");
     html! {
         <p class="measured-note" data-testid="measured-note">
-            { ctx.tf("measured.label", &[("device", &device), ("date", &date)]) }
+            { ctx.tf("measured.label", &[("device", device), ("date", date)]) }
         </p>
     }
 }

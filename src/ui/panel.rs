@@ -1,15 +1,15 @@
 //! What every panel starts from: [`use_panel`] (context, URL state,
 //! dispatch, notices, theme and stage width in one call), the frame that
 //! renders header, notices and layout from the topic's meta, and
-//! [`Control`], a slider or choice generated from the parameter's
+//! [`Panel::control`], a slider or choice generated from the parameter's
 //! [`ParamSpec`] (range, scale, options, label and dependent maximum).
 
 use super::app::AppCtx;
 use super::present::{DeckProgress, PanelTools};
 use super::readouts::Notices;
-use super::slider::Slider;
+use super::slider::{slider, Slider};
 use super::url_state::{use_url_state, Action};
-use super::widgets::Choice;
+use super::widgets::choice;
 use crate::params::{Kind, Notice, Value, Values};
 use crate::scene::Theme;
 use crate::topics::TopicMeta;
@@ -324,49 +324,38 @@ pub fn Frame(p: &FrameProps) -> Html {
     }
 }
 
-/// The controls of several parameters, in this order (see [`Control`]).
-pub fn controls(names: &[&'static str]) -> Html {
-    names.iter().map(|&name| html! { <Control name={name} /> }).collect()
-}
+impl Panel {
+    /// The controls of several parameters, in this order (see [`Panel::control`]).
+    pub fn controls(&self, names: &[&'static str]) -> Html {
+        names.iter().map(|&name| self.control(name)).collect()
+    }
 
-#[derive(Properties, PartialEq)]
-pub struct ControlProps {
-    /// The URL parameter.
-    pub name: &'static str,
-}
-
-/// The control of one parameter, generated from its spec: a slider for an
-/// integer or a position (range, log scale and dependent maximum from the
-/// registry), a segmented control for a choice. Text parameters have
-/// panel-specific editors.
-#[component]
-pub fn Control(p: &ControlProps) -> Html {
-    let panel = use_context::<PanelCtx>().expect("a Control inside a panel frame");
-    let meta = panel.meta.0;
-    let Some(spec) = meta.params.iter().find(|s| s.name == p.name) else {
-        web_sys::console::error_1(&format!("warpscope: {} has no parameter {}", meta.id, p.name).into());
-        return html! {};
-    };
-    let v = &panel.values;
-    let set = {
-        let d = panel.dispatch.clone();
-        let name = spec.name;
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
-    match spec.kind {
-        Kind::Int { min, max, .. } => {
-            let max = meta.dependent_max(v, spec.name).map_or(max, |m| m.min(max));
-            html! { <Slider topic={meta.id} name={spec.name} value={v.int(spec.name)} min={min} max={max.max(min)}
-            log={spec.log} on_change={set} /> }
-        }
-        Kind::Position => {
-            let max = meta.position_max.map_or(0, |f| f(v)).min(i64::MAX as u64) as i64;
-            html! { <Slider topic={meta.id} name={spec.name} value={v.int(spec.name)} min={0} max={max}
-            log={spec.log} on_change={set} /> }
-        }
-        Kind::Choice { options, .. } => html! {
-            <Choice name={spec.name} options={options} value={v.choice(spec.name)} dispatch={panel.dispatch.clone()} />
-        },
-        Kind::Text { .. } => html! {},
+    /// The control of one parameter, generated from its spec: a slider for
+    /// an integer or a position (range, log scale and dependent maximum from
+    /// the registry), a segmented control for a choice. Text parameters have
+    /// panel-specific editors.
+    pub fn control(&self, name: &'static str) -> Html {
+        let meta = self.meta;
+        let Some(spec) = meta.params.iter().find(|s| s.name == name) else {
+            web_sys::console::error_1(&format!("warpscope: {} has no parameter {}", meta.id, name).into());
+            return html! {};
+        };
+        let v = &self.v;
+        let (min, max) = match spec.kind {
+            Kind::Int { min, max, .. } => {
+                let max = meta.dependent_max(v, spec.name).map_or(max, |m| m.min(max));
+                (min, max.max(min))
+            }
+            Kind::Position => (0, meta.position_max.map_or(0, |f| f(v)).min(i64::MAX as u64) as i64),
+            Kind::Choice { options, .. } => {
+                return choice(&self.ctx, spec.name, options, v.choice(spec.name), &self.dispatch);
+            }
+            Kind::Text { .. } => return html! {},
+        };
+        let on_change = self.set(spec.name);
+        slider(
+            &self.ctx,
+            &Slider { topic: meta.id, name: spec.name, value: v.int(spec.name), min, max, log: spec.log, on_change },
+        )
     }
 }

@@ -5,9 +5,9 @@ use crate::i18n::format_bytes;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::sim::measured::{Table, ATTENTION};
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -31,7 +31,7 @@ pub fn MemoryPanel() -> Html {
     ]);
     let controls = html! {
         <>
-            { controls(&["n", "d", "dtype", "stats", "measured"]) }
+            { p.controls(&["n", "d", "dtype", "stats", "measured"]) }
         </>
     };
     let lecture_rows = super::LECTURE_NS.map(|ln| {
@@ -49,7 +49,7 @@ pub fn MemoryPanel() -> Html {
     });
     let stage = html! {
         <>
-            <Readouts topic="attention-memory" metrics={Rc::new(metrics(h.n, h.elem_bytes, h.both_stats))} />
+            { readouts(ctx, "attention-memory", &metrics(h.n, h.elem_bytes, h.both_stats)) }
             <h2 class="chart-title">{ ctx.t("attention-memory.chart") }</h2>
             <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 380.0 } else { 320.0 }} present={ctx.present}
@@ -132,7 +132,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
             </table></div>
             <p class="muted">{ ctx.t("attention-memory.measured.setup") }</p>
             <p class="measured-why">{ ctx.t("attention-memory.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

@@ -9,16 +9,16 @@ use crate::sim::measured::{Table, DIVERGENCE};
 use crate::sim::Steppable;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel, Control};
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use crate::ui::widgets::legend_item;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[component]
@@ -89,7 +89,7 @@ pub fn DivergencePanel() -> Html {
     };
     let controls = html! {
         <>
-            <Control name="warps" />
+            { p.control("warps") }
             <div class="control" data-param="cond" title={ctx.t("param.cond.doc")}>
                 <label class="control-label" for="param-cond">{ ctx.t("param.cond") }</label>
                 <input id="param-cond" name="cond" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
@@ -98,7 +98,7 @@ pub fn DivergencePanel() -> Html {
                     <pre class="cond-error" data-testid="cond-error">{ err }</pre>
                 }
             </div>
-            { controls(&["then", "else", "after"]) }
+            { p.controls(&["then", "else", "after"]) }
             <div class="presets">
                 <span class="control-label">{ ctx.t("divergence.presets") }</span>
                 { for super::LECTURE_CONDS.iter().map(|c| {
@@ -112,7 +112,7 @@ pub fn DivergencePanel() -> Html {
                     }
                 }) }
             </div>
-            <Control name="measured" />
+            { p.control("measured") }
         </>
     };
     let table = use_measured(DIVERGENCE, p.v.choice("measured") == "1");
@@ -128,8 +128,8 @@ pub fn DivergencePanel() -> Html {
             </div>
             <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
                 on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
-            <LectureTable topic="divergence" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "divergence", &sim.metrics(step)) }
+            { lecture_table(ctx, "divergence", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             { measured.unwrap_or_default() }
         </>
     };
@@ -209,7 +209,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
                 <p class="current">{ a }</p>
                 <p class="current">{ b }</p>
             }
-            <MeasuredNote table={t.clone()} />
+            { measured_note(ctx, t) }
         </section>
     }
 }

@@ -19,14 +19,14 @@ use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
+use crate::ui::panel::use_panel;
 use crate::ui::app::AppCtx;
-use crate::ui::widgets::{legend_item, Preset, Presets};
+use crate::ui::widgets::{legend_item, preset_row, Preset};
 use crate::ui::inset::RooflineInset;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::{Pending, Readouts};
-use crate::ui::slider::Slider;
+use crate::ui::readouts::{readouts_pending, Pending};
+use crate::ui::slider::{slider, Slider};
 use crate::ui::url_state::Action;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -213,20 +213,24 @@ pub fn FlashPanel() -> Html {
     let pending = Pending::new("flash.checking", pending, checks.map_or(0.0, |c| c.progress));
     // The block sliders reach n (a larger block from the URL is kept; the run uses n).
     let block_max = super::block_max(v);
+    let block_slider = |name: &'static str| {
+        let on_change = p.set(name);
+        slider(ctx, &Slider { topic: "flash", name, value: v.int(name), min: 1, max: block_max, log: true, on_change })
+    };
     let controls = html! {
         <>
-            { controls(&["pass", "n", "d"]) }
-            { controls(&["blocks"]) }
+            { p.controls(&["pass", "n", "d"]) }
+            { p.controls(&["blocks"]) }
             if v.choice("blocks") == "manual" {
-                <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={block_max} log={true} on_change={p.set("bq")} />
-                <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={block_max} log={true} on_change={p.set("bk")} />
+                { block_slider("bq") }
+                { block_slider("bk") }
             }
-            { controls(&["causal", "dtype", "sram", "order", "std", "heads", "batch", "seed"]) }
-            <Presets title="flash.presets" presets={Rc::new(vec![Preset {
+            { p.controls(&["causal", "dtype", "sram", "order", "std", "heads", "batch", "seed"]) }
+            { preset_row(ctx, "flash.presets", &[Preset {
                 label: "flash.preset.paper",
                 id: "paper",
                 values: super::ledger::Paper::preset(),
-            }])} dispatch={p.dispatch.clone()} />
+            }], &p.dispatch) }
         </>
     };
     let c = colors(&Theme::normal());
@@ -241,7 +245,7 @@ pub fn FlashPanel() -> Html {
                 { legend_item(ctx, c[3], "flash.legend.skipped") }
             </div>
             <Player pos={step} len={run.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <Readouts topic="flash" metrics={Rc::new(metrics)} pending={pending} />
+            { readouts_pending(ctx, "flash", &metrics, &pending) }
             { checks_html }
             { rows_view }
             <h2 class="chart-title">{ ctx.t("flash.ledger") }</h2>

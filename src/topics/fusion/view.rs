@@ -5,9 +5,9 @@ use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::sim::measured::{Table, FIGURES};
 use crate::ui::inset::RooflineInset;
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -72,12 +72,12 @@ pub fn FusionPanel() -> Html {
                         { ctx.t(&format!("fusion.preset.{id}")) }</button> }
                 }) }
             </div>
-            { controls(&["n", "dtype", "measured"]) }
+            { p.controls(&["n", "dtype", "measured"]) }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="fusion" metrics={Rc::new(l.metrics(n, e))} />
+            { readouts(ctx, "fusion", &l.metrics(n, e)) }
             <h2 class="chart-title">{ ctx.t("fusion.timeline") }</h2>
             <div class="kernel-timeline" data-testid="kernels">
                 { for ks.iter().enumerate().map(|(i, k)| html! {
@@ -144,7 +144,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
             <p class="muted">{ ctx.t("fusion.measured.setup") }</p>
             <p class="muted mono-exprs">{ ctx.tf("fusion.measured.exprs", &[("exprs", &exprs)]) }</p>
             <p class="measured-why">{ ctx.t("fusion.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

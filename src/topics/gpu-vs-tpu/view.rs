@@ -4,8 +4,8 @@
 use crate::draw::matmul::draw_compare;
 use crate::scene::Theme;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,12 +21,12 @@ pub fn GpuTpuPanel() -> Html {
     });
     let controls = html! {
         <>
-            { controls(&["m", "k", "n", "tpu"]) }
+            { p.controls(&["m", "k", "n", "tpu"]) }
             // The MXU size picks the chip only when no chip is named.
             if p.v.choice("tpu") == "auto" {
-                { controls(&["mxu"]) }
+                { p.controls(&["mxu"]) }
             }
-            { controls(&["gpu", "tm", "tn"]) }
+            { p.controls(&["gpu", "tm", "tn"]) }
         </>
     };
     let term = |i: u32| {
@@ -41,7 +41,7 @@ pub fn GpuTpuPanel() -> Html {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)}
                 label={format!("{}: {} {}", ctx.t("topic.gpu-vs-tpu.title"), super::tpu_detail(ctx.lang, &c), super::gpu_detail(ctx.lang, &c))} />
-            <Readouts topic="gpu-vs-tpu" metrics={Rc::new(super::metrics(&p.v))} />
+            { readouts(ctx, "gpu-vs-tpu", &super::metrics(&p.v)) }
             <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
             <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.chips") }</h2>

@@ -3,12 +3,12 @@
 use crate::scene::Rgba;
 use crate::sim::measured::{Table, FIGURES};
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
 use crate::ui::custom_gpu::CustomGpu;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
@@ -43,7 +43,7 @@ pub fn HardwarePanel() -> Html {
     let source = ctx.t(&format!("hardware.source.{}", h.code));
     let controls = html! {
         <>
-            { controls(&["gpu", "dtype", "measured"]) }
+            { p.controls(&["gpu", "dtype", "measured"]) }
             if custom {
                 <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
             }
@@ -51,8 +51,8 @@ pub fn HardwarePanel() -> Html {
     };
     let stage = html! {
         <>
-            <Readouts topic="hardware" metrics={Rc::new(super::metrics(&h, dtype))} />
-            <LectureTable topic="hardware" title="hardware.lecture-table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "hardware", &super::metrics(&h, dtype)) }
+            { lecture_table(ctx, "hardware", "hardware.lecture-table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="ridge">{ ridge }</p>
             <h2 class="chart-title">{ ctx.t("hardware.hierarchy") }</h2>
             <table class="ledger" data-testid="hierarchy">
@@ -125,7 +125,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
                     { ctx.tf("hardware.measured.transpose", &[("r", &format!("{q:.2}"))]) }</p>
             }
             <p class="measured-why">{ ctx.t("hardware.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

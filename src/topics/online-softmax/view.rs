@@ -7,10 +7,10 @@ use crate::scene::Theme;
 use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -171,7 +171,7 @@ pub fn SoftmaxPanel() -> Html {
                 }
                 <button class="preset" data-testid="random-vector" onclick={random}>{ ctx.t("online-softmax.random") }</button>
             </div>
-            <Control name="block" />
+            { p.control("block") }
         </>
     };
     let (earlier, rows) = super::table(&sim, step);
@@ -200,7 +200,7 @@ pub fn SoftmaxPanel() -> Html {
             <SceneCanvas scene={(*scene).clone()} name={format!("online-softmax-step{step}")} label={ctx.t("param.x")} />
             <Player pos={step} len={blocks} speed={v.int("speed")} unit="param.step" on_seek={on_seek}
                 on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <Readouts topic="online-softmax" metrics={Rc::new(sim.metrics(step))} />
+            { readouts(ctx, "online-softmax", &sim.metrics(step)) }
             <table class="ledger" data-testid="softmax-table">
                 <thead><tr>
                     <th>{ ctx.t("online-softmax.table.block") }</th><th>{ ctx.t("online-softmax.table.values") }</th>

@@ -1,10 +1,9 @@
 //! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
 
 use crate::i18n::format_bytes;
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
-use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[component]
@@ -20,13 +19,13 @@ pub fn RecomputePanel() -> Html {
     });
     let controls = html! {
         <>
-            { controls(&["depth", "n", "dtype", "upstream"]) }
+            { p.controls(&["depth", "n", "dtype", "upstream"]) }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="recompute" metrics={Rc::new(r.metrics())} />
-            <LectureTable topic="recompute" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "recompute", &r.metrics()) }
+            { lecture_table(ctx, "recompute", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <h2 class="chart-title">{ ctx.t("recompute.ledger") }</h2>
             <table class="ledger" data-testid="recompute-ledger">
                 <thead><tr><th></th><th>{ ctx.t("recompute.forward") }</th><th>{ ctx.t("recompute.backward") }</th><th>{ ctx.t("recompute.total") }</th></tr></thead>

@@ -4,13 +4,13 @@
 use crate::sim::measured::{Table, FIGURES};
 use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
-use crate::ui::widgets::{Preset, Presets};
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::widgets::{preset_row, Preset};
 use std::rc::Rc;
 use crate::ui::custom_gpu::CustomGpu;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[component]
@@ -57,15 +57,13 @@ pub fn RooflinePanel() -> Html {
     });
     let precision_args = super::precision_args(dtype);
     let precision = ctx.tf("roofline.precision", &precision_args.each_ref().map(|(k, v)| (*k, v.as_str())));
-    let presets = Rc::new(
-        super::DECODE_PRESETS
+    let presets = super::DECODE_PRESETS
             .iter()
             .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
-            .collect::<Vec<_>>(),
-    );
+            .collect::<Vec<_>>();
     let controls = html! {
         <>
-            { controls(&["gpu"]) }
+            { p.controls(&["gpu"]) }
             if p.v.choice("gpu") == "custom" {
                 <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
             } else {
@@ -74,17 +72,17 @@ pub fn RooflinePanel() -> Html {
                     Callback::from(move |_: MouseEvent| d.emit(crate::ui::url_state::Action::SetMany(crate::ui::custom_gpu::m4_pro())))
                 }}>{ ctx.t("custom.m4-pro") }</button>
             }
-            { controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
+            { p.controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
             if op == "custom" {
-                { controls(&["flops", "bytes"]) }
+                { p.controls(&["flops", "bytes"]) }
             }
-            <Presets title="roofline.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { preset_row(ctx, "roofline.presets", &presets, &p.dispatch) }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="roofline" metrics={Rc::new(roofline::metrics(&h, dtype, work))} />
-            <LectureTable topic="roofline" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "roofline", &roofline::metrics(&h, dtype, work)) }
+            { lecture_table(ctx, "roofline", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <h2 class="chart-title">{ ctx.t("roofline.chart") }</h2>
             <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
@@ -160,7 +158,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
             </table></div>
             <p class="muted">{ ctx.t("roofline.measured.setup") }</p>
             <p class="measured-why">{ ctx.t("roofline.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

@@ -10,13 +10,13 @@ use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
 use crate::ui::inset::RooflineInset;
-use crate::ui::panel::{controls, use_panel};
+use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
 use crate::ui::next_frame;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{legend_item, Preset, Presets};
+use crate::ui::widgets::{legend_item, preset_row, Preset};
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -194,17 +194,13 @@ pub fn SystolicPanel() -> Html {
         let d = p.dispatch.clone();
         Callback::from(move |c: u64| d.emit(Action::Set("cycle", Value::Int(c as i64))))
     };
-    let presets = Rc::new(
-        super::PRESETS
+    let presets = super::PRESETS
             .iter()
             .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
-            .collect::<Vec<_>>(),
-    );
-    let tpu_presets = Rc::new(
-        TPUS.iter()
+            .collect::<Vec<_>>();
+    let tpu_presets = TPUS.iter()
             .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
-            .collect::<Vec<_>>(),
-    );
+            .collect::<Vec<_>>();
     let phase_chip = |ph: &Phase| {
         let active = frame.phase == *ph;
         html! {
@@ -219,13 +215,13 @@ pub fn SystolicPanel() -> Html {
 
     let controls = html! {
         <>
-            { controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
+            { p.controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
             if !os {
-                { controls(&["dbuf"]) }
+                { p.controls(&["dbuf"]) }
             }
-            { controls(&["conv", "seed"]) }
-            <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
-            <Presets title="systolic.tpus" presets={tpu_presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["conv", "seed"]) }
+            { preset_row(ctx, "systolic.presets", &presets, &p.dispatch) }
+            { preset_row(ctx, "systolic.tpus", &tpu_presets, &p.dispatch) }
         </>
     };
     let stage = html! {
@@ -255,7 +251,7 @@ pub fn SystolicPanel() -> Html {
             if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
                 <p class="systolic-chip" data-testid="systolic-chip">{ line }</p>
             }
-            <Readouts topic="systolic" metrics={metrics} />
+            { readouts(ctx, "systolic", &metrics) }
             { accounting(ctx, &sim, &frame_fold, &all_metrics) }
             if checked.is_none() {
                 // Until the check has finished there is no max-abs-error

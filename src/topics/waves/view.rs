@@ -8,13 +8,13 @@ use crate::sim::hw;
 use crate::sim::measured::MATMUL;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{legend_item, Preset, Presets};
+use crate::ui::widgets::{legend_item, preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[component]
@@ -71,16 +71,14 @@ pub fn WavesPanel() -> Html {
             })
         })
     };
-    let presets = Rc::new(
-        super::LECTURE_CASES
+    let presets = super::LECTURE_CASES
             .iter()
             .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
-            .collect::<Vec<_>>(),
-    );
+            .collect::<Vec<_>>();
     let controls = html! {
         <>
-            { controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
-            <Presets title="waves.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
+            { preset_row(ctx, "waves.presets", &presets, &p.dispatch) }
         </>
     };
     let on_seek = {
@@ -95,8 +93,8 @@ pub fn WavesPanel() -> Html {
                 { legend_item(ctx, p.theme.busy_hot, "waves.legend.busy") }
                 { legend_item(ctx, p.theme.waiting, "waves.legend.idle") }
             </div>
-            <Readouts topic="waves" metrics={Rc::new(super::metrics(v))} />
-            <LectureTable topic="waves" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "waves", &super::metrics(v)) }
+            { lecture_table(ctx, "waves", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
             <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
             <h2 class="chart-title">{ ctx.t("waves.chart") }</h2>
@@ -121,7 +119,7 @@ pub fn WavesPanel() -> Html {
                         <p class="current" data-measured="model-over-measured"
                             data-value={ratio.map(|r| r.to_string()).unwrap_or_default()}>{ texts[1].clone() }</p>
                     }
-                    <MeasuredNote table={t.clone()} />
+                    { measured_note(ctx, &t) }
                 </section>
             }
         </>

@@ -8,8 +8,8 @@
 use super::{attainable, metrics, plan, results, roof_points, size_label, M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE};
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::{Pending, Readouts};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::{readouts_pending, Pending};
 use crate::ui::url_state::Action;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use plotters::prelude::*;
@@ -164,7 +164,7 @@ pub fn YourMachinePanel() -> Html {
     let pct = format!("{:.0}", progress * 100.0);
     let controls = html! {
         <>
-            { controls(&["quick"]) }
+            { p.controls(&["quick"]) }
             <div class="bench-buttons">
                 <button class="bench-run" data-testid="bench-run" onclick={start} disabled={running}>{ ctx.t("your-machine.run") }</button>
                 <button class="bench-cancel" data-testid="bench-cancel" onclick={cancel} disabled={!running}>{ ctx.t("your-machine.cancel") }</button>
@@ -206,7 +206,7 @@ pub fn YourMachinePanel() -> Html {
     });
     let stage = html! {
         <div class="bench" data-testid="bench" data-state={state}>
-            <Readouts topic="your-machine" metrics={Rc::new(figures)} pending={pending} />
+            { readouts_pending(ctx, "your-machine", &figures, &pending) }
             { for charts }
             <h2 class="chart-title">{ ctx.t("your-machine.m4-table") }</h2>
             <div class="bench-scroll">
