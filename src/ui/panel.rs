@@ -14,6 +14,7 @@ use crate::params::{Kind, Notice, Value, Values};
 use crate::scene::Theme;
 use crate::topics::TopicMeta;
 use std::rc::Rc;
+use yew::functional::{Hook, HookContext};
 use yew::prelude::*;
 
 /// Widest a stage's drawing gets (CSS pixels).
@@ -21,6 +22,53 @@ const MAX_STAGE_WIDTH: f64 = 1800.0;
 /// Narrowest width a canvas is redrawn at to fit the screen's height; below
 /// it the drawing is scaled down instead.
 const MIN_FIT_WIDTH: f64 = 420.0;
+
+/// A topic's panel as a hook (`use_<topic>_panel`) run with the hook
+/// context of the component that shows it.
+pub type PanelView = fn(&mut HookContext) -> Html;
+
+#[derive(Properties)]
+pub struct TopicPanelProps {
+    pub meta: MetaRef,
+    pub view: PanelView,
+}
+
+impl PartialEq for TopicPanelProps {
+    /// One topic, one view.
+    fn eq(&self, other: &Self) -> bool {
+        self.meta == other.meta
+    }
+}
+
+/// Runs a [`PanelView`] as a hook: the topic's hooks become this
+/// component's.
+struct RunView(PanelView);
+
+impl Hook for RunView {
+    type Output = Html;
+
+    fn run(self, ctx: &mut HookContext) -> Html {
+        (self.0)(ctx)
+    }
+}
+
+fn use_view(view: PanelView) -> RunView {
+    RunView(view)
+}
+
+/// Every topic's panel, as one component type: each component type costs
+/// its own copy of Yew's lifecycle code, and the panels differ only in the
+/// hook they run. Keyed by the topic, so that moving to another panel mounts
+/// a fresh one (its hooks are others).
+#[component]
+pub fn TopicPanel(p: &TopicPanelProps) -> Html {
+    use_view(p.view)
+}
+
+/// The registry's view of a topic: its panel hook in a [`TopicPanel`].
+pub fn topic_panel(meta: &'static TopicMeta, view: PanelView) -> Html {
+    html! { <TopicPanel key={meta.id} meta={MetaRef(meta)} view={view} /> }
+}
 
 /// A panel's state and everything it needs to render, from one hook.
 #[derive(Clone)]

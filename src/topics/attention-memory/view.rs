@@ -15,8 +15,8 @@ use yew::prelude::*;
 /// This panel's chart is a little narrower than other stages.
 const MAX_CHART_WIDTH: f64 = 1000.0;
 
-#[component]
-pub fn MemoryPanel() -> Html {
+#[hook]
+pub fn use_memory_panel() -> Html {
     let p = use_panel(&super::ATTENTION_MEMORY);
     let ctx = &p.ctx;
     let h = super::head(&p.v);

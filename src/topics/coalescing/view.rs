@@ -15,8 +15,8 @@ use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn CoalescingPanel() -> Html {
+#[hook]
+pub fn use_coalescing_panel() -> Html {
     let p = use_panel(&super::COALESCING);
     let ctx = &p.ctx;
     let params = super::coalescing_params(&p.v);

@@ -21,8 +21,8 @@ use wasm_bindgen::JsCast;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn DivergencePanel() -> Html {
+#[hook]
+pub fn use_divergence_panel() -> Html {
     let p = use_panel(&super::DIVERGENCE);
     let ctx = &p.ctx;
     let params = super::divergence_params(&p.v);

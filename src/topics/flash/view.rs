@@ -105,8 +105,8 @@ async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>
     }
 }
 
-#[component]
-pub fn FlashPanel() -> Html {
+#[hook]
+pub fn use_flash_panel() -> Html {
     let p = use_panel(&super::FLASH);
     let ctx = &p.ctx;
     let v = &p.v;

@@ -13,8 +13,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[component]
-pub fn FusionPanel() -> Html {
+#[hook]
+pub fn use_fusion_panel() -> Html {
     let p = use_panel(&super::FUSION);
     let ctx = &p.ctx;
     let d = p.dispatch.clone();

@@ -9,8 +9,8 @@ use crate::ui::readouts::readouts;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[component]
-pub fn GpuTpuPanel() -> Html {
+#[hook]
+pub fn use_gpu_tpu_panel() -> Html {
     let p = use_panel(&super::GPU_TPU);
     let ctx = &p.ctx;
     let c = super::gpu_tpu(&p.v);

@@ -14,8 +14,8 @@ use yew::prelude::*;
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
 const GROWTH_COLORS: [Rgba; 3] = [Rgba::rgb(235, 110, 20), Rgba::rgb(20, 90, 200), Rgba::rgb(16, 130, 60)];
 
-#[component]
-pub fn HardwarePanel() -> Html {
+#[hook]
+pub fn use_hardware_panel() -> Html {
     let p = use_panel(&super::HARDWARE);
     let ctx = &p.ctx;
     let h = super::machine(&p.v);

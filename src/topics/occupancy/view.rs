@@ -15,8 +15,8 @@ use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn OccupancyPanel() -> Html {
+#[hook]
+pub fn use_occupancy_panel() -> Html {
     let p = use_panel(&super::OCCUPANCY);
     let ctx = &p.ctx;
     let (arch, k) = super::occupancy_kernel(&p.v);

@@ -89,8 +89,8 @@ fn Probabilities(props: &ProbabilitiesProps) -> Html {
     }
 }
 
-#[component]
-pub fn SoftmaxPanel() -> Html {
+#[hook]
+pub fn use_softmax_panel() -> Html {
     let p = use_panel(&super::ONLINE_SOFTMAX);
     let ctx = &p.ctx;
     let v = &p.v;

@@ -10,8 +10,8 @@ use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn QuantizationPanel() -> Html {
+#[hook]
+pub fn use_quantization_panel() -> Html {
     let p = use_panel(&super::QUANTIZATION);
     let ctx = &p.ctx;
     let q = super::quantization(&p.v);

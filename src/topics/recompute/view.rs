@@ -6,8 +6,8 @@ use crate::ui::readouts::readouts;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn RecomputePanel() -> Html {
+#[hook]
+pub fn use_recompute_panel() -> Html {
     let p = use_panel(&super::RECOMPUTE);
     let ctx = &p.ctx;
     let r = super::recompute(&p.v);

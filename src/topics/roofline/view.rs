@@ -13,8 +13,8 @@ use crate::ui::custom_gpu::CustomGpu;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn RooflinePanel() -> Html {
+#[hook]
+pub fn use_roofline_panel() -> Html {
     let p = use_panel(&super::ROOFLINE);
     let ctx = &p.ctx;
     let h = super::gpu(&p.v);

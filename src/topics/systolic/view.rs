@@ -133,8 +133,8 @@ fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scen
     draw(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
 }
 
-#[component]
-pub fn SystolicPanel() -> Html {
+#[hook]
+pub fn use_systolic_panel() -> Html {
     let p = use_panel(&super::SYSTOLIC);
     let ctx = &p.ctx;
     let theme = &p.theme;

@@ -10,8 +10,8 @@ use crate::ui::readouts::readouts;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[component]
-pub fn ThreadsPanel() -> Html {
+#[hook]
+pub fn use_threads_panel() -> Html {
     let p = use_panel(&super::THREADS);
     let ctx = &p.ctx;
     let g = super::threads_grid(&p.v);

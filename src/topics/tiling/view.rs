@@ -17,8 +17,8 @@ use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn TilingPanel() -> Html {
+#[hook]
+pub fn use_tiling_panel() -> Html {
     let p = use_panel(&super::TILING);
     let ctx = &p.ctx;
     let run = super::tile_run(&p.v);

@@ -17,8 +17,8 @@ use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn WavesPanel() -> Html {
+#[hook]
+pub fn use_waves_panel() -> Html {
     let p = use_panel(&super::WAVES);
     let ctx = &p.ctx;
     let v = &p.v;

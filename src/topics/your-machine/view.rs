@@ -79,8 +79,8 @@ enum Status {
     Cancelled,
 }
 
-#[component]
-pub fn YourMachinePanel() -> Html {
+#[hook]
+pub fn use_your_machine_panel() -> Html {
     let p = use_panel(&super::YOUR_MACHINE);
     let ctx = &p.ctx;
     let slot: Slot = use_mut_ref(|| None);
