@@ -67,7 +67,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
             { choice(&ctx, "gpu", if p.custom.is_some() { crate::sim::hw::GPU_CHOICES } else { crate::sim::hw::GPU_CODES },
                 p.gpu, &p.dispatch) }
             if let (Some((peak, bw)), "custom") = (&p.custom, p.gpu) {
-                <crate::ui::custom_gpu::CustomGpu peak={peak.clone()} bw={*bw} dispatch={p.dispatch.clone()} />
+                { crate::ui::custom_gpu::custom_gpu(&ctx, peak, *bw, &p.dispatch) }
             }
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}

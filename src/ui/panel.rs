@@ -90,6 +90,8 @@ pub struct Panel {
     pub fit: Callback<(f64, f64)>,
     /// The height the canvas must fit in (CSS pixels).
     pub fit_height: f64,
+    /// Is the controls drawer open?
+    pub drawer: UseStateHandle<bool>,
 }
 
 /// The box a panel's canvas may fill: its column's width and the height left
@@ -146,9 +148,15 @@ pub fn use_panel(meta: &'static TopicMeta) -> Panel {
             }
         }
     });
+    let drawer = use_state(|| drawer_default(ctx.present));
+    {
+        let drawer = drawer.clone();
+        use_effect_with(ctx.present, move |present| drawer.set(drawer_default(*present)));
+    }
     Panel {
         fit,
         fit_height: bx.height,
+        drawer,
         theme: Theme::for_mode(ctx.present),
         ctx,
         meta,
@@ -168,14 +176,65 @@ impl Panel {
         Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
     }
 
-    /// The panel in its frame: header from the meta, notices, controls
-    /// beside the stage, the explanation below.
+    /// The panel in its frame: a one-line header (section, title, tools,
+    /// previous and next panel), notices, the controls drawer beside the
+    /// stage (canvas, then player and key figures beside it on wide
+    /// screens), and the secondary material below. `embed=1` keeps the stage
+    /// only.
     pub fn frame(&self, controls: Html, stage: Html, explain: Html) -> Html {
+        let ctx = &self.ctx;
+        let meta = self.meta;
+        let panel_ctx = PanelCtx { meta: MetaRef(meta), values: self.v.clone(), dispatch: self.dispatch.clone() };
+        let open = *self.drawer;
+        let toggle_drawer = {
+            let drawer = self.drawer.clone();
+            let present = ctx.present;
+            Callback::from(move |_: MouseEvent| {
+                use gloo::storage::{LocalStorage, Storage};
+                let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
+                let _ = LocalStorage::set(key, !*drawer);
+                drawer.set(!*drawer);
+            })
+        };
+        let drawer_id = format!("controls-{}", meta.id);
+        let title = ctx.t(&format!("topic.{}.title", meta.id));
         html! {
-            <Frame meta={MetaRef(self.meta)} values={self.v.clone()} dispatch={self.dispatch.clone()}
-                notices={self.notices.clone()} on_dismiss={self.dismiss.clone()}
-                controls={controls} stage={stage} explain={explain} stage_ref={self.stage.clone()}
-                fit={self.fit.clone()} fit_height={self.fit_height} />
+            <ContextProvider<PanelCtx> context={panel_ctx}>
+            <ContextProvider<FitCtx> context={FitCtx { report: self.fit.clone(), max_height: self.fit_height }}>
+                <article class={classes!("panel", format!("panel-{}", meta.id))} data-topic={meta.id}>
+                    if !ctx.embed {
+                        <header class="panel-header">
+                            <div class="panel-titles">
+                                <p class="panel-section">{ section_line(ctx, meta) }</p>
+                                <h1>{ title.clone() }</h1>
+                            </div>
+                            <div class="panel-tools">
+                                <button class="drawer-toggle" data-testid="drawer-toggle" aria-controls={drawer_id.clone()}
+                                    aria-expanded={open.to_string()} onclick={toggle_drawer}>
+                                    <span aria-hidden="true">{ "☰ " }</span>{ ctx.t("frame.controls") }
+                                </button>
+                                <PanelTools meta={MetaRef(meta)} title={title} />
+                            </div>
+                            <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
+                        </header>
+                        <DeckProgress />
+                    }
+                    <Notices notices={(*self.notices).clone()} on_dismiss={self.dismiss.clone()} />
+                    if !ctx.embed {
+                        <super::practice::PracticeCard />
+                    }
+                    <div class={classes!("panel-body", (open && !ctx.embed).then_some("drawer-open"))}>
+                        if !ctx.embed {
+                            <aside class="controls" id={drawer_id} hidden={!open}>{ controls }</aside>
+                        }
+                        <section class="stage" ref={self.stage.clone()}>{ stage }</section>
+                    </div>
+                    if !ctx.embed {
+                        <section class="explain">{ explain }</section>
+                    }
+                </article>
+            </ContextProvider<FitCtx>>
+            </ContextProvider<PanelCtx>>
         }
     }
 }
@@ -271,21 +330,6 @@ pub struct PanelCtx {
     pub dispatch: Callback<Action>,
 }
 
-#[derive(Properties, PartialEq)]
-pub struct FrameProps {
-    pub meta: MetaRef,
-    pub values: Values,
-    pub dispatch: Callback<Action>,
-    pub notices: Rc<Vec<Notice>>,
-    pub on_dismiss: Callback<()>,
-    pub controls: Html,
-    pub stage: Html,
-    pub explain: Html,
-    pub stage_ref: NodeRef,
-    pub fit: Callback<(f64, f64)>,
-    pub fit_height: f64,
-}
-
 /// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
 /// landing card and its panel header.
 pub fn section_line(ctx: &AppCtx, meta: &TopicMeta) -> String {
@@ -304,72 +348,6 @@ fn drawer_default(present: bool) -> bool {
     }
     let wide = super::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(1280.0) >= 900.0;
     wide && !present
-}
-
-/// The frame of every panel: a one-line header (section, title, tools,
-/// previous and next panel), notices, the controls drawer beside the stage
-/// (canvas, then player and key figures beside it on wide screens), and the
-/// secondary material below. `embed=1` keeps the stage only.
-#[component]
-pub fn Frame(p: &FrameProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let meta = p.meta.0;
-    let panel_ctx = PanelCtx { meta: p.meta, values: p.values.clone(), dispatch: p.dispatch.clone() };
-    let drawer = use_state(|| drawer_default(ctx.present));
-    {
-        let drawer = drawer.clone();
-        use_effect_with(ctx.present, move |present| drawer.set(drawer_default(*present)));
-    }
-    let toggle_drawer = {
-        let drawer = drawer.clone();
-        let present = ctx.present;
-        Callback::from(move |_: MouseEvent| {
-            use gloo::storage::{LocalStorage, Storage};
-            let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
-            let _ = LocalStorage::set(key, !*drawer);
-            drawer.set(!*drawer);
-        })
-    };
-    let drawer_id = format!("controls-{}", meta.id);
-    let title = ctx.t(&format!("topic.{}.title", meta.id));
-    html! {
-        <ContextProvider<PanelCtx> context={panel_ctx}>
-        <ContextProvider<FitCtx> context={FitCtx { report: p.fit.clone(), max_height: p.fit_height }}>
-            <article class={classes!("panel", format!("panel-{}", meta.id))} data-topic={meta.id}>
-                if !ctx.embed {
-                    <header class="panel-header">
-                        <div class="panel-titles">
-                            <p class="panel-section">{ section_line(&ctx, meta) }</p>
-                            <h1>{ title.clone() }</h1>
-                        </div>
-                        <div class="panel-tools">
-                            <button class="drawer-toggle" data-testid="drawer-toggle" aria-controls={drawer_id.clone()}
-                                aria-expanded={drawer.to_string()} onclick={toggle_drawer}>
-                                <span aria-hidden="true">{ "☰ " }</span>{ ctx.t("frame.controls") }
-                            </button>
-                            <PanelTools meta={p.meta} title={title} />
-                        </div>
-                        <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
-                    </header>
-                    <DeckProgress />
-                }
-                <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
-                if !ctx.embed {
-                    <super::practice::PracticeCard />
-                }
-                <div class={classes!("panel-body", (*drawer && !ctx.embed).then_some("drawer-open"))}>
-                    if !ctx.embed {
-                        <aside class="controls" id={drawer_id} hidden={!*drawer}>{ p.controls.clone() }</aside>
-                    }
-                    <section class="stage" ref={p.stage_ref.clone()}>{ p.stage.clone() }</section>
-                </div>
-                if !ctx.embed {
-                    <section class="explain">{ p.explain.clone() }</section>
-                }
-            </article>
-        </ContextProvider<FitCtx>>
-        </ContextProvider<PanelCtx>>
-    }
 }
 
 impl Panel {

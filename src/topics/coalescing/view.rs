@@ -31,9 +31,9 @@ pub fn use_coalescing_panel() -> Html {
         })
     };
     let presets = super::LECTURE_CASES
-            .iter()
-            .map(|&(id, pattern, stride)| Preset { label: id, id, values: super::lecture_case(pattern, stride) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(id, pattern, stride)| Preset { label: id, id, values: super::lecture_case(pattern, stride) })
+        .collect::<Vec<_>>();
     let shown = |name: &str| super::shown(params.pattern, name);
     let controls = html! {
         <>

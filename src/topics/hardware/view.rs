@@ -7,7 +7,7 @@ use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use std::rc::Rc;
-use crate::ui::custom_gpu::CustomGpu;
+use crate::ui::custom_gpu::custom_gpu;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
@@ -45,7 +45,7 @@ pub fn use_hardware_panel() -> Html {
         <>
             { p.controls(&["gpu", "dtype", "measured"]) }
             if custom {
-                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
+                { custom_gpu(ctx, p.v.text("peak"), p.v.int("bw"), &p.dispatch) }
             }
         </>
     };

@@ -26,9 +26,9 @@ pub fn use_occupancy_panel() -> Html {
     let block_label = |b: u32| ctx.tf("occupancy.block.short", &[("b", &b.to_string())]);
     let scene = SceneRef(Rc::new(draw(arch, &o, &p.theme, p.width, &labels, &block_label)));
     let presets = super::LECTURE_CASES
-            .iter()
-            .map(|&(id, threads, regs)| Preset { label: id, id, values: super::lecture_case(threads, regs) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(id, threads, regs)| Preset { label: id, id, values: super::lecture_case(threads, regs) })
+        .collect::<Vec<_>>();
     let chart_w = (p.width - 4.0).max(240.0);
     let chart_h = if ctx.present { 200.0 } else { 150.0 };
     let chart = |s: Sweep| {

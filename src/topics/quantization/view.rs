@@ -17,9 +17,9 @@ pub fn use_quantization_panel() -> Html {
     let q = super::quantization(&p.v);
     let scene = SceneRef(Rc::new(draw_quantization(&q, &p.theme, p.width.min(900.0))));
     let presets = super::LECTURE_CASES
-            .iter()
-            .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
             { p.controls(&["n", "m", "tile", "dtype", "section"]) }

@@ -7,9 +7,10 @@ use crate::ui::chart::{RoofDot, RooflineChart};
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
-use crate::ui::widgets::{preset_row, Preset};
+use crate::ui::url_state::Action;
+use crate::ui::widgets::{emit_on_click, preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::custom_gpu::CustomGpu;
+use crate::ui::custom_gpu::custom_gpu;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
@@ -58,19 +59,16 @@ pub fn use_roofline_panel() -> Html {
     let precision_args = super::precision_args(dtype);
     let precision = ctx.tf("roofline.precision", &precision_args.each_ref().map(|(k, v)| (*k, v.as_str())));
     let presets = super::DECODE_PRESETS
-            .iter()
-            .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
             { p.controls(&["gpu"]) }
             if p.v.choice("gpu") == "custom" {
-                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
+                { custom_gpu(ctx, p.v.text("peak"), p.v.int("bw"), &p.dispatch) }
             } else {
-                <button class="preset" data-preset="m4-pro" onclick={{
-                    let d = p.dispatch.clone();
-                    Callback::from(move |_: MouseEvent| d.emit(crate::ui::url_state::Action::SetMany(crate::ui::custom_gpu::m4_pro())))
-                }}>{ ctx.t("custom.m4-pro") }</button>
+                <button class="preset" data-preset="m4-pro" onclick={emit_on_click(&p.dispatch, Action::SetMany(crate::ui::custom_gpu::m4_pro()))}>{ ctx.t("custom.m4-pro") }</button>
             }
             { p.controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
             if op == "custom" {

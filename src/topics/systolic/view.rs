@@ -195,12 +195,12 @@ pub fn use_systolic_panel() -> Html {
         Callback::from(move |c: u64| d.emit(Action::Set("cycle", Value::Int(c as i64))))
     };
     let presets = super::PRESETS
-            .iter()
-            .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
+        .collect::<Vec<_>>();
     let tpu_presets = TPUS.iter()
-            .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
-            .collect::<Vec<_>>();
+        .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
+        .collect::<Vec<_>>();
     let phase_chip = |ph: &Phase| {
         let active = frame.phase == *ph;
         html! {

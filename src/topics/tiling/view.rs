@@ -43,9 +43,9 @@ pub fn use_tiling_panel() -> Html {
     });
     let (fits, fit) = super::fit_text(ctx.lang, &p.v);
     let presets = super::LECTURE_CASES
-            .iter()
-            .map(|&(id, mode, tile)| Preset { label: id, id, values: super::lecture_case(mode, tile) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(id, mode, tile)| Preset { label: id, id, values: super::lecture_case(mode, tile) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
             { p.controls(&["mode", "n", "m", "k", "tile", "ti", "tj", "dtype", "smem"]) }

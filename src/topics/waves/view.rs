@@ -72,9 +72,9 @@ pub fn use_waves_panel() -> Html {
         })
     };
     let presets = super::LECTURE_CASES
-            .iter()
-            .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
-            .collect::<Vec<_>>();
+        .iter()
+        .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
             { p.controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
