@@ -6,7 +6,6 @@
 use super::app::AppCtx;
 use crate::sim::measured::Table;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,7 +21,14 @@ pub async fn fetch_text(url: &str) -> Option<String> {
 }
 
 thread_local! {
-    static CACHE: RefCell<HashMap<&'static str, Rc<Table>>> = RefCell::new(HashMap::new());
+    /// The tables fetched so far, by file name: a handful, so a list (a
+    /// hash map would cost its own copy of the hashing code).
+    static CACHE: RefCell<Vec<(&'static str, Rc<Table>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The cached table `file`, if it has been fetched.
+fn cached(file: &str) -> Option<Rc<Table>> {
+    CACHE.with(|c| c.borrow().iter().find(|(f, _)| *f == file).map(|(_, t)| t.clone()))
 }
 
 /// The table `assets/measured/<file>` (a `sim::measured` constant), once it
@@ -30,18 +36,18 @@ thread_local! {
 /// switched off fetches nothing).
 #[hook]
 pub fn use_measured(file: &'static str, enabled: bool) -> Option<Rc<Table>> {
-    let table = use_state(|| CACHE.with(|c| c.borrow().get(file).cloned()));
+    let table = use_state(|| cached(file));
     {
         let table = table.clone();
         use_effect_with((file, enabled), move |&(file, enabled)| {
             if enabled && table.is_none() {
-                if let Some(t) = CACHE.with(|c| c.borrow().get(file).cloned()) {
+                if let Some(t) = cached(file) {
                     table.set(Some(t));
                 } else {
                     yew::platform::spawn_local(async move {
                         if let Some(text) = fetch_text(&format!("assets/measured/{file}")).await {
                             let t = Rc::new(Table::parse(&text));
-                            CACHE.with(|c| c.borrow_mut().insert(file, t.clone()));
+                            CACHE.with(|c| c.borrow_mut().push((file, t.clone())));
                             table.set(Some(t));
                         }
                     });

@@ -89,7 +89,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Optio
     if let Some(Some(s)) = current {
         if !strides.contains(&Some(s)) && super::measured_gbps(t, dtype, 8, Some(s)).is_some() {
             strides.push(Some(s));
-            strides.sort();
+            strides.sort_unstable();
         }
     }
     strides.push(None);
