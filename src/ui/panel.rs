@@ -176,6 +176,18 @@ impl Panel {
         Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
     }
 
+    /// The usual explanation below the stage: what the panel shows
+    /// (`<topic>.explain`) and how it checks the lecture (`<topic>.lecture`).
+    pub fn explain(&self) -> Html {
+        let id = self.meta.id;
+        html! {
+            <>
+                <p class="current">{ self.ctx.t(&format!("{id}.explain")) }</p>
+                <p class="lecture-check">{ self.ctx.t(&format!("{id}.lecture")) }</p>
+            </>
+        }
+    }
+
     /// The panel in its frame: a one-line header (section, title, tools,
     /// previous and next panel), notices, the controls drawer beside the
     /// stage (canvas, then player and key figures beside it on wide

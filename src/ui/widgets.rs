@@ -72,3 +72,15 @@ pub fn legend_item(ctx: &AppCtx, color: crate::scene::Rgba, key: &str) -> Html {
         <span class="legend-item"><span class="swatch" style={format!("background:{}", color.css())}></span>{ ctx.t(key) }</span>
     }
 }
+
+/// A chart's or table's heading: `<h2 class="chart-title">` with a
+/// translated text. (Shared, like [`table_head`], so that the markup is
+/// built by one function rather than at every call site.)
+pub fn chart_title(ctx: &AppCtx, key: &str) -> Html {
+    html! { <h2 class="chart-title">{ ctx.t(key) }</h2> }
+}
+
+/// A table's head row: one `<th>` per translated key.
+pub fn table_head(ctx: &AppCtx, keys: &[&str]) -> Html {
+    html! { <thead><tr>{ for keys.iter().map(|k| html! { <th>{ ctx.t(k) }</th> }) }</tr></thead> }
+}

@@ -10,6 +10,7 @@ use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
+use crate::ui::widgets::{chart_title};
 use yew::prelude::*;
 
 /// This panel's chart is a little narrower than other stages.
@@ -50,12 +51,12 @@ pub fn use_memory_panel() -> Html {
     let stage = html! {
         <>
             { readouts(ctx, "attention-memory", &metrics(h.n, h.elem_bytes, h.both_stats)) }
-            <h2 class="chart-title">{ ctx.t("attention-memory.chart") }</h2>
+            { chart_title(ctx, "attention-memory.chart") }
             <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 380.0 } else { 320.0 }} present={ctx.present}
                 label={ctx.t("attention-memory.chart")} />
             <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &format_bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
-            <h2 class="chart-title">{ ctx.t("attention-memory.table") }</h2>
+            { chart_title(ctx, "attention-memory.table") }
             <table class="ledger" data-testid="memory-table">
                 <thead><tr>
                     <th>{ ctx.t("attention-memory.table.n") }</th>
@@ -70,13 +71,7 @@ pub fn use_memory_panel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("attention-memory.explain") }</p>
-            <p class="lecture-check">{ ctx.t("attention-memory.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// MiB with one decimal (the file's precision).
@@ -93,7 +88,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
     };
     html! {
         <section class="measured measured-beside" data-testid="measured-attention">
-            <h2 class="chart-title">{ ctx.t("attention-memory.measured.title") }</h2>
+            { chart_title(ctx, "attention-memory.measured.title") }
             <div class="measured-scroll"><table class="ledger">
                 <thead><tr>
                     <th>{ "n" }</th>

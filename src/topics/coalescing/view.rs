@@ -70,13 +70,7 @@ pub fn use_coalescing_panel() -> Html {
             { measured.unwrap_or_default() }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("coalescing.explain") }</p>
-            <p class="lecture-check">{ ctx.t("coalescing.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The overlay: measured GB/s of the panel's element size against stride,

@@ -15,7 +15,7 @@ use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::legend_item;
+use crate::ui::widgets::{chart_title, legend_item};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use crate::ui::lecture_table::lecture_table;
@@ -165,7 +165,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
         let f = |x: f64| format!("{x:.2}");
         html! {
             <>
-                <h2 class="chart-title">{ ctx.t("divergence.measured.tid-title") }</h2>
+                { chart_title(ctx, "divergence.measured.tid-title") }
                 <table class="ledger measured-table">
                     <tbody>
                         <tr class={classes!(tid_current.then_some("current"))}>
@@ -192,7 +192,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
     let texts = summary.as_ref().map(|s| super::measured_text(ctx.lang, s));
     html! {
         <section class="measured" data-testid="measured-divergence">
-            <h2 class="chart-title">{ ctx.t("divergence.measured.title") }</h2>
+            { chart_title(ctx, "divergence.measured.title") }
             <div class="measured-scroll">
                 <table class="ledger measured-table">
                     <thead><tr>

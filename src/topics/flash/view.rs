@@ -21,7 +21,7 @@ use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::use_panel;
 use crate::ui::app::AppCtx;
-use crate::ui::widgets::{legend_item, preset_row, Preset};
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use crate::ui::inset::RooflineInset;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
@@ -236,7 +236,7 @@ pub fn use_flash_panel() -> Html {
     let c = colors(&Theme::normal());
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("flash.grid") }</h2>
+            { chart_title(ctx, "flash.grid") }
             <SceneCanvas scene={(*scene).clone()} name={format!("flash-{}-n{}-step{}", v.choice("pass"), params.n, step)} label={caption.clone()} />
             <div class="legend">
                 { legend_item(ctx, c[0], "flash.legend.done") }
@@ -248,7 +248,7 @@ pub fn use_flash_panel() -> Html {
             { readouts_pending(ctx, "flash", &metrics, &pending) }
             { checks_html }
             { rows_view }
-            <h2 class="chart-title">{ ctx.t("flash.ledger") }</h2>
+            { chart_title(ctx, "flash.ledger") }
             { ledger_html(ctx, sim, v) }
             <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
                 { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
@@ -265,13 +265,7 @@ pub fn use_flash_panel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("flash.explain") }</p>
-            <p class="lecture-check">{ ctx.t("flash.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The ledger: both passes and the total, standard against flash; the

@@ -11,6 +11,7 @@ use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
 #[hook]
@@ -78,7 +79,7 @@ pub fn use_fusion_panel() -> Html {
     let stage = html! {
         <>
             { readouts(ctx, "fusion", &l.metrics(n, e)) }
-            <h2 class="chart-title">{ ctx.t("fusion.timeline") }</h2>
+            { chart_title(ctx, "fusion.timeline") }
             <div class="kernel-timeline" data-testid="kernels">
                 { for ks.iter().enumerate().map(|(i, k)| html! {
                     <div class="kernel" title={format!("{} = {}", k.out, k.call())}>
@@ -99,13 +100,7 @@ pub fn use_fusion_panel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("fusion.explain") }</p>
-            <p class="lecture-check">{ ctx.t("fusion.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The H200 overlay: measured time ratios beside the ledger's byte ratios.
@@ -114,15 +109,9 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
     let exprs = super::MEASURED_EXPRS.iter().map(|(_, e)| e.to_string()).collect::<Vec<_>>().join(" · ");
     html! {
         <section class="measured measured-beside" data-testid="measured-fusion">
-            <h2 class="chart-title">{ ctx.t("fusion.measured.title") }</h2>
+            { chart_title(ctx, "fusion.measured.title") }
             <div class="measured-scroll"><table class="ledger">
-                <thead><tr>
-                    <th>{ ctx.t("fusion.measured.col.case") }</th>
-                    <th>{ ctx.t("fusion.measured.col.model") }</th>
-                    <th>{ ctx.t("fusion.measured.col.ms") }</th>
-                    <th>{ ctx.t("fusion.measured.col.measured") }</th>
-                    <th>{ ctx.t("fusion.measured.col.ratio") }</th>
-                </tr></thead>
+                { table_head(ctx, &["fusion.measured.col.case", "fusion.measured.col.model", "fusion.measured.col.ms", "fusion.measured.col.measured", "fusion.measured.col.ratio"]) }
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr data-case={r.id}>

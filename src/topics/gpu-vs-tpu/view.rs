@@ -7,6 +7,7 @@ use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use std::rc::Rc;
+use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
 #[hook]
@@ -44,7 +45,7 @@ pub fn use_gpu_tpu_panel() -> Html {
             { readouts(ctx, "gpu-vs-tpu", &super::metrics(&p.v)) }
             <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
-            <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.chips") }</h2>
+            { chart_title(ctx, "gpu-vs-tpu.chips") }
             <p>{ ctx.t("gpu-vs-tpu.chips.note") }</p>
             <p class="formula" data-testid="tpu-chip">{ chip_tpu }</p>
             <p class="formula" data-testid="gpu-chip">{ chip_gpu }</p>
@@ -53,9 +54,9 @@ pub fn use_gpu_tpu_panel() -> Html {
                     { super::systolic_link_text(ctx.lang, &p.v) }{" →"}
                 </a>
             </p>
-            <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.terms") }</h2>
+            { chart_title(ctx, "gpu-vs-tpu.terms") }
             <table class="ledger" data-testid="terms">
-                <thead><tr><th>{ ctx.t("gpu-vs-tpu.term.gpu") }</th><th>{ ctx.t("gpu-vs-tpu.term.tpu") }</th></tr></thead>
+                { table_head(ctx, &["gpu-vs-tpu.term.gpu", "gpu-vs-tpu.term.tpu"]) }
                 <tbody>{ for (1..=super::TERMS).map(term) }</tbody>
             </table>
         </>

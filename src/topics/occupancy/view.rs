@@ -8,7 +8,7 @@ use crate::sim::occupancy::{compute, Resource};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
 use crate::ui::panel::use_panel;
-use crate::ui::widgets::{preset_row, Preset};
+use crate::ui::widgets::{chart_title, preset_row, Preset};
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
@@ -71,7 +71,7 @@ pub fn use_occupancy_panel() -> Html {
     );
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("occupancy.sm") }</h2>
+            { chart_title(ctx, "occupancy.sm") }
             <SceneCanvas scene={scene} name={format!("occupancy-{}-{}x{}-{}", arch.code, k.threads, k.regs, k.smem)}
                 label={ctx.t("occupancy.sm")} />
             <p class="formula" data-testid="occupancy-detail">{ detail }</p>
@@ -82,11 +82,5 @@ pub fn use_occupancy_panel() -> Html {
             </div>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("occupancy.explain") }</p>
-            <p class="lecture-check">{ ctx.t("occupancy.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -15,6 +15,7 @@ use crate::ui::url_state::Action;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
 /// Probabilities listed open up to this many; more start folded.
@@ -202,31 +203,21 @@ pub fn use_softmax_panel() -> Html {
                 on_speed={p.set("speed")} export={Some((*export).clone())} />
             { readouts(ctx, "online-softmax", &sim.metrics(step)) }
             <table class="ledger" data-testid="softmax-table">
-                <thead><tr>
-                    <th>{ ctx.t("online-softmax.table.block") }</th><th>{ ctx.t("online-softmax.table.values") }</th>
-                    <th>{ ctx.t("online-softmax.table.bmax") }</th><th>{ ctx.t("online-softmax.table.m") }</th>
-                    <th>{ ctx.t("online-softmax.table.rescale") }</th><th>{ ctx.t("online-softmax.table.l") }</th>
-                </tr></thead>
+                { table_head(ctx, &["online-softmax.table.block", "online-softmax.table.values", "online-softmax.table.bmax", "online-softmax.table.m", "online-softmax.table.rescale", "online-softmax.table.l"]) }
                 <tbody>{ for earlier }{ for rows }</tbody>
             </table>
-            <h2 class="chart-title">{ ctx.t("online-softmax.probs") }</h2>
+            { chart_title(ctx, "online-softmax.probs") }
             if let Some(values) = (*probs).clone() {
                 <Probabilities values={values} three_pass={ctx.t("online-softmax.three-pass")} />
             } else {
                 <p class="muted">{ ctx.t("online-softmax.probs-wait") }</p>
             }
             <div class="passes">
-                <h2 class="chart-title">{ ctx.t("online-softmax.passes") }</h2>
+                { chart_title(ctx, "online-softmax.passes") }
                 <p>{ ctx.t("online-softmax.passes.three") }</p>
                 <p>{ ctx.t("online-softmax.passes.online") }</p>
             </div>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("online-softmax.explain") }</p>
-            <p class="lecture-check">{ ctx.t("online-softmax.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -4,7 +4,7 @@
 use crate::draw::matmul::draw_quantization;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::use_panel;
-use crate::ui::widgets::{preset_row, Preset};
+use crate::ui::widgets::{chart_title, preset_row, Preset};
 use crate::ui::readouts::readouts;
 use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
@@ -28,7 +28,7 @@ pub fn use_quantization_panel() -> Html {
     };
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("quantization.grid") }</h2>
+            { chart_title(ctx, "quantization.grid") }
             <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={format!("{}: {}", ctx.t("quantization.grid"), super::alignment(ctx.lang, &q))} />
             { readouts(ctx, "quantization", &super::readouts(&q)) }
             { lecture_table(ctx, "quantization", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
@@ -37,11 +37,5 @@ pub fn use_quantization_panel() -> Html {
             </p>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("quantization.explain") }</p>
-            <p class="lecture-check">{ ctx.t("quantization.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -4,6 +4,7 @@ use crate::i18n::format_bytes;
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::lecture_table::lecture_table;
+use crate::ui::widgets::{chart_title};
 use yew::prelude::*;
 
 #[hook]
@@ -26,7 +27,7 @@ pub fn use_recompute_panel() -> Html {
         <>
             { readouts(ctx, "recompute", &r.metrics()) }
             { lecture_table(ctx, "recompute", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
-            <h2 class="chart-title">{ ctx.t("recompute.ledger") }</h2>
+            { chart_title(ctx, "recompute.ledger") }
             <table class="ledger" data-testid="recompute-ledger">
                 <thead><tr><th></th><th>{ ctx.t("recompute.forward") }</th><th>{ ctx.t("recompute.backward") }</th><th>{ ctx.t("recompute.total") }</th></tr></thead>
                 <tbody>{ for rows }</tbody>
@@ -38,11 +39,5 @@ pub fn use_recompute_panel() -> Html {
             <p class="muted">{ ctx.tf("recompute.extra", &[("k", &r.extra_sigmoids().to_string())]) }</p>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("recompute.explain") }</p>
-            <p class="lecture-check">{ ctx.t("recompute.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

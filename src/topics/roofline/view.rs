@@ -8,7 +8,7 @@ use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{emit_on_click, preset_row, Preset};
+use crate::ui::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
 use std::rc::Rc;
 use crate::ui::custom_gpu::custom_gpu;
 use crate::ui::lecture_table::lecture_table;
@@ -81,15 +81,14 @@ pub fn use_roofline_panel() -> Html {
         <>
             { readouts(ctx, "roofline", &roofline::metrics(&h, dtype, work)) }
             { lecture_table(ctx, "roofline", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
-            <h2 class="chart-title">{ ctx.t("roofline.chart") }</h2>
+            { chart_title(ctx, "roofline.chart") }
             <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 420.0 } else { 360.0 }} present={ctx.present}
                 label={ctx.t("roofline.chart")} />
-            <h2 class="chart-title">{ ctx.t("roofline.table") }</h2>
+            { chart_title(ctx, "roofline.table") }
             <table class="ledger" data-testid="ops-table">
-                <thead><tr><th>{ ctx.t("roofline.col.op") }</th><th>{ ctx.t("roofline.col.intensity") }</th>
-                    <th>{ ctx.t("roofline.col.attainable") }</th><th>{ ctx.t("roofline.col.peak") }</th></tr></thead>
+                { table_head(ctx, &["roofline.col.op", "roofline.col.intensity", "roofline.col.attainable", "roofline.col.peak"]) }
                 <tbody>{ for rows }</tbody>
             </table>
             <p class="muted">{ ctx.tf("roofline.decode", &[("d", &p.v.int("d").to_string())]) }</p>
@@ -99,13 +98,7 @@ pub fn use_roofline_panel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("roofline.explain") }</p>
-            <p class="lecture-check">{ ctx.t("roofline.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The labels of the measured dots on the chart, in the table's order.
@@ -118,7 +111,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
     let points = super::measured_points(&t);
     html! {
         <section class="measured measured-beside" data-testid="measured-roofline" data-on-chart={if on_chart { "1" } else { "0" }}>
-            <h2 class="chart-title">{ ctx.t("roofline.measured.title") }</h2>
+            { chart_title(ctx, "roofline.measured.title") }
             if let Some(r) = roof {
                 <p class="formula" data-measured="copy.model-over-measured" data-value={r.model_over_measured().to_string()}>
                     { ctx.tf("roofline.measured.roof", &[("copy", &format!("{:.0}", r.copy_gbps)),
@@ -126,14 +119,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
                 </p>
             }
             <div class="measured-scroll"><table class="ledger">
-                <thead><tr>
-                    <th>{ ctx.t("roofline.measured.col.kernel") }</th>
-                    <th>{ ctx.t("roofline.measured.col.intensity") }</th>
-                    <th>{ ctx.t("roofline.measured.col.gbps") }</th>
-                    <th>{ ctx.t("roofline.measured.col.tflops") }</th>
-                    <th>{ ctx.t("roofline.measured.col.model") }</th>
-                    <th>{ ctx.t("roofline.measured.col.ratio") }</th>
-                </tr></thead>
+                { table_head(ctx, &["roofline.measured.col.kernel", "roofline.measured.col.intensity", "roofline.measured.col.gbps", "roofline.measured.col.tflops", "roofline.measured.col.model", "roofline.measured.col.ratio"]) }
                 <tbody>
                     { for points.iter().enumerate().map(|(i, m)| html! {
                         <tr data-kernel={m.id}>

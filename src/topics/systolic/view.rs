@@ -16,7 +16,7 @@ use crate::ui::next_frame;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{legend_item, preset_row, Preset};
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -245,7 +245,7 @@ pub fn use_systolic_panel() -> Html {
             </div>
             <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
                 on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
+            { chart_title(ctx, "systolic.timeline") }
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
             if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
@@ -336,7 +336,7 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> 
     ];
     html! {
         <>
-        <h2 class="chart-title">{ ctx.t("systolic.acct") }</h2>
+        { chart_title(ctx, "systolic.acct") }
         <table class="ledger systolic-acct" data-testid="accounting">
             <thead><tr><th></th>
                 <th>{ ctx.t("systolic.acct.this") }{" "}{ fold.index + 1 }</th>

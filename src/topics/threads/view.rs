@@ -68,11 +68,5 @@ pub fn use_threads_panel() -> Html {
             { readouts(ctx, "threads", &g.metrics()) }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("threads.explain") }</p>
-            <p class="lecture-check">{ ctx.t("threads.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

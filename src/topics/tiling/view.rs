@@ -71,11 +71,5 @@ pub fn use_tiling_panel() -> Html {
             ])} />
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("tiling.explain") }</p>
-            <p class="lecture-check">{ ctx.t("tiling.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -12,7 +12,7 @@ use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{legend_item, preset_row, Preset};
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
@@ -87,7 +87,7 @@ pub fn use_waves_panel() -> Html {
     };
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("waves.grid") }</h2>
+            { chart_title(ctx, "waves.grid") }
             <SceneCanvas scene={scene} name={format!("waves-{}-n{}", g.code, n)} label={ctx.t("waves.grid")} />
             <div class="legend">
                 { legend_item(ctx, p.theme.busy_hot, "waves.legend.busy") }
@@ -97,7 +97,7 @@ pub fn use_waves_panel() -> Html {
             { lecture_table(ctx, "waves", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
             <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
-            <h2 class="chart-title">{ ctx.t("waves.chart") }</h2>
+            { chart_title(ctx, "waves.chart") }
             <Chart data={(*chart).clone()} width={(p.width - 4.0).max(240.0)} height={if ctx.present { 260.0 } else { 220.0 }}
                 cursor={n as f64} on_seek={on_seek} label={ctx.t("waves.chart")} />
             <p class="muted">{ ctx.t("waves.model") }</p>
@@ -106,7 +106,7 @@ pub fn use_waves_panel() -> Html {
             }
             if let Some(t) = table.clone() {
                 <section class="measured" data-testid="measured-waves">
-                    <h2 class="chart-title">{ ctx.t("waves.measured.title") }</h2>
+                    { chart_title(ctx, "waves.measured.title") }
                     if !on_gpu {
                         <p class="muted">{ ctx.t("waves.measured.other-gpu") }</p>
                     }
@@ -124,11 +124,5 @@ pub fn use_waves_panel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("waves.explain") }</p>
-            <p class="lecture-check">{ ctx.t("waves.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
