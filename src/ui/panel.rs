@@ -176,6 +176,12 @@ impl Panel {
         Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
     }
 
+    /// A callback that sets a position parameter (a player's or chart's seek).
+    pub fn seek(&self, name: &'static str) -> Callback<u64> {
+        let d = self.dispatch.clone();
+        Callback::from(move |x: u64| d.emit(Action::Set(name, Value::Int(x as i64))))
+    }
+
     /// The usual explanation below the stage: what the panel shows
     /// (`<topic>.explain`) and how it checks the lecture (`<topic>.lecture`).
     pub fn explain(&self) -> Html {

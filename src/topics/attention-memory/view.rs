@@ -10,7 +10,7 @@ use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
-use crate::ui::widgets::{chart_title};
+use crate::ui::widgets::{chart_title, emit_on_click};
 use yew::prelude::*;
 
 /// This panel's chart is a little narrower than other stages.
@@ -37,8 +37,7 @@ pub fn use_memory_panel() -> Html {
     };
     let lecture_rows = super::LECTURE_NS.map(|ln| {
         let row = super::lecture_row(ln);
-        let d = p.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(super::lecture_case(ln))));
+        let onclick = emit_on_click(&p.dispatch, Action::SetMany(super::lecture_case(ln)));
         html! {
             <tr>
                 <td class="num">{ row.n }</td>

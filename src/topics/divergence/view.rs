@@ -15,7 +15,7 @@ use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, legend_item};
+use crate::ui::widgets::{chart_title, emit_on_click, legend_item};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use crate::ui::lecture_table::lecture_table;
@@ -83,10 +83,7 @@ pub fn use_divergence_panel() -> Html {
             draft.set(text);
         })
     };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
-    };
+    let on_seek = p.seek("step");
     let controls = html! {
         <>
             { p.control("warps") }
@@ -102,11 +99,9 @@ pub fn use_divergence_panel() -> Html {
             <div class="presets">
                 <span class="control-label">{ ctx.t("divergence.presets") }</span>
                 { for super::LECTURE_CONDS.iter().map(|c| {
-                    let d = p.dispatch.clone();
-                    let values = super::lecture_case(c);
                     html! {
                         <button class="preset" data-preset={c.to_string()}
-                            onclick={Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))}>
+                            onclick={emit_on_click(&p.dispatch, Action::SetMany(super::lecture_case(c)))}>
                             <code>{ *c }</code>
                         </button>
                     }

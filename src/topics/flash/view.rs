@@ -13,7 +13,7 @@
 use super::{Checks, Key, RecentChecks, Verdict, MAX_D_SHOWN, MAX_WIDTH, ROWS_SHOWN};
 use crate::draw::flash::{colors, draw};
 use crate::i18n::{format_bytes, group_digits};
-use crate::params::{Value, Values};
+use crate::params::Values;
 use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
@@ -27,7 +27,6 @@ use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::{readouts_pending, Pending};
 use crate::ui::slider::{slider, Slider};
-use crate::ui::url_state::Action;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -158,10 +157,7 @@ pub fn use_flash_panel() -> Html {
     }
     let checks = FINISHED.with(|f| super::current_checks(sim, &mut f.borrow_mut(), *live));
 
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
-    };
+    let on_seek = p.seek("step");
     // The current query block's first rows after each of its tiles (forward,
     // n ≤ NUMERIC_MAX_N): replayed once per block, so a step inside the block
     // costs nothing and a jump to another block one replay of six rows.

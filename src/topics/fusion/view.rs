@@ -11,7 +11,7 @@ use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::widgets::{chart_title, table_head};
+use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use yew::prelude::*;
 
 #[hook]
@@ -66,10 +66,8 @@ pub fn use_fusion_panel() -> Html {
             <div class="presets">
                 <span class="control-label">{ ctx.t("fusion.presets") }</span>
                 { for PRESETS.iter().map(|(id, ex)| {
-                    let d = d.clone();
-                    let ex = ex.to_string();
                     html! { <button class="preset" data-preset={*id}
-                        onclick={Callback::from(move |_: MouseEvent| d.emit(Action::Set("expr", Value::Text(ex.clone()))))}>
+                        onclick={emit_on_click(&d, Action::Set("expr", Value::Text(ex.to_string())))}>
                         { ctx.t(&format!("fusion.preset.{id}")) }</button> }
                 }) }
             </div>

@@ -15,7 +15,7 @@ use crate::ui::url_state::Action;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::widgets::{chart_title, table_head};
+use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use yew::prelude::*;
 
 /// Probabilities listed open up to this many; more start folded.
@@ -143,15 +143,8 @@ pub fn use_softmax_panel() -> Html {
             draft.set(text);
         })
     };
-    let random = {
-        let d = p.dispatch.clone();
-        let values = super::random_vector(v.text("x"));
-        Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))
-    };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
-    };
+    let random = emit_on_click(&p.dispatch, Action::SetMany(super::random_vector(v.text("x"))));
+    let on_seek = p.seek("step");
     let blocks = sim.blocks() as u64;
     let done = step >= blocks;
     // The probabilities (and the three-pass reference in their tooltips), once

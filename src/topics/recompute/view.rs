@@ -4,7 +4,7 @@ use crate::i18n::format_bytes;
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::lecture_table::lecture_table;
-use crate::ui::widgets::{chart_title};
+use crate::ui::widgets::chart_title;
 use yew::prelude::*;
 
 #[hook]

@@ -1,7 +1,6 @@
 //! The `#/systolic` panel: the TPU systolic array (notes §9.2, demo 06).
 
 use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
-use crate::params::Value;
 use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
@@ -15,7 +14,6 @@ use crate::ui::export::Export;
 use crate::ui::next_frame;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
 use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -190,10 +188,7 @@ pub fn use_systolic_panel() -> Html {
     let frame = sim.state_at(cycle);
     let frame_fold = sim.fold_at(cycle);
 
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("cycle", Value::Int(c as i64))))
-    };
+    let on_seek = p.seek("cycle");
     let presets = super::PRESETS
         .iter()
         .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })

@@ -1,7 +1,6 @@
 //! The `#/tiling` panel: tiled matmul and its reuse (notes §6.6, demo 04).
 
 use crate::draw::matmul::draw_tiling;
-use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
@@ -12,7 +11,6 @@ use crate::ui::inset::RooflineInset;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
 use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
@@ -52,10 +50,7 @@ pub fn use_tiling_panel() -> Html {
             { preset_row(ctx, "tiling.presets", &presets, &p.dispatch) }
         </>
     };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |s: u64| d.emit(Action::Set("step", Value::Int(s as i64))))
-    };
+    let on_seek = p.seek("step");
     let stage = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("tiling-{}-n{}-t{}-s{}", p.v.choice("mode"), t.n, t.t, step)}

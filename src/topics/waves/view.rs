@@ -2,7 +2,6 @@
 //! 5 of 02).
 
 use crate::draw::matmul::draw_waves;
-use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::hw;
 use crate::sim::measured::MATMUL;
@@ -11,7 +10,6 @@ use crate::ui::chart::{Chart, SeriesChart};
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
 use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
@@ -81,10 +79,7 @@ pub fn use_waves_panel() -> Html {
             { preset_row(ctx, "waves.presets", &presets, &p.dispatch) }
         </>
     };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |x: u64| d.emit(Action::Set("n", Value::Int(x as i64))))
-    };
+    let on_seek = p.seek("n");
     let stage = html! {
         <>
             { chart_title(ctx, "waves.grid") }
