@@ -202,7 +202,6 @@ impl Panel {
     pub fn frame(&self, controls: Html, stage: Html, explain: Html) -> Html {
         let ctx = &self.ctx;
         let meta = self.meta;
-        let panel_ctx = PanelCtx { meta: MetaRef(meta), values: self.v.clone(), dispatch: self.dispatch.clone() };
         let open = *self.drawer;
         let toggle_drawer = {
             let drawer = self.drawer.clone();
@@ -217,7 +216,6 @@ impl Panel {
         let drawer_id = format!("controls-{}", meta.id);
         let title = ctx.t(&format!("topic.{}.title", meta.id));
         html! {
-            <ContextProvider<PanelCtx> context={panel_ctx}>
             <ContextProvider<FitCtx> context={FitCtx { report: self.fit.clone(), max_height: self.fit_height }}>
                 <article class={classes!("panel", format!("panel-{}", meta.id))} data-topic={meta.id}>
                     if !ctx.embed {
@@ -239,7 +237,7 @@ impl Panel {
                     }
                     <Notices notices={(*self.notices).clone()} on_dismiss={self.dismiss.clone()} />
                     if !ctx.embed {
-                        <super::practice::PracticeCard />
+                        <super::practice::PracticeCard topic={meta.id} dispatch={self.dispatch.clone()} />
                     }
                     <div class={classes!("panel-body", (open && !ctx.embed).then_some("drawer-open"))}>
                         if !ctx.embed {
@@ -252,7 +250,6 @@ impl Panel {
                     }
                 </article>
             </ContextProvider<FitCtx>>
-            </ContextProvider<PanelCtx>>
         }
     }
 }
@@ -337,15 +334,6 @@ impl PartialEq for MetaRef {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.0, other.0)
     }
-}
-
-/// What the controls inside a frame read: whose parameters, their values,
-/// and where changes go.
-#[derive(Clone, PartialEq)]
-pub struct PanelCtx {
-    pub meta: MetaRef,
-    pub values: Values,
-    pub dispatch: Callback<Action>,
 }
 
 /// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
