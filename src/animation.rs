@@ -35,8 +35,9 @@ pub fn palette(rgba: &[u8]) -> Vec<[u8; 3]> {
         }
     }
     let mut list: Vec<(u16, (u32, [u32; 3]))> = buckets.into_iter().collect();
-    // Most frequent first; the key breaks ties, so the result is deterministic.
-    list.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+    // Most frequent first; the keys are distinct and break ties, so the result
+    // is deterministic (and an unstable sort is enough).
+    list.sort_unstable_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
     list.truncate(256);
     list.iter().map(|(_, (n, sum))| [0, 1, 2].map(|c| ((sum[c] + n / 2) / n) as u8)).collect()
 }

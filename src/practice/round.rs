@@ -49,7 +49,7 @@ pub fn round(seed: u64, part: Option<Part>) -> Round {
             picks.push(rng.below(n as u64) as usize);
         }
     }
-    picks.sort();
+    picks.sort_unstable();
     let items = picks.into_iter().map(|i| (topics[i], rng.0.next_u64() & 0xFFFF_FFFF)).collect();
     Round { seed, part, items }
 }

@@ -2,7 +2,7 @@
 //! configuration sits for the chosen GPU, from the one model in
 //! `sim::roofline` (no second roofline formula anywhere).
 
-use super::widgets::Choice;
+use super::widgets::choice;
 use crate::sim::roofline::{attainable_tflops, hardware, Work};
 use crate::ui::app::AppCtx;
 use crate::ui::chart::{RoofDot, RooflineChart};
@@ -64,10 +64,10 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
     html! {
         <div class="inset" data-testid="roofline-inset" ref={node}>
             <h2 class="chart-title">{ ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)]) }</h2>
-            <Choice name="gpu" options={if p.custom.is_some() { crate::sim::hw::GPU_CHOICES } else { crate::sim::hw::GPU_CODES }}
-                value={p.gpu} dispatch={p.dispatch.clone()} />
+            { choice(&ctx, "gpu", if p.custom.is_some() { crate::sim::hw::GPU_CHOICES } else { crate::sim::hw::GPU_CODES },
+                p.gpu, &p.dispatch) }
             if let (Some((peak, bw)), "custom") = (&p.custom, p.gpu) {
-                <crate::ui::custom_gpu::CustomGpu peak={peak.clone()} bw={*bw} dispatch={p.dispatch.clone()} />
+                { crate::ui::custom_gpu::custom_gpu(&ctx, peak, *bw, &p.dispatch) }
             }
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}

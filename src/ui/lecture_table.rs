@@ -5,34 +5,30 @@
 use crate::lecture::Row;
 use crate::ui::app::AppCtx;
 use crate::ui::url_state::Action;
-use std::rc::Rc;
+use crate::ui::widgets::emit_on_click;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct LectureTableProps {
-    /// The panel (metric labels: `metric.<topic>.<name>` or `metric.<name>`).
-    pub topic: &'static str,
-    /// The table's title (translation key).
-    pub title: &'static str,
-    pub rows: Rc<Vec<Row>>,
-    pub dispatch: Callback<Action>,
-}
-
-#[component]
-pub fn LectureTable(p: &LectureTableProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let Some(first) = p.rows.first() else { return html! {} };
-    let heads = first.cells.iter().map(|c| ctx.t(&crate::i18n::topic_key("metric", p.topic, c.metric)));
+/// The table, titled by the translation key `title`; column heads are the
+/// metric labels of the panel `topic` (`metric.<topic>.<name>` or
+/// `metric.<name>`). A function rather than a component: it has no state of
+/// its own, and every component costs its own copy of Yew's lifecycle code.
+pub fn lecture_table(
+    ctx: &AppCtx,
+    topic: &'static str,
+    title: &'static str,
+    rows: &[Row],
+    dispatch: &Callback<Action>,
+) -> Html {
+    let Some(first) = rows.first() else { return html! {} };
+    let heads = first.cells.iter().map(|c| ctx.t(&crate::i18n::topic_key("metric", topic, c.metric)));
     html! {
         <section class="lecture-table" data-testid="lecture-table">
-            <h2 class="chart-title">{ ctx.t(p.title) }</h2>
+            <h2 class="chart-title">{ ctx.t(title) }</h2>
             <table class="ledger">
                 <thead><tr><th></th>{ for heads.map(|h| html! { <th>{ h }</th> }) }<th></th></tr></thead>
                 <tbody>
-                    { for p.rows.iter().enumerate().map(|(i, r)| {
-                        let d = p.dispatch.clone();
-                        let values = r.values.clone();
-                        let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())));
+                    { for rows.iter().enumerate().map(|(i, r)| {
+                        let onclick = emit_on_click(dispatch, Action::SetMany(r.values.clone()));
                         html! {
                             <tr class={classes!("lecture-row", if r.ok() { "ok" } else { "differs" })} data-row={i.to_string()}
                                 data-ok={r.ok().to_string()} onclick={onclick} title={ctx.t("lecture.load")}>

@@ -1,12 +1,11 @@
 //! Measured data next to the models: [`use_measured`] fetches one table of
 //! `assets/measured/` (once per page: tables are cached), and
-//! [`MeasuredNote`] is the label every overlay carries ("measured on an
+//! [`measured_note`] is the label every overlay carries ("measured on an
 //! NVIDIA H200, <date>").
 
 use super::app::AppCtx;
 use crate::sim::measured::Table;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,7 +21,14 @@ pub async fn fetch_text(url: &str) -> Option<String> {
 }
 
 thread_local! {
-    static CACHE: RefCell<HashMap<&'static str, Rc<Table>>> = RefCell::new(HashMap::new());
+    /// The tables fetched so far, by file name: a handful, so a list (a
+    /// hash map would cost its own copy of the hashing code).
+    static CACHE: RefCell<Vec<(&'static str, Rc<Table>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The cached table `file`, if it has been fetched.
+fn cached(file: &str) -> Option<Rc<Table>> {
+    CACHE.with(|c| c.borrow().iter().find(|(f, _)| *f == file).map(|(_, t)| t.clone()))
 }
 
 /// The table `assets/measured/<file>` (a `sim::measured` constant), once it
@@ -30,18 +36,18 @@ thread_local! {
 /// switched off fetches nothing).
 #[hook]
 pub fn use_measured(file: &'static str, enabled: bool) -> Option<Rc<Table>> {
-    let table = use_state(|| CACHE.with(|c| c.borrow().get(file).cloned()));
+    let table = use_state(|| cached(file));
     {
         let table = table.clone();
         use_effect_with((file, enabled), move |&(file, enabled)| {
             if enabled && table.is_none() {
-                if let Some(t) = CACHE.with(|c| c.borrow().get(file).cloned()) {
+                if let Some(t) = cached(file) {
                     table.set(Some(t));
                 } else {
                     yew::platform::spawn_local(async move {
                         if let Some(text) = fetch_text(&format!("assets/measured/{file}")).await {
                             let t = Rc::new(Table::parse(&text));
-                            CACHE.with(|c| c.borrow_mut().insert(file, t.clone()));
+                            CACHE.with(|c| c.borrow_mut().push((file, t.clone())));
                             table.set(Some(t));
                         }
                     });
@@ -56,20 +62,13 @@ pub fn use_measured(file: &'static str, enabled: bool) -> Option<Rc<Table>> {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct MeasuredNoteProps {
-    pub table: Rc<Table>,
-}
-
 /// "Measured on an NVIDIA H200, 2026-11-29" (from the table's metadata).
-#[component]
-pub fn MeasuredNote(p: &MeasuredNoteProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let device = p.table.meta("device").unwrap_or("—").to_string();
-    let date = p.table.meta("date").unwrap_or("—").to_string();
+pub fn measured_note(ctx: &AppCtx, table: &Table) -> Html {
+    let device = table.meta("device").unwrap_or("—");
+    let date = table.meta("date").unwrap_or("—");
     html! {
         <p class="measured-note" data-testid="measured-note">
-            { ctx.tf("measured.label", &[("device", &device), ("date", &date)]) }
+            { ctx.tf("measured.label", &[("device", device), ("date", date)]) }
         </p>
     }
 }

@@ -1,19 +1,20 @@
 //! What every panel starts from: [`use_panel`] (context, URL state,
 //! dispatch, notices, theme and stage width in one call), the frame that
 //! renders header, notices and layout from the topic's meta, and
-//! [`Control`], a slider or choice generated from the parameter's
+//! [`Panel::control`], a slider or choice generated from the parameter's
 //! [`ParamSpec`] (range, scale, options, label and dependent maximum).
 
 use super::app::AppCtx;
 use super::present::{DeckProgress, PanelTools};
 use super::readouts::Notices;
-use super::slider::Slider;
+use super::slider::{slider, Slider};
 use super::url_state::{use_url_state, Action};
-use super::widgets::Choice;
+use super::widgets::choice;
 use crate::params::{Kind, Notice, Value, Values};
 use crate::scene::Theme;
 use crate::topics::TopicMeta;
 use std::rc::Rc;
+use yew::functional::{Hook, HookContext};
 use yew::prelude::*;
 
 /// Widest a stage's drawing gets (CSS pixels).
@@ -21,6 +22,53 @@ const MAX_STAGE_WIDTH: f64 = 1800.0;
 /// Narrowest width a canvas is redrawn at to fit the screen's height; below
 /// it the drawing is scaled down instead.
 const MIN_FIT_WIDTH: f64 = 420.0;
+
+/// A topic's panel as a hook (`use_<topic>_panel`) run with the hook
+/// context of the component that shows it.
+pub type PanelView = fn(&mut HookContext) -> Html;
+
+#[derive(Properties)]
+pub struct TopicPanelProps {
+    pub meta: MetaRef,
+    pub view: PanelView,
+}
+
+impl PartialEq for TopicPanelProps {
+    /// One topic, one view.
+    fn eq(&self, other: &Self) -> bool {
+        self.meta == other.meta
+    }
+}
+
+/// Runs a [`PanelView`] as a hook: the topic's hooks become this
+/// component's.
+struct RunView(PanelView);
+
+impl Hook for RunView {
+    type Output = Html;
+
+    fn run(self, ctx: &mut HookContext) -> Html {
+        (self.0)(ctx)
+    }
+}
+
+fn use_view(view: PanelView) -> RunView {
+    RunView(view)
+}
+
+/// Every topic's panel, as one component type: each component type costs
+/// its own copy of Yew's lifecycle code, and the panels differ only in the
+/// hook they run. Keyed by the topic, so that moving to another panel mounts
+/// a fresh one (its hooks are others).
+#[component]
+pub fn TopicPanel(p: &TopicPanelProps) -> Html {
+    use_view(p.view)
+}
+
+/// The registry's view of a topic: its panel hook in a [`TopicPanel`].
+pub fn topic_panel(meta: &'static TopicMeta, view: PanelView) -> Html {
+    html! { <TopicPanel key={meta.id} meta={MetaRef(meta)} view={view} /> }
+}
 
 /// A panel's state and everything it needs to render, from one hook.
 #[derive(Clone)]
@@ -42,6 +90,8 @@ pub struct Panel {
     pub fit: Callback<(f64, f64)>,
     /// The height the canvas must fit in (CSS pixels).
     pub fit_height: f64,
+    /// Is the controls drawer open?
+    pub drawer: UseStateHandle<bool>,
 }
 
 /// The box a panel's canvas may fill: its column's width and the height left
@@ -98,9 +148,15 @@ pub fn use_panel(meta: &'static TopicMeta) -> Panel {
             }
         }
     });
+    let drawer = use_state(|| drawer_default(ctx.present));
+    {
+        let drawer = drawer.clone();
+        use_effect_with(ctx.present, move |present| drawer.set(drawer_default(*present)));
+    }
     Panel {
         fit,
         fit_height: bx.height,
+        drawer,
         theme: Theme::for_mode(ctx.present),
         ctx,
         meta,
@@ -120,14 +176,80 @@ impl Panel {
         Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
     }
 
-    /// The panel in its frame: header from the meta, notices, controls
-    /// beside the stage, the explanation below.
-    pub fn frame(&self, controls: Html, stage: Html, explain: Html) -> Html {
+    /// A callback that sets a position parameter (a player's or chart's seek).
+    pub fn seek(&self, name: &'static str) -> Callback<u64> {
+        let d = self.dispatch.clone();
+        Callback::from(move |x: u64| d.emit(Action::Set(name, Value::Int(x as i64))))
+    }
+
+    /// The usual explanation below the stage: what the panel shows
+    /// (`<topic>.explain`) and how it checks the lecture (`<topic>.lecture`).
+    pub fn explain(&self) -> Html {
+        let id = self.meta.id;
         html! {
-            <Frame meta={MetaRef(self.meta)} values={self.v.clone()} dispatch={self.dispatch.clone()}
-                notices={self.notices.clone()} on_dismiss={self.dismiss.clone()}
-                controls={controls} stage={stage} explain={explain} stage_ref={self.stage.clone()}
-                fit={self.fit.clone()} fit_height={self.fit_height} />
+            <>
+                <p class="current">{ self.ctx.t(&format!("{id}.explain")) }</p>
+                <p class="lecture-check">{ self.ctx.t(&format!("{id}.lecture")) }</p>
+            </>
+        }
+    }
+
+    /// The panel in its frame: a one-line header (section, title, tools,
+    /// previous and next panel), notices, the controls drawer beside the
+    /// stage (canvas, then player and key figures beside it on wide
+    /// screens), and the secondary material below. `embed=1` keeps the stage
+    /// only.
+    pub fn frame(&self, controls: Html, stage: Html, explain: Html) -> Html {
+        let ctx = &self.ctx;
+        let meta = self.meta;
+        let open = *self.drawer;
+        let toggle_drawer = {
+            let drawer = self.drawer.clone();
+            let present = ctx.present;
+            Callback::from(move |_: MouseEvent| {
+                use gloo::storage::{LocalStorage, Storage};
+                let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
+                let _ = LocalStorage::set(key, !*drawer);
+                drawer.set(!*drawer);
+            })
+        };
+        let drawer_id = format!("controls-{}", meta.id);
+        let title = ctx.t(&format!("topic.{}.title", meta.id));
+        html! {
+            <ContextProvider<FitCtx> context={FitCtx { report: self.fit.clone(), max_height: self.fit_height }}>
+                <article class={classes!("panel", format!("panel-{}", meta.id))} data-topic={meta.id}>
+                    if !ctx.embed {
+                        <header class="panel-header">
+                            <div class="panel-titles">
+                                <p class="panel-section">{ section_line(ctx, meta) }</p>
+                                <h1>{ title.clone() }</h1>
+                            </div>
+                            <div class="panel-tools">
+                                <button class="drawer-toggle" data-testid="drawer-toggle" aria-controls={drawer_id.clone()}
+                                    aria-expanded={open.to_string()} onclick={toggle_drawer}>
+                                    <span aria-hidden="true">{ "☰ " }</span>{ ctx.t("frame.controls") }
+                                </button>
+                                <PanelTools meta={MetaRef(meta)} title={title} />
+                            </div>
+                            <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
+                        </header>
+                        <DeckProgress />
+                    }
+                    <Notices notices={(*self.notices).clone()} on_dismiss={self.dismiss.clone()} />
+                    if !ctx.embed {
+                        <super::practice::PracticeCard topic={meta.id} dispatch={self.dispatch.clone()} />
+                    }
+                    <div class={classes!("panel-body", (open && !ctx.embed).then_some("drawer-open"))}>
+                        if !ctx.embed {
+                            <aside class="controls" id={drawer_id} hidden={!open}>{ controls }</aside>
+                        }
+                        <section class="stage" ref={self.stage.clone()}>{ stage }</section>
+                    </div>
+                    if !ctx.embed {
+                        <section class="explain">{ explain }</section>
+                    }
+                </article>
+            </ContextProvider<FitCtx>>
         }
     }
 }
@@ -214,30 +336,6 @@ impl PartialEq for MetaRef {
     }
 }
 
-/// What the controls inside a frame read: whose parameters, their values,
-/// and where changes go.
-#[derive(Clone, PartialEq)]
-pub struct PanelCtx {
-    pub meta: MetaRef,
-    pub values: Values,
-    pub dispatch: Callback<Action>,
-}
-
-#[derive(Properties, PartialEq)]
-pub struct FrameProps {
-    pub meta: MetaRef,
-    pub values: Values,
-    pub dispatch: Callback<Action>,
-    pub notices: Rc<Vec<Notice>>,
-    pub on_dismiss: Callback<()>,
-    pub controls: Html,
-    pub stage: Html,
-    pub explain: Html,
-    pub stage_ref: NodeRef,
-    pub fit: Callback<(f64, f64)>,
-    pub fit_height: f64,
-}
-
 /// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
 /// landing card and its panel header.
 pub fn section_line(ctx: &AppCtx, meta: &TopicMeta) -> String {
@@ -258,115 +356,38 @@ fn drawer_default(present: bool) -> bool {
     wide && !present
 }
 
-/// The frame of every panel: a one-line header (section, title, tools,
-/// previous and next panel), notices, the controls drawer beside the stage
-/// (canvas, then player and key figures beside it on wide screens), and the
-/// secondary material below. `embed=1` keeps the stage only.
-#[component]
-pub fn Frame(p: &FrameProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let meta = p.meta.0;
-    let panel_ctx = PanelCtx { meta: p.meta, values: p.values.clone(), dispatch: p.dispatch.clone() };
-    let drawer = use_state(|| drawer_default(ctx.present));
-    {
-        let drawer = drawer.clone();
-        use_effect_with(ctx.present, move |present| drawer.set(drawer_default(*present)));
+impl Panel {
+    /// The controls of several parameters, in this order (see [`Panel::control`]).
+    pub fn controls(&self, names: &[&'static str]) -> Html {
+        names.iter().map(|&name| self.control(name)).collect()
     }
-    let toggle_drawer = {
-        let drawer = drawer.clone();
-        let present = ctx.present;
-        Callback::from(move |_: MouseEvent| {
-            use gloo::storage::{LocalStorage, Storage};
-            let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
-            let _ = LocalStorage::set(key, !*drawer);
-            drawer.set(!*drawer);
-        })
-    };
-    let drawer_id = format!("controls-{}", meta.id);
-    let title = ctx.t(&format!("topic.{}.title", meta.id));
-    html! {
-        <ContextProvider<PanelCtx> context={panel_ctx}>
-        <ContextProvider<FitCtx> context={FitCtx { report: p.fit.clone(), max_height: p.fit_height }}>
-            <article class={classes!("panel", format!("panel-{}", meta.id))} data-topic={meta.id}>
-                if !ctx.embed {
-                    <header class="panel-header">
-                        <div class="panel-titles">
-                            <p class="panel-section">{ section_line(&ctx, meta) }</p>
-                            <h1>{ title.clone() }</h1>
-                        </div>
-                        <div class="panel-tools">
-                            <button class="drawer-toggle" data-testid="drawer-toggle" aria-controls={drawer_id.clone()}
-                                aria-expanded={drawer.to_string()} onclick={toggle_drawer}>
-                                <span aria-hidden="true">{ "☰ " }</span>{ ctx.t("frame.controls") }
-                            </button>
-                            <PanelTools meta={p.meta} title={title} />
-                        </div>
-                        <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
-                    </header>
-                    <DeckProgress />
-                }
-                <Notices notices={(*p.notices).clone()} on_dismiss={p.on_dismiss.clone()} />
-                if !ctx.embed {
-                    <super::practice::PracticeCard />
-                }
-                <div class={classes!("panel-body", (*drawer && !ctx.embed).then_some("drawer-open"))}>
-                    if !ctx.embed {
-                        <aside class="controls" id={drawer_id} hidden={!*drawer}>{ p.controls.clone() }</aside>
-                    }
-                    <section class="stage" ref={p.stage_ref.clone()}>{ p.stage.clone() }</section>
-                </div>
-                if !ctx.embed {
-                    <section class="explain">{ p.explain.clone() }</section>
-                }
-            </article>
-        </ContextProvider<FitCtx>>
-        </ContextProvider<PanelCtx>>
-    }
-}
 
-/// The controls of several parameters, in this order (see [`Control`]).
-pub fn controls(names: &[&'static str]) -> Html {
-    names.iter().map(|&name| html! { <Control name={name} /> }).collect()
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ControlProps {
-    /// The URL parameter.
-    pub name: &'static str,
-}
-
-/// The control of one parameter, generated from its spec: a slider for an
-/// integer or a position (range, log scale and dependent maximum from the
-/// registry), a segmented control for a choice. Text parameters have
-/// panel-specific editors.
-#[component]
-pub fn Control(p: &ControlProps) -> Html {
-    let panel = use_context::<PanelCtx>().expect("a Control inside a panel frame");
-    let meta = panel.meta.0;
-    let Some(spec) = meta.params.iter().find(|s| s.name == p.name) else {
-        web_sys::console::error_1(&format!("warpscope: {} has no parameter {}", meta.id, p.name).into());
-        return html! {};
-    };
-    let v = &panel.values;
-    let set = {
-        let d = panel.dispatch.clone();
-        let name = spec.name;
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
-    };
-    match spec.kind {
-        Kind::Int { min, max, .. } => {
-            let max = meta.dependent_max(v, spec.name).map_or(max, |m| m.min(max));
-            html! { <Slider topic={meta.id} name={spec.name} value={v.int(spec.name)} min={min} max={max.max(min)}
-            log={spec.log} on_change={set} /> }
-        }
-        Kind::Position => {
-            let max = meta.position_max.map_or(0, |f| f(v)).min(i64::MAX as u64) as i64;
-            html! { <Slider topic={meta.id} name={spec.name} value={v.int(spec.name)} min={0} max={max}
-            log={spec.log} on_change={set} /> }
-        }
-        Kind::Choice { options, .. } => html! {
-            <Choice name={spec.name} options={options} value={v.choice(spec.name)} dispatch={panel.dispatch.clone()} />
-        },
-        Kind::Text { .. } => html! {},
+    /// The control of one parameter, generated from its spec: a slider for
+    /// an integer or a position (range, log scale and dependent maximum from
+    /// the registry), a segmented control for a choice. Text parameters have
+    /// panel-specific editors.
+    pub fn control(&self, name: &'static str) -> Html {
+        let meta = self.meta;
+        let Some(spec) = meta.params.iter().find(|s| s.name == name) else {
+            web_sys::console::error_1(&format!("warpscope: {} has no parameter {}", meta.id, name).into());
+            return html! {};
+        };
+        let v = &self.v;
+        let (min, max) = match spec.kind {
+            Kind::Int { min, max, .. } => {
+                let max = meta.dependent_max(v, spec.name).map_or(max, |m| m.min(max));
+                (min, max.max(min))
+            }
+            Kind::Position => (0, meta.position_max.map_or(0, |f| f(v)).min(i64::MAX as u64) as i64),
+            Kind::Choice { options, .. } => {
+                return choice(&self.ctx, spec.name, options, v.choice(spec.name), &self.dispatch);
+            }
+            Kind::Text { .. } => return html! {},
+        };
+        let on_change = self.set(spec.name);
+        slider(
+            &self.ctx,
+            &Slider { topic: meta.id, name: spec.name, value: v.int(spec.name), min, max, log: spec.log, on_change },
+        )
     }
 }

@@ -312,7 +312,7 @@ pub fn Player(props: &PlayerProps) -> Html {
     let mut speeds: Vec<i64> = SPEEDS.to_vec();
     if !speeds.contains(&props.speed) {
         speeds.push(props.speed);
-        speeds.sort();
+        speeds.sort_unstable();
     }
     html! {
         <div class="player" data-testid="player" data-playing={playing.to_string()}>

@@ -5,7 +5,6 @@
 //! history in local storage (nothing leaves the browser).
 
 use super::app::{key_belongs_to_control, query_pairs, AppCtx, Route};
-use super::panel::PanelCtx;
 use super::url_state::Action;
 use crate::params::{Notice, Problem};
 use crate::practice::{self, Answer, Given, Grade, Question};
@@ -151,11 +150,18 @@ fn use_hidden_mark(hidden: bool) {
     });
 }
 
+#[derive(Properties, PartialEq)]
+pub struct PracticeCardProps {
+    /// The panel's topic.
+    pub topic: &'static str,
+    /// Where the panel's changes go (a revealed question sets its state).
+    pub dispatch: Callback<Action>,
+}
+
 /// Inside a panel's frame: the question of `q=` when practice is on.
 #[component]
-pub fn PracticeCard() -> Html {
+pub fn PracticeCard(p: &PracticeCardProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let panel = use_context::<PanelCtx>().expect("inside a panel frame");
     let set = use_set_query();
     let mode = ctx.practice;
     // Practice without a question yet: draw one and put it in the URL.
@@ -171,17 +177,18 @@ pub fn PracticeCard() -> Html {
     }
     // Phones have no room for the toggle in the header: it is here instead.
     let phone = html! { <div class="practice-phone"><PracticeToggle /></div> };
-    let topic = panel.meta.0.id;
+    let topic = p.topic;
     let Some(q) = mode.q.filter(|_| mode.on).and_then(|s| practice::question(topic, s)) else {
         return phone;
     };
     let key = format!("{topic}-{}", q.seed);
-    html! { <>{ phone }<PanelQuestion {key} q={Rc::new(q)} /></> }
+    html! { <>{ phone }<PanelQuestion {key} q={Rc::new(q)} dispatch={p.dispatch.clone()} /></> }
 }
 
 #[derive(Properties, PartialEq)]
 struct PanelQuestionProps {
     q: Rc<Question>,
+    dispatch: Callback<Action>,
 }
 
 /// One question on a panel: hidden panel, prediction, reveal (the panel
@@ -189,13 +196,12 @@ struct PanelQuestionProps {
 #[component]
 fn PanelQuestion(p: &PanelQuestionProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let panel = use_context::<PanelCtx>().expect("inside a panel frame");
     let set = use_set_query();
     let revealed = use_state(|| None::<Option<Given>>);
     use_hidden_mark(revealed.is_none());
     let on_reveal = {
         let revealed = revealed.clone();
-        let dispatch = panel.dispatch.clone();
+        let dispatch = p.dispatch.clone();
         let state = p.q.state.clone();
         Callback::from(move |given: Option<Given>| {
             dispatch.emit(Action::Replace(state.clone()));

@@ -5,7 +5,6 @@ use super::app::AppCtx;
 use crate::i18n::{format_metric, has, notice_text};
 use crate::params::Notice;
 use crate::sim::Metric;
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// Key figures still being computed (a reference check running in the
@@ -32,30 +31,26 @@ impl Pending {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ReadoutsProps {
-    pub metrics: Rc<Vec<Metric>>,
-    /// The panel: a label `metric.<topic>.<name>` overrides `metric.<name>`.
-    pub topic: &'static str,
-    /// Metrics still being computed (none by default).
-    #[prop_or_default]
-    pub pending: Pending,
+/// Every metric as `<div data-metric=name data-value=raw>` with a translated
+/// label, its formatted value and (where there is one) a tooltip; a label
+/// `metric.<topic>.<name>` overrides `metric.<name>`. A plain function
+/// rather than a component: the panel re-renders it with its own state, and
+/// each component costs its own copy of Yew's lifecycle code.
+pub fn readouts(ctx: &AppCtx, topic: &'static str, metrics: &[Metric]) -> Html {
+    readouts_pending(ctx, topic, metrics, &Pending::default())
 }
 
-/// Every metric as `<div data-metric=name data-value=raw>` with a translated
-/// label, its formatted value and (where there is one) a tooltip. A pending
-/// metric has no `data-value` (a test reading it waits): `<div class="metric
-/// checking" data-metric=name data-state="checking" aria-busy="true"
-/// data-progress="0.37">` with the pending text in place of the value.
-#[component]
-pub fn Readouts(props: &ReadoutsProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
+/// [`readouts`], with the metrics still being computed shown pending. A
+/// pending metric has no `data-value` (a test reading it waits): `<div
+/// class="metric checking" data-metric=name data-state="checking"
+/// aria-busy="true" data-progress="0.37">` with the pending text in place of
+/// the value.
+pub fn readouts_pending(ctx: &AppCtx, topic: &'static str, metrics: &[Metric], pending: &Pending) -> Html {
     let label = |name: &str| {
-        let label_key = crate::i18n::topic_key("metric", props.topic, name);
+        let label_key = crate::i18n::topic_key("metric", topic, name);
         let doc_key = format!("{label_key}.doc");
         (ctx.t(&label_key), has(&doc_key).then(|| ctx.t(&doc_key)))
     };
-    let pending = &props.pending;
     let checking = |name: &'static str| {
         let (text, title) = label(name);
         html! {
@@ -66,10 +61,10 @@ pub fn Readouts(props: &ReadoutsProps) -> Html {
             </div>
         }
     };
-    let listed = |name: &str| props.metrics.iter().any(|m| m.name == name);
+    let listed = |name: &str| metrics.iter().any(|m| m.name == name);
     html! {
         <div class="readouts" role="group">
-            { for props.metrics.iter().map(|m| {
+            { for metrics.iter().map(|m| {
                 if pending.has(m.name) {
                     return checking(m.name);
                 }

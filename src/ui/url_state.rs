@@ -20,6 +20,7 @@ use yew_router::prelude::*;
 
 const WRITE_EVERY_MS: u32 = 200;
 
+#[derive(Clone)]
 pub enum Action {
     /// Set one parameter (clamped like a URL value; the position is kept
     /// inside the run).

@@ -4,35 +4,30 @@
 use crate::params::Value;
 use crate::ui::app::AppCtx;
 use crate::ui::url_state::Action;
-use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct ChoiceProps {
-    /// The URL parameter (labels: `param.<name>`, `choice.<name>.<option>`).
-    pub name: &'static str,
-    pub options: &'static [&'static str],
-    pub value: &'static str,
-    pub dispatch: Callback<Action>,
-}
-
-/// A segmented control for a choice parameter.
-#[component]
-pub fn Choice(p: &ChoiceProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let doc = format!("param.{}.doc", p.name);
+/// A segmented control for a choice parameter `name` (labels: `param.<name>`,
+/// `choice.<name>.<option>`). Like the other shared widgets, a function
+/// rather than a component: it has no state of its own, and every component
+/// costs its own copy of Yew's lifecycle code.
+pub fn choice(
+    ctx: &AppCtx,
+    name: &'static str,
+    options: &'static [&'static str],
+    value: &str,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let doc = format!("param.{name}.doc");
     html! {
-        <div class="control" data-param={p.name} title={crate::i18n::has(&doc).then(|| ctx.t(&doc))}>
-            <span class="control-label">{ ctx.t(&format!("param.{}", p.name)) }</span>
-            <div class={classes!("segmented", (p.options.len() > 3).then_some("wrap"))} role="group">
-                { for p.options.iter().map(|&o| {
-                    let d = p.dispatch.clone();
-                    let name = p.name;
-                    let active = o == p.value;
+        <div class="control" data-param={name} title={crate::i18n::has(&doc).then(|| ctx.t(&doc))}>
+            <span class="control-label">{ ctx.t(&format!("param.{name}")) }</span>
+            <div class={classes!("segmented", (options.len() > 3).then_some("wrap"))} role="group">
+                { for options.iter().map(|&o| {
+                    let active = o == value;
                     html! {
                         <button class={classes!("seg", active.then_some("active"))} data-param={name} data-value={o}
                             aria-pressed={active.to_string()}
-                            onclick={Callback::from(move |_: MouseEvent| d.emit(Action::Set(name, Value::Choice(o))))}>
+                            onclick={emit_on_click(dispatch, Action::Set(name, Value::Choice(o)))}>
                             { ctx.t(&format!("choice.{name}.{o}")) }
                         </button>
                     }
@@ -42,6 +37,13 @@ pub fn Choice(p: &ChoiceProps) -> Html {
     }
 }
 
+/// A click handler that sends `action` (one shared, non-generic closure for
+/// every button that sets parameters).
+pub fn emit_on_click(dispatch: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let d = dispatch.clone();
+    Callback::from(move |_: MouseEvent| d.emit(action.clone()))
+}
+
 /// One lecture case: a label key, a `data-preset` id, and the values it sets.
 pub struct Preset {
     pub label: &'static str,
@@ -49,34 +51,16 @@ pub struct Preset {
     pub values: Vec<(&'static str, Value)>,
 }
 
-#[derive(Properties, PartialEq)]
-pub struct PresetsProps {
-    pub title: &'static str,
-    pub presets: Rc<Vec<Preset>>,
-    pub dispatch: Callback<Action>,
-}
-
-impl PartialEq for Preset {
-    fn eq(&self, o: &Self) -> bool {
-        self.id == o.id && self.values == o.values
-    }
-}
-
-#[component]
-pub fn Presets(p: &PresetsProps) -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
+/// A row of lecture presets under the translated `title`.
+pub fn preset_row(ctx: &AppCtx, title: &'static str, presets: &[Preset], dispatch: &Callback<Action>) -> Html {
     html! {
         <div class="presets">
-            <span class="control-label">{ ctx.t(p.title) }</span>
-            { for p.presets.iter().map(|pr| {
-                let d = p.dispatch.clone();
-                let values = pr.values.clone();
-                html! {
-                    <button class="preset" data-preset={pr.id}
-                        onclick={Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))}>
-                        { ctx.t(pr.label) }
-                    </button>
-                }
+            <span class="control-label">{ ctx.t(title) }</span>
+            { for presets.iter().map(|pr| html! {
+                <button class="preset" data-preset={pr.id}
+                    onclick={emit_on_click(dispatch, Action::SetMany(pr.values.clone()))}>
+                    { ctx.t(pr.label) }
+                </button>
             }) }
         </div>
     }
@@ -87,4 +71,16 @@ pub fn legend_item(ctx: &AppCtx, color: crate::scene::Rgba, key: &str) -> Html {
     html! {
         <span class="legend-item"><span class="swatch" style={format!("background:{}", color.css())}></span>{ ctx.t(key) }</span>
     }
+}
+
+/// A chart's or table's heading: `<h2 class="chart-title">` with a
+/// translated text. (Shared, like [`table_head`], so that the markup is
+/// built by one function rather than at every call site.)
+pub fn chart_title(ctx: &AppCtx, key: &str) -> Html {
+    html! { <h2 class="chart-title">{ ctx.t(key) }</h2> }
+}
+
+/// A table's head row: one `<th>` per translated key.
+pub fn table_head(ctx: &AppCtx, keys: &[&str]) -> Html {
+    html! { <thead><tr>{ for keys.iter().map(|k| html! { <th>{ ctx.t(k) }</th> }) }</tr></thead> }
 }

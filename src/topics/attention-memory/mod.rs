@@ -205,7 +205,7 @@ pub static TOPIC: Topic = Topic {
     meta: &ATTENTION_MEMORY,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::MemoryPanel /> },
+    view: || crate::ui::panel::topic_panel(&ATTENTION_MEMORY, |c| yew::functional::Hook::run(view::use_memory_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -5,18 +5,19 @@ use crate::i18n::format_bytes;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::sim::measured::{Table, ATTENTION};
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
+use crate::ui::widgets::{chart_title, emit_on_click};
 use yew::prelude::*;
 
 /// This panel's chart is a little narrower than other stages.
 const MAX_CHART_WIDTH: f64 = 1000.0;
 
-#[component]
-pub fn MemoryPanel() -> Html {
+#[hook]
+pub fn use_memory_panel() -> Html {
     let p = use_panel(&super::ATTENTION_MEMORY);
     let ctx = &p.ctx;
     let h = super::head(&p.v);
@@ -31,13 +32,12 @@ pub fn MemoryPanel() -> Html {
     ]);
     let controls = html! {
         <>
-            { controls(&["n", "d", "dtype", "stats", "measured"]) }
+            { p.controls(&["n", "d", "dtype", "stats", "measured"]) }
         </>
     };
     let lecture_rows = super::LECTURE_NS.map(|ln| {
         let row = super::lecture_row(ln);
-        let d = p.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(super::lecture_case(ln))));
+        let onclick = emit_on_click(&p.dispatch, Action::SetMany(super::lecture_case(ln)));
         html! {
             <tr>
                 <td class="num">{ row.n }</td>
@@ -49,13 +49,13 @@ pub fn MemoryPanel() -> Html {
     });
     let stage = html! {
         <>
-            <Readouts topic="attention-memory" metrics={Rc::new(metrics(h.n, h.elem_bytes, h.both_stats))} />
-            <h2 class="chart-title">{ ctx.t("attention-memory.chart") }</h2>
+            { readouts(ctx, "attention-memory", &metrics(h.n, h.elem_bytes, h.both_stats)) }
+            { chart_title(ctx, "attention-memory.chart") }
             <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 380.0 } else { 320.0 }} present={ctx.present}
                 label={ctx.t("attention-memory.chart")} />
             <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &format_bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
-            <h2 class="chart-title">{ ctx.t("attention-memory.table") }</h2>
+            { chart_title(ctx, "attention-memory.table") }
             <table class="ledger" data-testid="memory-table">
                 <thead><tr>
                     <th>{ ctx.t("attention-memory.table.n") }</th>
@@ -70,13 +70,7 @@ pub fn MemoryPanel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("attention-memory.explain") }</p>
-            <p class="lecture-check">{ ctx.t("attention-memory.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// MiB with one decimal (the file's precision).
@@ -93,7 +87,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
     };
     html! {
         <section class="measured measured-beside" data-testid="measured-attention">
-            <h2 class="chart-title">{ ctx.t("attention-memory.measured.title") }</h2>
+            { chart_title(ctx, "attention-memory.measured.title") }
             <div class="measured-scroll"><table class="ledger">
                 <thead><tr>
                     <th>{ "n" }</th>
@@ -132,7 +126,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
             </table></div>
             <p class="muted">{ ctx.t("attention-memory.measured.setup") }</p>
             <p class="measured-why">{ ctx.t("attention-memory.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

@@ -254,7 +254,7 @@ pub static TOPIC: Topic = Topic {
     meta: &COALESCING,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::CoalescingPanel /> },
+    view: || crate::ui::panel::topic_panel(&COALESCING, |c| yew::functional::Hook::run(view::use_coalescing_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

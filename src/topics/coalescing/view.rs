@@ -7,16 +7,16 @@ use crate::sim::coalescing::Access;
 use crate::sim::measured::{Table, COALESCING};
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel, Control};
-use crate::ui::readouts::Readouts;
-use crate::ui::widgets::{Preset, Presets};
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::widgets::{preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn CoalescingPanel() -> Html {
+#[hook]
+pub fn use_coalescing_panel() -> Html {
     let p = use_panel(&super::COALESCING);
     let ctx = &p.ctx;
     let params = super::coalescing_params(&p.v);
@@ -30,28 +30,26 @@ pub fn CoalescingPanel() -> Html {
             SceneRef(Rc::new(draw(&access, &Theme::for_mode(*present), *w as f64, &lanes, &skipped)))
         })
     };
-    let presets = Rc::new(
-        super::LECTURE_CASES
-            .iter()
-            .map(|&(id, pattern, stride)| Preset { label: id, id, values: super::lecture_case(pattern, stride) })
-            .collect::<Vec<_>>(),
-    );
+    let presets = super::LECTURE_CASES
+        .iter()
+        .map(|&(id, pattern, stride)| Preset { label: id, id, values: super::lecture_case(pattern, stride) })
+        .collect::<Vec<_>>();
     let shown = |name: &str| super::shown(params.pattern, name);
     let controls = html! {
         <>
-            { controls(&["dtype", "pattern"]) }
+            { p.controls(&["dtype", "pattern"]) }
             if shown("stride") {
-                <Control name="stride" />
+                { p.control("stride") }
             }
             if shown("rowlen") {
-                <Control name="rowlen" />
+                { p.control("rowlen") }
             }
-            { controls(&["offset", "section"]) }
+            { p.controls(&["offset", "section"]) }
             if shown("seed") {
-                <Control name="seed" />
+                { p.control("seed") }
             }
-            <Presets title="coalescing.presets" presets={presets} dispatch={p.dispatch.clone()} />
-            <Control name="measured" />
+            { preset_row(ctx, "coalescing.presets", &presets, &p.dispatch) }
+            { p.control("measured") }
         </>
     };
     let table = use_measured(COALESCING, p.v.choice("measured") == "1");
@@ -66,19 +64,13 @@ pub fn CoalescingPanel() -> Html {
             <h2 class="chart-title">{ ctx.t("coalescing.lanes") }{" → "}{ ctx.t("coalescing.sections") }</h2>
             <SceneCanvas scene={(*scene).clone()} name={format!("coalescing-{}-{}", p.v.choice("pattern"), p.v.int("stride"))}
                 label={ctx.t("coalescing.sections")} />
-            <Readouts topic="coalescing" metrics={Rc::new(access.metrics())} />
-            <LectureTable topic="coalescing" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "coalescing", &access.metrics()) }
+            { lecture_table(ctx, "coalescing", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="muted" data-testid="sector-view">{ super::sector_view(ctx.lang, params) }</p>
             { measured.unwrap_or_default() }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("coalescing.explain") }</p>
-            <p class="lecture-check">{ ctx.t("coalescing.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The overlay: measured GB/s of the panel's element size against stride,
@@ -91,7 +83,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Optio
     if let Some(Some(s)) = current {
         if !strides.contains(&Some(s)) && super::measured_gbps(t, dtype, 8, Some(s)).is_some() {
             strides.push(Some(s));
-            strides.sort();
+            strides.sort_unstable();
         }
     }
     strides.push(None);
@@ -161,7 +153,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Optio
                 <span hidden=true data-measured="implied-32-shared-max" data-value={v.shared_32.1.to_string()} />
             }
             <p class="current">{ super::gap_text(ctx.lang, t, dtype) }</p>
-            <MeasuredNote table={t.clone()} />
+            { measured_note(ctx, t) }
         </section>
     }
 }

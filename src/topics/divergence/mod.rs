@@ -251,7 +251,7 @@ pub static TOPIC: Topic = Topic {
     meta: &DIVERGENCE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::DivergencePanel /> },
+    view: || crate::ui::panel::topic_panel(&DIVERGENCE, |c| yew::functional::Hook::run(view::use_divergence_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -9,20 +9,20 @@ use crate::sim::measured::{Table, DIVERGENCE};
 use crate::sim::Steppable;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel, Control};
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::legend_item;
+use crate::ui::widgets::{chart_title, emit_on_click, legend_item};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn DivergencePanel() -> Html {
+#[hook]
+pub fn use_divergence_panel() -> Html {
     let p = use_panel(&super::DIVERGENCE);
     let ctx = &p.ctx;
     let params = super::divergence_params(&p.v);
@@ -83,13 +83,10 @@ pub fn DivergencePanel() -> Html {
             draft.set(text);
         })
     };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
-    };
+    let on_seek = p.seek("step");
     let controls = html! {
         <>
-            <Control name="warps" />
+            { p.control("warps") }
             <div class="control" data-param="cond" title={ctx.t("param.cond.doc")}>
                 <label class="control-label" for="param-cond">{ ctx.t("param.cond") }</label>
                 <input id="param-cond" name="cond" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
@@ -98,21 +95,19 @@ pub fn DivergencePanel() -> Html {
                     <pre class="cond-error" data-testid="cond-error">{ err }</pre>
                 }
             </div>
-            { controls(&["then", "else", "after"]) }
+            { p.controls(&["then", "else", "after"]) }
             <div class="presets">
                 <span class="control-label">{ ctx.t("divergence.presets") }</span>
                 { for super::LECTURE_CONDS.iter().map(|c| {
-                    let d = p.dispatch.clone();
-                    let values = super::lecture_case(c);
                     html! {
                         <button class="preset" data-preset={c.to_string()}
-                            onclick={Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))}>
+                            onclick={emit_on_click(&p.dispatch, Action::SetMany(super::lecture_case(c)))}>
                             <code>{ *c }</code>
                         </button>
                     }
                 }) }
             </div>
-            <Control name="measured" />
+            { p.control("measured") }
         </>
     };
     let table = use_measured(DIVERGENCE, p.v.choice("measured") == "1");
@@ -128,8 +123,8 @@ pub fn DivergencePanel() -> Html {
             </div>
             <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
                 on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <Readouts topic="divergence" metrics={Rc::new(sim.metrics(step))} />
-            <LectureTable topic="divergence" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "divergence", &sim.metrics(step)) }
+            { lecture_table(ctx, "divergence", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             { measured.unwrap_or_default() }
         </>
     };
@@ -165,7 +160,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
         let f = |x: f64| format!("{x:.2}");
         html! {
             <>
-                <h2 class="chart-title">{ ctx.t("divergence.measured.tid-title") }</h2>
+                { chart_title(ctx, "divergence.measured.tid-title") }
                 <table class="ledger measured-table">
                     <tbody>
                         <tr class={classes!(tid_current.then_some("current"))}>
@@ -192,7 +187,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
     let texts = summary.as_ref().map(|s| super::measured_text(ctx.lang, s));
     html! {
         <section class="measured" data-testid="measured-divergence">
-            <h2 class="chart-title">{ ctx.t("divergence.measured.title") }</h2>
+            { chart_title(ctx, "divergence.measured.title") }
             <div class="measured-scroll">
                 <table class="ledger measured-table">
                     <thead><tr>
@@ -209,7 +204,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
                 <p class="current">{ a }</p>
                 <p class="current">{ b }</p>
             }
-            <MeasuredNote table={t.clone()} />
+            { measured_note(ctx, t) }
         </section>
     }
 }

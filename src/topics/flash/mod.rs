@@ -363,7 +363,7 @@ pub static TOPIC: Topic = Topic {
     meta: &FLASH,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::FlashPanel /> },
+    view: || crate::ui::panel::topic_panel(&FLASH, |c| yew::functional::Hook::run(view::use_flash_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -13,21 +13,20 @@
 use super::{Checks, Key, RecentChecks, Verdict, MAX_D_SHOWN, MAX_WIDTH, ROWS_SHOWN};
 use crate::draw::flash::{colors, draw};
 use crate::i18n::{format_bytes, group_digits};
-use crate::params::{Value, Values};
+use crate::params::Values;
 use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
+use crate::ui::panel::use_panel;
 use crate::ui::app::AppCtx;
-use crate::ui::widgets::{legend_item, Preset, Presets};
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use crate::ui::inset::RooflineInset;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::{Pending, Readouts};
-use crate::ui::slider::Slider;
-use crate::ui::url_state::Action;
+use crate::ui::readouts::{readouts_pending, Pending};
+use crate::ui::slider::{slider, Slider};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -105,8 +104,8 @@ async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>
     }
 }
 
-#[component]
-pub fn FlashPanel() -> Html {
+#[hook]
+pub fn use_flash_panel() -> Html {
     let p = use_panel(&super::FLASH);
     let ctx = &p.ctx;
     let v = &p.v;
@@ -158,10 +157,7 @@ pub fn FlashPanel() -> Html {
     }
     let checks = FINISHED.with(|f| super::current_checks(sim, &mut f.borrow_mut(), *live));
 
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
-    };
+    let on_seek = p.seek("step");
     // The current query block's first rows after each of its tiles (forward,
     // n ≤ NUMERIC_MAX_N): replayed once per block, so a step inside the block
     // costs nothing and a jump to another block one replay of six rows.
@@ -213,26 +209,30 @@ pub fn FlashPanel() -> Html {
     let pending = Pending::new("flash.checking", pending, checks.map_or(0.0, |c| c.progress));
     // The block sliders reach n (a larger block from the URL is kept; the run uses n).
     let block_max = super::block_max(v);
+    let block_slider = |name: &'static str| {
+        let on_change = p.set(name);
+        slider(ctx, &Slider { topic: "flash", name, value: v.int(name), min: 1, max: block_max, log: true, on_change })
+    };
     let controls = html! {
         <>
-            { controls(&["pass", "n", "d"]) }
-            { controls(&["blocks"]) }
+            { p.controls(&["pass", "n", "d"]) }
+            { p.controls(&["blocks"]) }
             if v.choice("blocks") == "manual" {
-                <Slider topic="flash" name="bq" value={v.int("bq")} min={1} max={block_max} log={true} on_change={p.set("bq")} />
-                <Slider topic="flash" name="bk" value={v.int("bk")} min={1} max={block_max} log={true} on_change={p.set("bk")} />
+                { block_slider("bq") }
+                { block_slider("bk") }
             }
-            { controls(&["causal", "dtype", "sram", "order", "std", "heads", "batch", "seed"]) }
-            <Presets title="flash.presets" presets={Rc::new(vec![Preset {
+            { p.controls(&["causal", "dtype", "sram", "order", "std", "heads", "batch", "seed"]) }
+            { preset_row(ctx, "flash.presets", &[Preset {
                 label: "flash.preset.paper",
                 id: "paper",
                 values: super::ledger::Paper::preset(),
-            }])} dispatch={p.dispatch.clone()} />
+            }], &p.dispatch) }
         </>
     };
     let c = colors(&Theme::normal());
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("flash.grid") }</h2>
+            { chart_title(ctx, "flash.grid") }
             <SceneCanvas scene={(*scene).clone()} name={format!("flash-{}-n{}-step{}", v.choice("pass"), params.n, step)} label={caption.clone()} />
             <div class="legend">
                 { legend_item(ctx, c[0], "flash.legend.done") }
@@ -241,10 +241,10 @@ pub fn FlashPanel() -> Html {
                 { legend_item(ctx, c[3], "flash.legend.skipped") }
             </div>
             <Player pos={step} len={run.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <Readouts topic="flash" metrics={Rc::new(metrics)} pending={pending} />
+            { readouts_pending(ctx, "flash", &metrics, &pending) }
             { checks_html }
             { rows_view }
-            <h2 class="chart-title">{ ctx.t("flash.ledger") }</h2>
+            { chart_title(ctx, "flash.ledger") }
             { ledger_html(ctx, sim, v) }
             <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
                 { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
@@ -261,13 +261,7 @@ pub fn FlashPanel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("flash.explain") }</p>
-            <p class="lecture-check">{ ctx.t("flash.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The ledger: both passes and the total, standard against flash; the

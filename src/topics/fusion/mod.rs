@@ -212,7 +212,7 @@ pub static TOPIC: Topic = Topic {
     meta: &FUSION,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::FusionPanel /> },
+    view: || crate::ui::panel::topic_panel(&FUSION, |c| yew::functional::Hook::run(view::use_fusion_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -5,16 +5,17 @@ use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::sim::measured::{Table, FIGURES};
 use crate::ui::inset::RooflineInset;
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use yew::prelude::*;
 
-#[component]
-pub fn FusionPanel() -> Html {
+#[hook]
+pub fn use_fusion_panel() -> Html {
     let p = use_panel(&super::FUSION);
     let ctx = &p.ctx;
     let d = p.dispatch.clone();
@@ -65,20 +66,18 @@ pub fn FusionPanel() -> Html {
             <div class="presets">
                 <span class="control-label">{ ctx.t("fusion.presets") }</span>
                 { for PRESETS.iter().map(|(id, ex)| {
-                    let d = d.clone();
-                    let ex = ex.to_string();
                     html! { <button class="preset" data-preset={*id}
-                        onclick={Callback::from(move |_: MouseEvent| d.emit(Action::Set("expr", Value::Text(ex.clone()))))}>
+                        onclick={emit_on_click(&d, Action::Set("expr", Value::Text(ex.to_string())))}>
                         { ctx.t(&format!("fusion.preset.{id}")) }</button> }
                 }) }
             </div>
-            { controls(&["n", "dtype", "measured"]) }
+            { p.controls(&["n", "dtype", "measured"]) }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="fusion" metrics={Rc::new(l.metrics(n, e))} />
-            <h2 class="chart-title">{ ctx.t("fusion.timeline") }</h2>
+            { readouts(ctx, "fusion", &l.metrics(n, e)) }
+            { chart_title(ctx, "fusion.timeline") }
             <div class="kernel-timeline" data-testid="kernels">
                 { for ks.iter().enumerate().map(|(i, k)| html! {
                     <div class="kernel" title={format!("{} = {}", k.out, k.call())}>
@@ -99,13 +98,7 @@ pub fn FusionPanel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("fusion.explain") }</p>
-            <p class="lecture-check">{ ctx.t("fusion.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The H200 overlay: measured time ratios beside the ledger's byte ratios.
@@ -114,15 +107,9 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
     let exprs = super::MEASURED_EXPRS.iter().map(|(_, e)| e.to_string()).collect::<Vec<_>>().join(" · ");
     html! {
         <section class="measured measured-beside" data-testid="measured-fusion">
-            <h2 class="chart-title">{ ctx.t("fusion.measured.title") }</h2>
+            { chart_title(ctx, "fusion.measured.title") }
             <div class="measured-scroll"><table class="ledger">
-                <thead><tr>
-                    <th>{ ctx.t("fusion.measured.col.case") }</th>
-                    <th>{ ctx.t("fusion.measured.col.model") }</th>
-                    <th>{ ctx.t("fusion.measured.col.ms") }</th>
-                    <th>{ ctx.t("fusion.measured.col.measured") }</th>
-                    <th>{ ctx.t("fusion.measured.col.ratio") }</th>
-                </tr></thead>
+                { table_head(ctx, &["fusion.measured.col.case", "fusion.measured.col.model", "fusion.measured.col.ms", "fusion.measured.col.measured", "fusion.measured.col.ratio"]) }
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr data-case={r.id}>
@@ -144,7 +131,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
             <p class="muted">{ ctx.t("fusion.measured.setup") }</p>
             <p class="muted mono-exprs">{ ctx.tf("fusion.measured.exprs", &[("exprs", &exprs)]) }</p>
             <p class="measured-why">{ ctx.t("fusion.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

@@ -202,7 +202,7 @@ pub static TOPIC: Topic = Topic {
     meta: &GPU_TPU,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::GpuTpuPanel /> },
+    view: || crate::ui::panel::topic_panel(&GPU_TPU, |c| yew::functional::Hook::run(view::use_gpu_tpu_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -4,13 +4,14 @@
 use crate::draw::matmul::draw_compare;
 use crate::scene::Theme;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
+use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
-#[component]
-pub fn GpuTpuPanel() -> Html {
+#[hook]
+pub fn use_gpu_tpu_panel() -> Html {
     let p = use_panel(&super::GPU_TPU);
     let ctx = &p.ctx;
     let c = super::gpu_tpu(&p.v);
@@ -21,12 +22,12 @@ pub fn GpuTpuPanel() -> Html {
     });
     let controls = html! {
         <>
-            { controls(&["m", "k", "n", "tpu"]) }
+            { p.controls(&["m", "k", "n", "tpu"]) }
             // The MXU size picks the chip only when no chip is named.
             if p.v.choice("tpu") == "auto" {
-                { controls(&["mxu"]) }
+                { p.controls(&["mxu"]) }
             }
-            { controls(&["gpu", "tm", "tn"]) }
+            { p.controls(&["gpu", "tm", "tn"]) }
         </>
     };
     let term = |i: u32| {
@@ -41,10 +42,10 @@ pub fn GpuTpuPanel() -> Html {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)}
                 label={format!("{}: {} {}", ctx.t("topic.gpu-vs-tpu.title"), super::tpu_detail(ctx.lang, &c), super::gpu_detail(ctx.lang, &c))} />
-            <Readouts topic="gpu-vs-tpu" metrics={Rc::new(super::metrics(&p.v))} />
+            { readouts(ctx, "gpu-vs-tpu", &super::metrics(&p.v)) }
             <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
-            <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.chips") }</h2>
+            { chart_title(ctx, "gpu-vs-tpu.chips") }
             <p>{ ctx.t("gpu-vs-tpu.chips.note") }</p>
             <p class="formula" data-testid="tpu-chip">{ chip_tpu }</p>
             <p class="formula" data-testid="gpu-chip">{ chip_gpu }</p>
@@ -53,9 +54,9 @@ pub fn GpuTpuPanel() -> Html {
                     { super::systolic_link_text(ctx.lang, &p.v) }{" →"}
                 </a>
             </p>
-            <h2 class="chart-title">{ ctx.t("gpu-vs-tpu.terms") }</h2>
+            { chart_title(ctx, "gpu-vs-tpu.terms") }
             <table class="ledger" data-testid="terms">
-                <thead><tr><th>{ ctx.t("gpu-vs-tpu.term.gpu") }</th><th>{ ctx.t("gpu-vs-tpu.term.tpu") }</th></tr></thead>
+                { table_head(ctx, &["gpu-vs-tpu.term.gpu", "gpu-vs-tpu.term.tpu"]) }
                 <tbody>{ for (1..=super::TERMS).map(term) }</tbody>
             </table>
         </>

@@ -225,7 +225,7 @@ pub static TOPIC: Topic = Topic {
     meta: &HARDWARE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::HardwarePanel /> },
+    view: || crate::ui::panel::topic_panel(&HARDWARE, |c| yew::functional::Hook::run(view::use_hardware_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

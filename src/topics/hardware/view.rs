@@ -3,19 +3,20 @@
 use crate::scene::Rgba;
 use crate::sim::measured::{Table, FIGURES};
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
-use crate::ui::custom_gpu::CustomGpu;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::custom_gpu::custom_gpu;
+use crate::ui::lecture_table::lecture_table;
+use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
 const GROWTH_COLORS: [Rgba; 3] = [Rgba::rgb(235, 110, 20), Rgba::rgb(20, 90, 200), Rgba::rgb(16, 130, 60)];
 
-#[component]
-pub fn HardwarePanel() -> Html {
+#[hook]
+pub fn use_hardware_panel() -> Html {
     let p = use_panel(&super::HARDWARE);
     let ctx = &p.ctx;
     let h = super::machine(&p.v);
@@ -43,22 +44,22 @@ pub fn HardwarePanel() -> Html {
     let source = ctx.t(&format!("hardware.source.{}", h.code));
     let controls = html! {
         <>
-            { controls(&["gpu", "dtype", "measured"]) }
+            { p.controls(&["gpu", "dtype", "measured"]) }
             if custom {
-                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
+                { custom_gpu(ctx, p.v.text("peak"), p.v.int("bw"), &p.dispatch) }
             }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="hardware" metrics={Rc::new(super::metrics(&h, dtype))} />
-            <LectureTable topic="hardware" title="hardware.lecture-table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "hardware", &super::metrics(&h, dtype)) }
+            { lecture_table(ctx, "hardware", "hardware.lecture-table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="ridge">{ ridge }</p>
-            <h2 class="chart-title">{ ctx.t("hardware.hierarchy") }</h2>
+            { chart_title(ctx, "hardware.hierarchy") }
             <table class="ledger" data-testid="hierarchy">
                 <tbody>{ for levels }</tbody>
             </table>
-            <h2 class="chart-title">{ ctx.t("hardware.table") }</h2>
+            { chart_title(ctx, "hardware.table") }
             <table class="ledger" data-testid="gpu-table">
                 <thead><tr><th>{"GPU"}</th><th>{"SMs"}</th><th>{"BF16"}</th><th>{"HBM"}</th><th>{ ctx.t("metric.ridge") }</th></tr></thead>
                 <tbody>
@@ -84,13 +85,7 @@ pub fn HardwarePanel() -> Html {
             <p class="muted" data-testid="hardware-source">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("hardware.explain") }</p>
-            <p class="lecture-check">{ ctx.t("hardware.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The H200 overlay: measured copy bandwidth against the spec.
@@ -99,14 +94,9 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
     let transpose = super::transposed_over_straight(&t);
     html! {
         <section class="measured measured-beside" data-testid="measured-hardware">
-            <h2 class="chart-title">{ ctx.t("hardware.measured.title") }</h2>
+            { chart_title(ctx, "hardware.measured.title") }
             <div class="measured-scroll"><table class="ledger">
-                <thead><tr>
-                    <th>{ ctx.t("hardware.measured.col.copy") }</th>
-                    <th>{ ctx.t("hardware.measured.col.gbps") }</th>
-                    <th>{ ctx.t("hardware.measured.col.spec") }</th>
-                    <th>{ ctx.t("hardware.measured.col.ratio") }</th>
-                </tr></thead>
+                { table_head(ctx, &["hardware.measured.col.copy", "hardware.measured.col.gbps", "hardware.measured.col.spec", "hardware.measured.col.ratio"]) }
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr data-copy={r.id}>
@@ -125,7 +115,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
                     { ctx.tf("hardware.measured.transpose", &[("r", &format!("{q:.2}"))]) }</p>
             }
             <p class="measured-why">{ ctx.t("hardware.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

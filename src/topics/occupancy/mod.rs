@@ -166,7 +166,7 @@ pub static TOPIC: Topic = Topic {
     meta: &OCCUPANCY,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::OccupancyPanel /> },
+    view: || crate::ui::panel::topic_panel(&OCCUPANCY, |c| yew::functional::Hook::run(view::use_occupancy_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -7,16 +7,16 @@ use crate::params::Value;
 use crate::sim::occupancy::{compute, Resource};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{Preset, Presets};
-use crate::ui::readouts::Readouts;
+use crate::ui::panel::use_panel;
+use crate::ui::widgets::{chart_title, preset_row, Preset};
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn OccupancyPanel() -> Html {
+#[hook]
+pub fn use_occupancy_panel() -> Html {
     let p = use_panel(&super::OCCUPANCY);
     let ctx = &p.ctx;
     let (arch, k) = super::occupancy_kernel(&p.v);
@@ -25,12 +25,10 @@ pub fn OccupancyPanel() -> Html {
         .map(|r| ctx.tf(&format!("occupancy.limit.{}", r.code()), &[("n", &o.limits[r as usize].to_string())]));
     let block_label = |b: u32| ctx.tf("occupancy.block.short", &[("b", &b.to_string())]);
     let scene = SceneRef(Rc::new(draw(arch, &o, &p.theme, p.width, &labels, &block_label)));
-    let presets = Rc::new(
-        super::LECTURE_CASES
-            .iter()
-            .map(|&(id, threads, regs)| Preset { label: id, id, values: super::lecture_case(threads, regs) })
-            .collect::<Vec<_>>(),
-    );
+    let presets = super::LECTURE_CASES
+        .iter()
+        .map(|&(id, threads, regs)| Preset { label: id, id, values: super::lecture_case(threads, regs) })
+        .collect::<Vec<_>>();
     let chart_w = (p.width - 4.0).max(240.0);
     let chart_h = if ctx.present { 200.0 } else { 150.0 };
     let chart = |s: Sweep| {
@@ -59,8 +57,8 @@ pub fn OccupancyPanel() -> Html {
     };
     let controls = html! {
         <>
-            { controls(&["arch", "threads", "regs", "smem"]) }
-            <Presets title="occupancy.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["arch", "threads", "regs", "smem"]) }
+            { preset_row(ctx, "occupancy.presets", &presets, &p.dispatch) }
         </>
     };
     let detail = ctx.tf(
@@ -73,22 +71,16 @@ pub fn OccupancyPanel() -> Html {
     );
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("occupancy.sm") }</h2>
+            { chart_title(ctx, "occupancy.sm") }
             <SceneCanvas scene={scene} name={format!("occupancy-{}-{}x{}-{}", arch.code, k.threads, k.regs, k.smem)}
                 label={ctx.t("occupancy.sm")} />
             <p class="formula" data-testid="occupancy-detail">{ detail }</p>
-            <Readouts topic="occupancy" metrics={Rc::new(o.metrics())} />
-            <LectureTable topic="occupancy" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "occupancy", &o.metrics()) }
+            { lecture_table(ctx, "occupancy", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <div class="charts">
                 { for Sweep::ALL.map(chart) }
             </div>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("occupancy.explain") }</p>
-            <p class="lecture-check">{ ctx.t("occupancy.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

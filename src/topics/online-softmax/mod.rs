@@ -138,7 +138,7 @@ pub static TOPIC: Topic = Topic {
     meta: &ONLINE_SOFTMAX,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::SoftmaxPanel /> },
+    view: || crate::ui::panel::topic_panel(&ONLINE_SOFTMAX, |c| yew::functional::Hook::run(view::use_softmax_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -7,14 +7,15 @@ use crate::scene::Theme;
 use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{use_panel, Control};
+use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
+use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use yew::prelude::*;
 
 /// Probabilities listed open up to this many; more start folded.
@@ -89,8 +90,8 @@ fn Probabilities(props: &ProbabilitiesProps) -> Html {
     }
 }
 
-#[component]
-pub fn SoftmaxPanel() -> Html {
+#[hook]
+pub fn use_softmax_panel() -> Html {
     let p = use_panel(&super::ONLINE_SOFTMAX);
     let ctx = &p.ctx;
     let v = &p.v;
@@ -142,15 +143,8 @@ pub fn SoftmaxPanel() -> Html {
             draft.set(text);
         })
     };
-    let random = {
-        let d = p.dispatch.clone();
-        let values = super::random_vector(v.text("x"));
-        Callback::from(move |_: MouseEvent| d.emit(Action::SetMany(values.clone())))
-    };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("step", Value::Int(c as i64))))
-    };
+    let random = emit_on_click(&p.dispatch, Action::SetMany(super::random_vector(v.text("x"))));
+    let on_seek = p.seek("step");
     let blocks = sim.blocks() as u64;
     let done = step >= blocks;
     // The probabilities (and the three-pass reference in their tooltips), once
@@ -171,7 +165,7 @@ pub fn SoftmaxPanel() -> Html {
                 }
                 <button class="preset" data-testid="random-vector" onclick={random}>{ ctx.t("online-softmax.random") }</button>
             </div>
-            <Control name="block" />
+            { p.control("block") }
         </>
     };
     let (earlier, rows) = super::table(&sim, step);
@@ -200,33 +194,23 @@ pub fn SoftmaxPanel() -> Html {
             <SceneCanvas scene={(*scene).clone()} name={format!("online-softmax-step{step}")} label={ctx.t("param.x")} />
             <Player pos={step} len={blocks} speed={v.int("speed")} unit="param.step" on_seek={on_seek}
                 on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <Readouts topic="online-softmax" metrics={Rc::new(sim.metrics(step))} />
+            { readouts(ctx, "online-softmax", &sim.metrics(step)) }
             <table class="ledger" data-testid="softmax-table">
-                <thead><tr>
-                    <th>{ ctx.t("online-softmax.table.block") }</th><th>{ ctx.t("online-softmax.table.values") }</th>
-                    <th>{ ctx.t("online-softmax.table.bmax") }</th><th>{ ctx.t("online-softmax.table.m") }</th>
-                    <th>{ ctx.t("online-softmax.table.rescale") }</th><th>{ ctx.t("online-softmax.table.l") }</th>
-                </tr></thead>
+                { table_head(ctx, &["online-softmax.table.block", "online-softmax.table.values", "online-softmax.table.bmax", "online-softmax.table.m", "online-softmax.table.rescale", "online-softmax.table.l"]) }
                 <tbody>{ for earlier }{ for rows }</tbody>
             </table>
-            <h2 class="chart-title">{ ctx.t("online-softmax.probs") }</h2>
+            { chart_title(ctx, "online-softmax.probs") }
             if let Some(values) = (*probs).clone() {
                 <Probabilities values={values} three_pass={ctx.t("online-softmax.three-pass")} />
             } else {
                 <p class="muted">{ ctx.t("online-softmax.probs-wait") }</p>
             }
             <div class="passes">
-                <h2 class="chart-title">{ ctx.t("online-softmax.passes") }</h2>
+                { chart_title(ctx, "online-softmax.passes") }
                 <p>{ ctx.t("online-softmax.passes.three") }</p>
                 <p>{ ctx.t("online-softmax.passes.online") }</p>
             </div>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("online-softmax.explain") }</p>
-            <p class="lecture-check">{ ctx.t("online-softmax.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -95,7 +95,7 @@ pub static TOPIC: Topic = Topic {
     meta: &QUANTIZATION,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::QuantizationPanel /> },
+    view: || crate::ui::panel::topic_panel(&QUANTIZATION, |c| yew::functional::Hook::run(view::use_quantization_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -3,47 +3,39 @@
 
 use crate::draw::matmul::draw_quantization;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{Preset, Presets};
-use crate::ui::readouts::Readouts;
+use crate::ui::panel::use_panel;
+use crate::ui::widgets::{chart_title, preset_row, Preset};
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn QuantizationPanel() -> Html {
+#[hook]
+pub fn use_quantization_panel() -> Html {
     let p = use_panel(&super::QUANTIZATION);
     let ctx = &p.ctx;
     let q = super::quantization(&p.v);
     let scene = SceneRef(Rc::new(draw_quantization(&q, &p.theme, p.width.min(900.0))));
-    let presets = Rc::new(
-        super::LECTURE_CASES
-            .iter()
-            .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })
-            .collect::<Vec<_>>(),
-    );
+    let presets = super::LECTURE_CASES
+        .iter()
+        .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
-            { controls(&["n", "m", "tile", "dtype", "section"]) }
-            <Presets title="quantization.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["n", "m", "tile", "dtype", "section"]) }
+            { preset_row(ctx, "quantization.presets", &presets, &p.dispatch) }
         </>
     };
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("quantization.grid") }</h2>
+            { chart_title(ctx, "quantization.grid") }
             <SceneCanvas scene={scene} name={format!("quantization-n{}-t{}", q.n, q.t)} label={format!("{}: {}", ctx.t("quantization.grid"), super::alignment(ctx.lang, &q))} />
-            <Readouts topic="quantization" metrics={Rc::new(super::readouts(&q))} />
-            <LectureTable topic="quantization" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "quantization", &super::readouts(&q)) }
+            { lecture_table(ctx, "quantization", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class={classes!("check", if q.aligned() { "ok" } else { "bad" })} data-testid="alignment">
                 { super::alignment(ctx.lang, &q) }
             </p>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("quantization.explain") }</p>
-            <p class="lecture-check">{ ctx.t("quantization.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -99,7 +99,7 @@ pub static TOPIC: Topic = Topic {
     meta: &RECOMPUTE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::RecomputePanel /> },
+    view: || crate::ui::panel::topic_panel(&RECOMPUTE, |c| yew::functional::Hook::run(view::use_recompute_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -1,14 +1,14 @@
 //! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
 
 use crate::i18n::format_bytes;
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
-use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::lecture_table::lecture_table;
+use crate::ui::widgets::chart_title;
 use yew::prelude::*;
 
-#[component]
-pub fn RecomputePanel() -> Html {
+#[hook]
+pub fn use_recompute_panel() -> Html {
     let p = use_panel(&super::RECOMPUTE);
     let ctx = &p.ctx;
     let r = super::recompute(&p.v);
@@ -20,14 +20,14 @@ pub fn RecomputePanel() -> Html {
     });
     let controls = html! {
         <>
-            { controls(&["depth", "n", "dtype", "upstream"]) }
+            { p.controls(&["depth", "n", "dtype", "upstream"]) }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="recompute" metrics={Rc::new(r.metrics())} />
-            <LectureTable topic="recompute" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
-            <h2 class="chart-title">{ ctx.t("recompute.ledger") }</h2>
+            { readouts(ctx, "recompute", &r.metrics()) }
+            { lecture_table(ctx, "recompute", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
+            { chart_title(ctx, "recompute.ledger") }
             <table class="ledger" data-testid="recompute-ledger">
                 <thead><tr><th></th><th>{ ctx.t("recompute.forward") }</th><th>{ ctx.t("recompute.backward") }</th><th>{ ctx.t("recompute.total") }</th></tr></thead>
                 <tbody>{ for rows }</tbody>
@@ -39,11 +39,5 @@ pub fn RecomputePanel() -> Html {
             <p class="muted">{ ctx.tf("recompute.extra", &[("k", &r.extra_sigmoids().to_string())]) }</p>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("recompute.explain") }</p>
-            <p class="lecture-check">{ ctx.t("recompute.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -268,7 +268,7 @@ pub static TOPIC: Topic = Topic {
     meta: &ROOFLINE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::RooflinePanel /> },
+    view: || crate::ui::panel::topic_panel(&ROOFLINE, |c| yew::functional::Hook::run(view::use_roofline_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

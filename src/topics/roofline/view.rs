@@ -4,17 +4,18 @@
 use crate::sim::measured::{Table, FIGURES};
 use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
-use crate::ui::widgets::{Preset, Presets};
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::url_state::Action;
+use crate::ui::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
 use std::rc::Rc;
-use crate::ui::custom_gpu::CustomGpu;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::custom_gpu::custom_gpu;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn RooflinePanel() -> Html {
+#[hook]
+pub fn use_roofline_panel() -> Html {
     let p = use_panel(&super::ROOFLINE);
     let ctx = &p.ctx;
     let h = super::gpu(&p.v);
@@ -57,43 +58,37 @@ pub fn RooflinePanel() -> Html {
     });
     let precision_args = super::precision_args(dtype);
     let precision = ctx.tf("roofline.precision", &precision_args.each_ref().map(|(k, v)| (*k, v.as_str())));
-    let presets = Rc::new(
-        super::DECODE_PRESETS
-            .iter()
-            .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
-            .collect::<Vec<_>>(),
-    );
+    let presets = super::DECODE_PRESETS
+        .iter()
+        .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
-            { controls(&["gpu"]) }
+            { p.controls(&["gpu"]) }
             if p.v.choice("gpu") == "custom" {
-                <CustomGpu peak={p.v.text("peak").to_string()} bw={p.v.int("bw")} dispatch={p.dispatch.clone()} />
+                { custom_gpu(ctx, p.v.text("peak"), p.v.int("bw"), &p.dispatch) }
             } else {
-                <button class="preset" data-preset="m4-pro" onclick={{
-                    let d = p.dispatch.clone();
-                    Callback::from(move |_: MouseEvent| d.emit(crate::ui::url_state::Action::SetMany(crate::ui::custom_gpu::m4_pro())))
-                }}>{ ctx.t("custom.m4-pro") }</button>
+                <button class="preset" data-preset="m4-pro" onclick={emit_on_click(&p.dispatch, Action::SetMany(crate::ui::custom_gpu::m4_pro()))}>{ ctx.t("custom.m4-pro") }</button>
             }
-            { controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
+            { p.controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
             if op == "custom" {
-                { controls(&["flops", "bytes"]) }
+                { p.controls(&["flops", "bytes"]) }
             }
-            <Presets title="roofline.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { preset_row(ctx, "roofline.presets", &presets, &p.dispatch) }
         </>
     };
     let stage = html! {
         <>
-            <Readouts topic="roofline" metrics={Rc::new(roofline::metrics(&h, dtype, work))} />
-            <LectureTable topic="roofline" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
-            <h2 class="chart-title">{ ctx.t("roofline.chart") }</h2>
+            { readouts(ctx, "roofline", &roofline::metrics(&h, dtype, work)) }
+            { lecture_table(ctx, "roofline", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
+            { chart_title(ctx, "roofline.chart") }
             <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 420.0 } else { 360.0 }} present={ctx.present}
                 label={ctx.t("roofline.chart")} />
-            <h2 class="chart-title">{ ctx.t("roofline.table") }</h2>
+            { chart_title(ctx, "roofline.table") }
             <table class="ledger" data-testid="ops-table">
-                <thead><tr><th>{ ctx.t("roofline.col.op") }</th><th>{ ctx.t("roofline.col.intensity") }</th>
-                    <th>{ ctx.t("roofline.col.attainable") }</th><th>{ ctx.t("roofline.col.peak") }</th></tr></thead>
+                { table_head(ctx, &["roofline.col.op", "roofline.col.intensity", "roofline.col.attainable", "roofline.col.peak"]) }
                 <tbody>{ for rows }</tbody>
             </table>
             <p class="muted">{ ctx.tf("roofline.decode", &[("d", &p.v.int("d").to_string())]) }</p>
@@ -103,13 +98,7 @@ pub fn RooflinePanel() -> Html {
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("roofline.explain") }</p>
-            <p class="lecture-check">{ ctx.t("roofline.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }
 
 /// The labels of the measured dots on the chart, in the table's order.
@@ -122,7 +111,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
     let points = super::measured_points(&t);
     html! {
         <section class="measured measured-beside" data-testid="measured-roofline" data-on-chart={if on_chart { "1" } else { "0" }}>
-            <h2 class="chart-title">{ ctx.t("roofline.measured.title") }</h2>
+            { chart_title(ctx, "roofline.measured.title") }
             if let Some(r) = roof {
                 <p class="formula" data-measured="copy.model-over-measured" data-value={r.model_over_measured().to_string()}>
                     { ctx.tf("roofline.measured.roof", &[("copy", &format!("{:.0}", r.copy_gbps)),
@@ -130,14 +119,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
                 </p>
             }
             <div class="measured-scroll"><table class="ledger">
-                <thead><tr>
-                    <th>{ ctx.t("roofline.measured.col.kernel") }</th>
-                    <th>{ ctx.t("roofline.measured.col.intensity") }</th>
-                    <th>{ ctx.t("roofline.measured.col.gbps") }</th>
-                    <th>{ ctx.t("roofline.measured.col.tflops") }</th>
-                    <th>{ ctx.t("roofline.measured.col.model") }</th>
-                    <th>{ ctx.t("roofline.measured.col.ratio") }</th>
-                </tr></thead>
+                { table_head(ctx, &["roofline.measured.col.kernel", "roofline.measured.col.intensity", "roofline.measured.col.gbps", "roofline.measured.col.tflops", "roofline.measured.col.model", "roofline.measured.col.ratio"]) }
                 <tbody>
                     { for points.iter().enumerate().map(|(i, m)| html! {
                         <tr data-kernel={m.id}>
@@ -160,7 +142,7 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
             </table></div>
             <p class="muted">{ ctx.t("roofline.measured.setup") }</p>
             <p class="measured-why">{ ctx.t("roofline.measured.why") }</p>
-            <MeasuredNote table={t} />
+            { measured_note(ctx, &t) }
         </section>
     }
 }

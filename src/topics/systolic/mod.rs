@@ -198,7 +198,7 @@ pub static TOPIC: Topic = Topic {
     meta: &SYSTOLIC,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::SystolicPanel /> },
+    view: || crate::ui::panel::topic_panel(&SYSTOLIC, |c| yew::functional::Hook::run(view::use_systolic_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

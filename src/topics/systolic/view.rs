@@ -1,7 +1,6 @@
 //! The `#/systolic` panel: the TPU systolic array (notes §9.2, demo 06).
 
 use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
-use crate::params::Value;
 use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
@@ -10,13 +9,12 @@ use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
 use crate::ui::inset::RooflineInset;
-use crate::ui::panel::{controls, use_panel};
+use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
 use crate::ui::next_frame;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{legend_item, Preset, Presets};
+use crate::ui::readouts::readouts;
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -133,8 +131,8 @@ fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scen
     draw(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
 }
 
-#[component]
-pub fn SystolicPanel() -> Html {
+#[hook]
+pub fn use_systolic_panel() -> Html {
     let p = use_panel(&super::SYSTOLIC);
     let ctx = &p.ctx;
     let theme = &p.theme;
@@ -190,21 +188,14 @@ pub fn SystolicPanel() -> Html {
     let frame = sim.state_at(cycle);
     let frame_fold = sim.fold_at(cycle);
 
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |c: u64| d.emit(Action::Set("cycle", Value::Int(c as i64))))
-    };
-    let presets = Rc::new(
-        super::PRESETS
-            .iter()
-            .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
-            .collect::<Vec<_>>(),
-    );
-    let tpu_presets = Rc::new(
-        TPUS.iter()
-            .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
-            .collect::<Vec<_>>(),
-    );
+    let on_seek = p.seek("cycle");
+    let presets = super::PRESETS
+        .iter()
+        .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
+        .collect::<Vec<_>>();
+    let tpu_presets = TPUS.iter()
+        .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
+        .collect::<Vec<_>>();
     let phase_chip = |ph: &Phase| {
         let active = frame.phase == *ph;
         html! {
@@ -219,13 +210,13 @@ pub fn SystolicPanel() -> Html {
 
     let controls = html! {
         <>
-            { controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
+            { p.controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
             if !os {
-                { controls(&["dbuf"]) }
+                { p.controls(&["dbuf"]) }
             }
-            { controls(&["conv", "seed"]) }
-            <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
-            <Presets title="systolic.tpus" presets={tpu_presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["conv", "seed"]) }
+            { preset_row(ctx, "systolic.presets", &presets, &p.dispatch) }
+            { preset_row(ctx, "systolic.tpus", &tpu_presets, &p.dispatch) }
         </>
     };
     let stage = html! {
@@ -249,13 +240,13 @@ pub fn SystolicPanel() -> Html {
             </div>
             <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
                 on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            <h2 class="chart-title">{ ctx.t("systolic.timeline") }</h2>
+            { chart_title(ctx, "systolic.timeline") }
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
             if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
                 <p class="systolic-chip" data-testid="systolic-chip">{ line }</p>
             }
-            <Readouts topic="systolic" metrics={metrics} />
+            { readouts(ctx, "systolic", &metrics) }
             { accounting(ctx, &sim, &frame_fold, &all_metrics) }
             if checked.is_none() {
                 // Until the check has finished there is no max-abs-error
@@ -340,7 +331,7 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> 
     ];
     html! {
         <>
-        <h2 class="chart-title">{ ctx.t("systolic.acct") }</h2>
+        { chart_title(ctx, "systolic.acct") }
         <table class="ledger systolic-acct" data-testid="accounting">
             <thead><tr><th></th>
                 <th>{ ctx.t("systolic.acct.this") }{" "}{ fold.index + 1 }</th>

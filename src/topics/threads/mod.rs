@@ -39,7 +39,7 @@ pub static TOPIC: Topic = Topic {
     meta: &THREADS,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::ThreadsPanel /> },
+    view: || crate::ui::panel::topic_panel(&THREADS, |c| yew::functional::Hook::run(view::use_threads_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

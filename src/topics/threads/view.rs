@@ -4,14 +4,14 @@ use crate::draw::threads::draw;
 use crate::params::Value;
 use crate::scene::{Rgba, Theme};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{legend_item, Preset, Presets};
-use crate::ui::readouts::Readouts;
+use crate::ui::panel::use_panel;
+use crate::ui::widgets::{legend_item, preset_row, Preset};
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[component]
-pub fn ThreadsPanel() -> Html {
+#[hook]
+pub fn use_threads_panel() -> Html {
     let p = use_panel(&super::THREADS);
     let ctx = &p.ctx;
     let g = super::threads_grid(&p.v);
@@ -25,11 +25,11 @@ pub fn ThreadsPanel() -> Html {
             SceneRef(Rc::new(draw(g, *sel, &Theme::for_mode(*present), *w as f64, &more, &block)))
         })
     };
-    let presets = Rc::new(vec![Preset {
+    let presets = vec![Preset {
         label: "threads.preset",
         id: "n1000-b256",
         values: vec![("n", Value::Int(1000)), ("block", Value::Int(256)), ("thread", Value::Int(1000))],
-    }]);
+    }];
     let formula = ctx.tf(
         "threads.formula",
         &[
@@ -49,8 +49,8 @@ pub fn ThreadsPanel() -> Html {
     );
     let controls = html! {
         <>
-            { controls(&["n", "block", "thread"]) }
-            <Presets title="systolic.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["n", "block", "thread"]) }
+            { preset_row(ctx, "systolic.presets", &presets, &p.dispatch) }
         </>
     };
     let stage = html! {
@@ -65,14 +65,8 @@ pub fn ThreadsPanel() -> Html {
                 { formula }{" · "}{ place }
                 <span class={classes!("verdict", if t.active { "ok" } else { "bad" })}>{ verdict }</span>
             </p>
-            <Readouts topic="threads" metrics={Rc::new(g.metrics())} />
+            { readouts(ctx, "threads", &g.metrics()) }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("threads.explain") }</p>
-            <p class="lecture-check">{ ctx.t("threads.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

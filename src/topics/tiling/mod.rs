@@ -169,7 +169,7 @@ pub static TOPIC: Topic = Topic {
     meta: &TILING,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::TilingPanel /> },
+    view: || crate::ui::panel::topic_panel(&TILING, |c| yew::functional::Hook::run(view::use_tiling_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

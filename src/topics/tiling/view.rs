@@ -1,24 +1,22 @@
 //! The `#/tiling` panel: tiled matmul and its reuse (notes §6.6, demo 04).
 
 use crate::draw::matmul::draw_tiling;
-use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::widgets::{Preset, Presets};
+use crate::ui::panel::use_panel;
+use crate::ui::widgets::{preset_row, Preset};
 use crate::ui::inset::RooflineInset;
 use crate::ui::export::Export;
 use crate::ui::player::Player;
-use crate::ui::readouts::Readouts;
-use crate::ui::url_state::Action;
+use crate::ui::readouts::readouts;
 use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn TilingPanel() -> Html {
+#[hook]
+pub fn use_tiling_panel() -> Html {
     let p = use_panel(&super::TILING);
     let ctx = &p.ctx;
     let run = super::tile_run(&p.v);
@@ -42,22 +40,17 @@ pub fn TilingPanel() -> Html {
         }),
     });
     let (fits, fit) = super::fit_text(ctx.lang, &p.v);
-    let presets = Rc::new(
-        super::LECTURE_CASES
-            .iter()
-            .map(|&(id, mode, tile)| Preset { label: id, id, values: super::lecture_case(mode, tile) })
-            .collect::<Vec<_>>(),
-    );
+    let presets = super::LECTURE_CASES
+        .iter()
+        .map(|&(id, mode, tile)| Preset { label: id, id, values: super::lecture_case(mode, tile) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
-            { controls(&["mode", "n", "m", "k", "tile", "ti", "tj", "dtype", "smem"]) }
-            <Presets title="tiling.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["mode", "n", "m", "k", "tile", "ti", "tj", "dtype", "smem"]) }
+            { preset_row(ctx, "tiling.presets", &presets, &p.dispatch) }
         </>
     };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |s: u64| d.emit(Action::Set("step", Value::Int(s as i64))))
-    };
+    let on_seek = p.seek("step");
     let stage = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("tiling-{}-n{}-t{}-s{}", p.v.choice("mode"), t.n, t.t, step)}
@@ -65,19 +58,13 @@ pub fn TilingPanel() -> Html {
             <Player pos={step} len={run.steps()} speed={p.v.int("speed")} unit="param.step" on_seek={on_seek}
                 on_speed={p.set("speed")} export={Some((*export).clone())} />
             <p class="formula" data-testid="tile-counters">{ super::counters(ctx.lang, &state) }</p>
-            <Readouts topic="tiling" metrics={Rc::new(super::readouts(&run, step))} />
-            <LectureTable topic="tiling" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "tiling", &super::readouts(&run, step)) }
+            { lecture_table(ctx, "tiling", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class={classes!("check", if fits { "ok" } else { "bad" })} data-testid="smem-fit">{ fit }</p>
             <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))} dtype={p.v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.this", Work { flops: t.flops() as f64, bytes: t.global_bytes() as f64 }),
             ])} />
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("tiling.explain") }</p>
-            <p class="lecture-check">{ ctx.t("tiling.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

@@ -255,7 +255,7 @@ pub static TOPIC: Topic = Topic {
     meta: &WAVES,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::WavesPanel /> },
+    view: || crate::ui::panel::topic_panel(&WAVES, |c| yew::functional::Hook::run(view::use_waves_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -2,23 +2,21 @@
 //! 5 of 02).
 
 use crate::draw::matmul::draw_waves;
-use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::hw;
 use crate::sim::measured::MATMUL;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::measured::{use_measured, MeasuredNote};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::Readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{legend_item, Preset, Presets};
+use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::LectureTable;
+use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
-#[component]
-pub fn WavesPanel() -> Html {
+#[hook]
+pub fn use_waves_panel() -> Html {
     let p = use_panel(&super::WAVES);
     let ctx = &p.ctx;
     let v = &p.v;
@@ -71,35 +69,30 @@ pub fn WavesPanel() -> Html {
             })
         })
     };
-    let presets = Rc::new(
-        super::LECTURE_CASES
-            .iter()
-            .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
-            .collect::<Vec<_>>(),
-    );
+    let presets = super::LECTURE_CASES
+        .iter()
+        .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
+        .collect::<Vec<_>>();
     let controls = html! {
         <>
-            { controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
-            <Presets title="waves.presets" presets={presets} dispatch={p.dispatch.clone()} />
+            { p.controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
+            { preset_row(ctx, "waves.presets", &presets, &p.dispatch) }
         </>
     };
-    let on_seek = {
-        let d = p.dispatch.clone();
-        Callback::from(move |x: u64| d.emit(Action::Set("n", Value::Int(x as i64))))
-    };
+    let on_seek = p.seek("n");
     let stage = html! {
         <>
-            <h2 class="chart-title">{ ctx.t("waves.grid") }</h2>
+            { chart_title(ctx, "waves.grid") }
             <SceneCanvas scene={scene} name={format!("waves-{}-n{}", g.code, n)} label={ctx.t("waves.grid")} />
             <div class="legend">
                 { legend_item(ctx, p.theme.busy_hot, "waves.legend.busy") }
                 { legend_item(ctx, p.theme.waiting, "waves.legend.idle") }
             </div>
-            <Readouts topic="waves" metrics={Rc::new(super::metrics(v))} />
-            <LectureTable topic="waves" title="lecture.table" rows={Rc::new(super::lecture_rows(&p.v))} dispatch={p.dispatch.clone()} />
+            { readouts(ctx, "waves", &super::metrics(v)) }
+            { lecture_table(ctx, "waves", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
             <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
-            <h2 class="chart-title">{ ctx.t("waves.chart") }</h2>
+            { chart_title(ctx, "waves.chart") }
             <Chart data={(*chart).clone()} width={(p.width - 4.0).max(240.0)} height={if ctx.present { 260.0 } else { 220.0 }}
                 cursor={n as f64} on_seek={on_seek} label={ctx.t("waves.chart")} />
             <p class="muted">{ ctx.t("waves.model") }</p>
@@ -108,7 +101,7 @@ pub fn WavesPanel() -> Html {
             }
             if let Some(t) = table.clone() {
                 <section class="measured" data-testid="measured-waves">
-                    <h2 class="chart-title">{ ctx.t("waves.measured.title") }</h2>
+                    { chart_title(ctx, "waves.measured.title") }
                     if !on_gpu {
                         <p class="muted">{ ctx.t("waves.measured.other-gpu") }</p>
                     }
@@ -121,16 +114,10 @@ pub fn WavesPanel() -> Html {
                         <p class="current" data-measured="model-over-measured"
                             data-value={ratio.map(|r| r.to_string()).unwrap_or_default()}>{ texts[1].clone() }</p>
                     }
-                    <MeasuredNote table={t.clone()} />
+                    { measured_note(ctx, &t) }
                 </section>
             }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("waves.explain") }</p>
-            <p class="lecture-check">{ ctx.t("waves.lecture") }</p>
-        </>
-    };
-    p.frame(controls, stage, explain)
+p.frame(controls, stage, p.explain())
 }

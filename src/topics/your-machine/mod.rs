@@ -118,7 +118,7 @@ pub static TOPIC: Topic = Topic {
     meta: &YOUR_MACHINE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || yew::html! { <view::YourMachinePanel /> },
+    view: || crate::ui::panel::topic_panel(&YOUR_MACHINE, |c| yew::functional::Hook::run(view::use_your_machine_panel(), c)),
 };
 
 /// This topic's texts: (key, English, 中文).

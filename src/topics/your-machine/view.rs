@@ -8,8 +8,8 @@
 use super::{attainable, metrics, plan, results, roof_points, size_label, M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE};
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
-use crate::ui::panel::{controls, use_panel};
-use crate::ui::readouts::{Pending, Readouts};
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::{readouts_pending, Pending};
 use crate::ui::url_state::Action;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use plotters::prelude::*;
@@ -19,6 +19,7 @@ use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
+use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
 /// Work per frame before yielding (ms); a batch itself stays under ~4 ms.
@@ -79,8 +80,8 @@ enum Status {
     Cancelled,
 }
 
-#[component]
-pub fn YourMachinePanel() -> Html {
+#[hook]
+pub fn use_your_machine_panel() -> Html {
     let p = use_panel(&super::YOUR_MACHINE);
     let ctx = &p.ctx;
     let slot: Slot = use_mut_ref(|| None);
@@ -164,7 +165,7 @@ pub fn YourMachinePanel() -> Html {
     let pct = format!("{:.0}", progress * 100.0);
     let controls = html! {
         <>
-            { controls(&["quick"]) }
+            { p.controls(&["quick"]) }
             <div class="bench-buttons">
                 <button class="bench-run" data-testid="bench-run" onclick={start} disabled={running}>{ ctx.t("your-machine.run") }</button>
                 <button class="bench-cancel" data-testid="bench-cancel" onclick={cancel} disabled={!running}>{ ctx.t("your-machine.cancel") }</button>
@@ -193,9 +194,9 @@ pub fn YourMachinePanel() -> Html {
         let data = Rc::new(ChartData::new(ctx, r));
         html! {
             <>
-                <h2 class="chart-title">{ ctx.t("your-machine.chart.roof") }</h2>
+                { chart_title(ctx, "your-machine.chart.roof") }
                 <BenchChart data={data.clone()} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
-                <h2 class="chart-title">{ ctx.t("your-machine.chart.bw") }</h2>
+                { chart_title(ctx, "your-machine.chart.bw") }
                 <BenchChart data={data} roof={false} width={width} height={height * 0.8} present={ctx.present} label={ctx.t("your-machine.chart.bw")} />
                 { table(ctx, r) }
             </>
@@ -206,9 +207,9 @@ pub fn YourMachinePanel() -> Html {
     });
     let stage = html! {
         <div class="bench" data-testid="bench" data-state={state}>
-            <Readouts topic="your-machine" metrics={Rc::new(figures)} pending={pending} />
+            { readouts_pending(ctx, "your-machine", &figures, &pending) }
             { for charts }
-            <h2 class="chart-title">{ ctx.t("your-machine.m4-table") }</h2>
+            { chart_title(ctx, "your-machine.m4-table") }
             <div class="bench-scroll">
             <table class="ledger" data-testid="m4-table">
                 <thead><tr><th>{ ctx.t("your-machine.col.what") }</th><th>{ "FLOP/byte" }</th>
@@ -327,14 +328,10 @@ fn table(ctx: &crate::ui::app::AppCtx, r: &Results) -> Html {
     }
     html! {
         <>
-            <h2 class="chart-title">{ ctx.t("your-machine.table") }</h2>
+            { chart_title(ctx, "your-machine.table") }
             <div class="bench-scroll">
             <table class="ledger" data-testid="bench-table">
-                <thead><tr>
-                    <th>{ ctx.t("your-machine.col.what") }</th><th>{ ctx.t("your-machine.col.size") }</th>
-                    <th>{ ctx.t("your-machine.col.ms") }</th><th>{ ctx.t("your-machine.col.gbps") }</th>
-                    <th>{ ctx.t("your-machine.col.gflops") }</th><th>{ ctx.t("your-machine.col.roof") }</th>
-                </tr></thead>
+                { table_head(ctx, &["your-machine.col.what", "your-machine.col.size", "your-machine.col.ms", "your-machine.col.gbps", "your-machine.col.gflops", "your-machine.col.roof"]) }
                 <tbody>{ for rows }</tbody>
             </table>
             </div>
