@@ -247,10 +247,20 @@ pub fn file_name(lang: Lang) -> String {
     format!("strings.{}.json", lang.code())
 }
 
-/// Adopts a language's text file (a JSON object of key → text). A second
-/// file for the same language is ignored: the first one stays.
+/// The fingerprint of the sources this binary was built from (`build.rs`),
+/// written into the text files as [`BUILD_KEY`].
+pub const BUILD: &str = env!("WARPSCOPE_BUILD");
+pub const BUILD_KEY: &str = "_build";
+
+/// Adopts a language's text file (a JSON object of key → text, with the
+/// build's fingerprint). A file of another build is refused; a second file
+/// for the same language is ignored: the first one stays.
 pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-    let map: std::collections::HashMap<String, String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let mut map: std::collections::HashMap<String, String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    match map.remove(BUILD_KEY) {
+        Some(b) if b == BUILD => {}
+        _ => return Err("texts of another build".into()),
+    }
     if map.is_empty() {
         return Err("no texts".into());
     }
@@ -263,11 +273,12 @@ pub fn install(lang: Lang, json: &str) -> Result<(), String> {
 /// compiled in). Natively only: the wasm build has no tables.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn file_contents(lang: Lang) -> String {
-    let map: std::collections::BTreeMap<&str, &str> = tables()
-        .skip(1)
+    let mut map: std::collections::BTreeMap<&str, &str> = tables()
         .flat_map(|t| t.iter())
+        .filter(|(k, ..)| !RESIDENT.iter().any(|r| r.0 == *k))
         .map(|(k, en, zh)| (*k, if lang == Lang::En { *en } else { *zh }))
         .collect();
+    map.insert(BUILD_KEY, BUILD);
     serde_json::to_string(&map).expect("strings serialise")
 }
 
@@ -358,6 +369,13 @@ pub fn trf(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// `s` safe inside HTML text and double-quoted attributes: for the few
+/// places that build markup as a string (texts come from a file, values
+/// from the URL).
+pub fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Thousands separators for counts (`1,234,567`).
@@ -552,15 +570,18 @@ mod tests {
             install(lang, &file).expect("a generated file installs");
             assert!(is_loaded(lang));
             let mut keys = 0;
-            for (k, en, zh) in tables().skip(1).flat_map(|t| t.iter()) {
+            for (k, en, zh) in tables().flat_map(|t| t.iter()).filter(|(k, ..)| !RESIDENT.iter().any(|r| r.0 == *k)) {
                 assert_eq!(text(lang, k), Some(if lang == Lang::En { *en } else { *zh }), "{k}");
                 keys += 1;
             }
             let map: std::collections::HashMap<String, String> = serde_json::from_str(&file).unwrap();
-            assert_eq!(map.len(), keys, "one entry per key");
+            assert_eq!(map.len(), keys + 1, "one entry per key, and the build's fingerprint");
+            assert_eq!(map[BUILD_KEY], BUILD);
             assert!(RESIDENT.iter().all(|(k, ..)| !map.contains_key(*k)), "resident texts stay compiled in");
         }
         assert!(install(Lang::En, "{}").is_err());
+        assert!(install(Lang::En, r#"{"_build":"0","app.name":"W"}"#).is_err(), "another build's file");
+        assert!(install(Lang::En, &format!(r#"{{"_build":"{BUILD}"}}"#)).is_err(), "no texts");
         assert!(install(Lang::En, "<html>").is_err());
         assert_eq!(file_name(Lang::Zh), "strings.zh.json");
     }
@@ -585,6 +606,11 @@ mod tests {
         );
         assert!(trf(Lang::En, "player.per-second", &[("n", "{n}")]).contains("{n}"));
         assert_eq!(placeholders("a {b} {c-d} {} {x y}"), ["b", "c-d"]);
+    }
+
+    #[test]
+    fn escaping() {
+        assert_eq!(escape_html(r#"<img src=x onerror="a&b">"#), "&lt;img src=x onerror=&quot;a&amp;b&quot;&gt;");
     }
 
     #[test]

@@ -100,8 +100,11 @@ impl Scene {
     /// returns the height the lines take.
     #[allow(clippy::too_many_arguments)] // text() and a width
     pub fn text_wrapped(&mut self, x: f64, y: f64, text: &str, size: f64, max_w: f64, color: Rgba, bold: bool) -> f64 {
-        let lines = wrap(text, size, max_w);
-        for (i, line) in lines.iter().enumerate() {
+        self.text_lines(x, y, &wrap(text, size, max_w), size, color, bold)
+    }
+    /// Lines of text (from [`wrap`]) as [`Scene::text_wrapped`] draws them.
+    pub fn text_lines(&mut self, x: f64, y: f64, lines: &[String], size: f64, color: Rgba, bold: bool) -> f64 {
+        for (i, line) in lines.iter().filter(|l| !l.is_empty()).enumerate() {
             self.text(x, y + i as f64 * size * 1.25, line.as_str(), size, color, Align::Left, bold);
         }
         lines.len() as f64 * size * 1.25
@@ -178,8 +181,6 @@ impl Shape {
     }
 }
 
-/// A slide of a scene: the panel's title above it and its key figures
-/// (label, value) in a grid below, for "save PNG with figures".
 /// Is `c` drawn a full em wide (CJK ideographs, kana, hangul, full-width forms)?
 fn wide(c: char) -> bool {
     matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6)
@@ -197,12 +198,16 @@ pub fn text_width(text: &str, size: f64) -> f64 {
 pub fn wrap(text: &str, size: f64, max_w: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    // Pieces that may start a line: a word with the spaces before it, or one CJK character.
+    // Pieces that may start a line: a word with the spaces after it, or one
+    // CJK character. Closing punctuation stays with what it closes.
+    let closing = |c: char| "，。、；：！？）」』》〉】”’,.;:!?)".contains(c);
     let mut pieces: Vec<String> = Vec::new();
     for c in text.chars() {
         let starts = pieces.is_empty()
-            || wide(c)
-            || (c != ' ' && pieces.last().is_some_and(|p| p.ends_with(' ') || p.chars().last().is_some_and(wide)));
+            || (wide(c) && !closing(c))
+            || (c != ' '
+                && !closing(c)
+                && pieces.last().is_some_and(|p| p.ends_with(' ') || p.chars().last().is_some_and(wide)));
         if starts {
             pieces.push(c.to_string());
         } else {
@@ -224,6 +229,8 @@ pub fn wrap(text: &str, size: f64, max_w: f64) -> Vec<String> {
     lines
 }
 
+/// A slide of a scene: the panel's title above it and its key figures
+/// (label, value) in a grid below, for "save PNG with figures".
 pub fn slide(scene: &Scene, title: &str, figures: &[(String, String)], theme: &Theme) -> Scene {
     const PAD: f64 = 16.0;
     const CELL_W: f64 = 210.0;
@@ -334,6 +341,11 @@ mod tests {
         assert_eq!(wrap("unbreakableword x", 10.0, 30.0), ["unbreakableword", "x"]);
         // CJK: a full em each, breaks between any two.
         assert_eq!(wrap("脉动阵列周期", 10.0, 40.0), ["脉动阵列", "周期"]);
+        // Closing punctuation never starts a line.
+        assert_eq!(wrap("脉动阵列，周期", 10.0, 40.0), ["脉动阵", "列，周期"]);
+        assert_eq!(wrap("   ", 10.0, 60.0), [""]);
+        assert_eq!(wrap("a b", 10.0, 0.0), ["a", "b"]);
+        assert_eq!(wrap("a b", 10.0, f64::NAN), ["a", "b"]);
         assert_eq!(wrap("周期 3：A 进入", 10.0, 40.0).concat().replace(' ', ""), "周期3：A进入");
         for line in wrap("Output-stationary: row i of A enters from the left i cycles late", 12.0, 150.0) {
             assert!(text_width(&line, 12.0) <= 150.0 || !line.contains(' '), "{line}");
@@ -342,6 +354,8 @@ mod tests {
         let h = scene.text_wrapped(0.0, 10.0, "one two three four", 10.0, 60.0, Rgba::rgb(1, 1, 1), true);
         assert_eq!(scene.texts(), ["one two", "three four"]);
         assert_eq!(h, 25.0);
+        scene.text_wrapped(0.0, 10.0, "", 10.0, 60.0, Rgba::rgb(1, 1, 1), true);
+        assert_eq!(scene.texts().len(), 2, "no empty text shape");
     }
 
     use super::*;

@@ -25,10 +25,20 @@ const TEXTS = ['strings.en.json', 'strings.zh.json'].map((f) => new URL(f, SCOPE
 
 /** Cache a fresh index.html and everything it references, and the texts; drop stale hashed files. */
 async function adopt(cache, response) {
-  const refs = references(await response.clone().text());
+  const html = await response.clone().text();
+  const refs = references(html);
+  // The texts again only for a new build (a new index.html) or when missing;
+  // a failed fetch keeps the copy there is.
+  const before = await cache.match(SCOPE);
+  const newBuild = !before || (await before.text()) !== html;
   await Promise.all(TEXTS.map(async (url) => {
-    const r = await fetch(url, { cache: 'no-cache' });
-    if (r.ok) await cache.put(url, r);
+    if (!newBuild && (await cache.match(url))) return;
+    try {
+      const r = await fetch(url, { cache: 'no-cache' });
+      if (r.ok) await cache.put(url, r);
+    } catch {
+      // Offline: the next visit tries again.
+    }
   }));
   await cache.put(SCOPE, response);
   await Promise.all(refs.map(async (url) => {

@@ -94,8 +94,7 @@ pub fn draw(
     let cols = total.clamp(1, MAX_COLUMNS);
     let col_w = avail / cols as f64;
     let mut scene = Scene::new(width, 0.0, th.bg);
-    let chars = caption.chars().count().max(1) as f64;
-    let cap = font.min((width - 2.0 * pad) / (chars * 0.56));
+    let cap = font.min((width - 2.0 * pad) / crate::scene::text_width(caption, 1.0).max(1.0));
     scene.text(pad, pad + font * 0.7, caption, cap, th.fg, Align::Left, true);
     let top = pad + font * 1.8;
     for w in 0..warps {

@@ -229,12 +229,11 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
     let cell = (avail / tc as f64).min(max_h / tr as f64).min(48.0);
     let (w, h) = (cell * tc as f64, cell * tr as f64);
     let mut scene = Scene::new(width, 0.0, th.bg);
-    let chars = caption.chars().count().max(1) as f64;
     scene.text(
         pad,
         pad + font * 0.7,
         caption,
-        font.min((width - 2.0 * pad) / (chars * 0.56)),
+        font.min((width - 2.0 * pad) / crate::scene::text_width(caption, 1.0).max(1.0)),
         th.fg,
         Align::Left,
         true,

@@ -116,8 +116,15 @@ pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, state: &TileState, th: &Theme, 
     let gap = cell.max(font * 1.3);
     cell = cell.min((avail - gap) / (ktn + nt) as f64);
     let mut scene = Scene::new(width, 0.0, th.bg);
-    let chars = caption.chars().count().max(1) as f64;
-    scene.text(pad, pad + font * 0.7, caption, font.min(avail / (chars * 0.56)), th.fg, Align::Left, true);
+    scene.text(
+        pad,
+        pad + font * 0.7,
+        caption,
+        font.min(avail / crate::scene::text_width(caption, 1.0).max(1.0)),
+        th.fg,
+        Align::Left,
+        true,
+    );
     let top = pad + font * 2.2;
     let a = Grid { x: pad, y: top + ktn as f64 * cell + gap, rows: mt, cols: ktn, cell };
     let b = Grid { x: pad + ktn as f64 * cell + gap, y: top, rows: ktn, cols: nt, cell };

@@ -145,14 +145,16 @@ fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &st
     let avail = scene.width - 2.0 * PAD - 10.0;
     let full = 15.0 * th.text_scale;
     let mut size = full;
-    while size > 9.0 && crate::scene::wrap(caption, size, avail).len() > 2 {
+    let mut wrapped = crate::scene::wrap(caption, size, avail);
+    while size > 9.0 && wrapped.len() > 2 {
         size = (size * 0.92).max(9.0);
+        wrapped = crate::scene::wrap(caption, size, avail);
     }
-    let lines = crate::scene::wrap(caption, size, avail).len() as f64;
+    let lines = wrapped.len() as f64;
     let h = (full * 2.0).max(lines * size * 1.25 + size * 0.75);
     let tint = phase_tint(s.phase_at(c), th);
     scene.rect(0.0, 0.0, 6.0 * th.line_scale, h, Some(tint), None);
-    scene.text_wrapped(PAD + 4.0, h / 2.0 - (lines - 1.0) * size * 0.625, caption, size, avail, th.fg, true);
+    scene.text_lines(PAD + 4.0, h / 2.0 - (lines - 1.0) * size * 0.625, &wrapped, size, th.fg, true);
     h + 6.0
 }
 

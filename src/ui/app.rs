@@ -184,10 +184,13 @@ fn Shell() -> Html {
     let lang = if crate::i18n::is_loaded(wanted) { wanted } else { wanted.other() };
     let texts_arrived = use_force_update();
     let texts_failed = use_state(|| None::<Lang>);
+    // Asking again for a language that failed (its button) tries again.
+    let texts_attempt = use_state(|| 0u32);
     {
         let texts_failed = texts_failed.clone();
-        use_effect_with(wanted, move |&wanted| {
+        use_effect_with((wanted, *texts_attempt), move |&(wanted, _)| {
             if !crate::i18n::is_loaded(wanted) {
+                texts_failed.set(None);
                 wasm_bindgen_futures::spawn_local(async move {
                     match super::texts::load(wanted).await {
                         Ok(()) => texts_arrived.force_update(),
@@ -262,7 +265,16 @@ fn Shell() -> Html {
     };
     let switch_lang = {
         let set_global = set_global.clone();
-        Callback::from(move |_: MouseEvent| set_global.emit(("lang", Some(wanted.other().code().to_string()))))
+        let texts_attempt = texts_attempt.clone();
+        // The button names the other language of the page as shown, and goes
+        // there; while that language's texts are still loading (or failed)
+        // it asks for them again.
+        Callback::from(move |_: MouseEvent| {
+            if lang != wanted {
+                texts_attempt.set(*texts_attempt + 1);
+            }
+            set_global.emit(("lang", Some(lang.other().code().to_string())))
+        })
     };
 
     // Key P toggles projector mode anywhere.

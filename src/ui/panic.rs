@@ -3,10 +3,6 @@
 
 use wasm_bindgen::JsCast;
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 /// Installs the card through Yew's `set_custom_panic_hook`: a hook set with
 /// `std::panic::set_hook` is replaced by Yew's default one when the renderer
 /// starts, and the card then never appears.
@@ -31,7 +27,7 @@ pub fn install() {
             t(zh, "panic.title"),
             t(lang, "panic.body"),
             t(zh, "panic.body"),
-            escape(&msg),
+            crate::i18n::escape_html(&msg),
             t(lang, "panic.link"),
             t(zh, "panic.link"),
         ));

@@ -250,7 +250,8 @@ pub fn Player(props: &PlayerProps) -> Html {
                     .target()
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                     .is_some_and(|el| el.closest(".scene canvas").ok().flatten().is_some());
-                (e.pointer_type() == "touch" && on_canvas)
+                // One finger only: a second one (a pinch) never turns a page.
+                (e.pointer_type() == "touch" && e.is_primary() && on_canvas)
                     .then(|| (e.client_x() as f64, e.client_y() as f64, e.time_stamp()))
             };
             let down = {

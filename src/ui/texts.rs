@@ -54,7 +54,12 @@ pub async fn initial() -> Result<Lang, (Lang, String)> {
             }
         }
     }
-    load(lang).await.map(|()| lang).map_err(|e| (lang, e))
+    match load(lang).await {
+        Ok(()) => Ok(lang),
+        // The other language rather than nothing; the shell fetches the
+        // one asked for again.
+        Err(e) => load(lang.other()).await.map(|()| lang.other()).map_err(|_| (lang, e)),
+    }
 }
 
 /// In place of the app when no texts could be loaded: what happened, in
@@ -65,6 +70,7 @@ pub fn show_failure(boot: &web_sys::Element, lang: Lang) {
     let _ = boot.set_attribute("role", "alert");
     for l in [lang, lang.other()] {
         if let Ok(p) = doc.create_element("p") {
+            let _ = p.set_attribute("lang", if l == Lang::Zh { "zh-CN" } else { "en" });
             p.set_text_content(Some(&i18n::trf(l, "strings.failed", &[("file", &i18n::file_name(lang))])));
             let _ = boot.append_child(&p);
         }

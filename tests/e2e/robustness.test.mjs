@@ -238,6 +238,19 @@ describe('texts are loaded per language', () => {
     await waitForQuery(page, 'cycle', 4);
     assert.deepEqual(failed(page), []);
     await page.context().close();
+    // Texts of another build (a tab left open across a deploy) are refused the same way.
+    page = await newPage(env.browser, { serviceWorkers: 'block' });
+    await page.route(/strings\.zh\.json$/, async (r) => {
+      const texts = await (await r.fetch()).json();
+      await r.fulfill({ json: { ...texts, _build: 'another' } });
+    });
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=3');
+    await painted(page);
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('texts-failed').waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    assert.deepEqual(failed(page), []);
+    await page.context().close();
     // No texts at all: both languages say so, with a reload button.
     page = await newPage(env.browser, { serviceWorkers: 'block' });
     await page.route(/strings\.\w+\.json$/, (r) => r.abort());

@@ -106,10 +106,12 @@ pub fn table(sim: &OnlineSoftmax, step: u64) -> (Option<(u64, u64)>, Vec<Row>) {
     ((first > 1).then_some((1, first - 1)), rows)
 }
 
-/// The spans of probabilities `range`, as markup (numbers and our own label
-/// only: nothing to escape); `three_pass` labels the reference in the tooltip.
+/// The spans of probabilities `range`, as markup (numbers, and the label
+/// `three_pass` of the reference in the tooltip, escaped: texts come from a
+/// file).
 pub fn probs_markup(p: &[f64], reference: &[f64], range: std::ops::Range<usize>, three_pass: &str) -> String {
     use std::fmt::Write;
+    let three_pass = crate::i18n::escape_html(three_pass);
     let mut markup = String::with_capacity(range.len() * 96);
     for i in range {
         let _ = write!(
@@ -226,6 +228,8 @@ mod tests {
             m,
             "<span class=\"prob\" data-metric=\"p-1\" data-value=\"0.75\" title=\"三趟算法: 0.75\">p1 = 0.75</span>"
         );
+        let hostile = probs_markup(&[1.0], &[1.0], 0..1, "\"><img src=x onerror=alert(1)>");
+        assert!(hostile.contains("title=\"&quot;&gt;&lt;img src=x onerror=alert(1)&gt;: 1\""), "{hostile}");
         let r = random_vector("1,3,2,5");
         assert_eq!(r, random_vector("1,3,2,5"), "seeded by the text");
         let Value::Text(x) = &r[0].1 else { panic!("a text") };
