@@ -28,6 +28,7 @@ const CASES = [
   { hash: '#/tiling?n=4096&m=4096&k=4096&tile=1', ops: ['step', 'scrub', 'slider:tile'] },
   { hash: `#/online-softmax?block=1&x=${Array.from({ length: 4096 }, (_, i) => ((i * 37) % 101) / 10).join(',')}`, ops: ['step', 'scrub'] },
   { hash: '#/gpu-vs-tpu?tm=1&tn=1', ops: ['slider:m', 'slider:tm'] },
+  { hash: '#/systolic?rows=128&cols=128&k=512&dataflow=os', ops: ['step', 'scrub'] },
   { hash: '#/systolic?rows=256&cols=256&k=4096&dataflow=os', ops: ['step', 'scrub', 'slider:k', 'slider:rows'] },
   { hash: '#/divergence?warps=32&then=100&else=100&after=100', ops: ['step', 'scrub'] },
   { hash: '#/coalescing?pattern=stride&dtype=fp8', ops: ['slider:stride', 'slider:offset'] },

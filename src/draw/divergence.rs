@@ -38,7 +38,8 @@ pub fn timeline_pixels(d: &Divergence, step: u64, th: &Theme, cols: usize, row_p
     let mut px = vec![0u8; stride * warps * row_px];
     // Written row by row, in memory order (this runs at every step): first
     // each column's slot colour, bar colour and the row its bar starts at.
-    let mut cells: Vec<Option<([u8; 4], [u8; 4], usize)>> = vec![None; cols];
+    type Cell = ([u8; 4], [u8; 4], usize);
+    let mut cells: Vec<Option<Cell>> = vec![None; cols];
     for (w, block) in px.chunks_exact_mut(stride * row_px).enumerate() {
         for (cell, k) in cells.iter_mut().zip(&last[w * cols..(w + 1) * cols]) {
             *cell = k.map(|k| {
@@ -274,9 +275,12 @@ mod tests {
 
     #[test]
     fn timeline_pixels_match_the_cell_by_cell_painting() {
-        for (warps, cond, then_steps, else_steps, after_steps) in
-            [(1, "tid%2==0", 1, 1, 0), (4, "tid<100", 10, 10, 3), (32, "tid%3==1", 100, 100, 100), (7, "tid<0", 5, 2, 9)]
-        {
+        for (warps, cond, then_steps, else_steps, after_steps) in [
+            (1, "tid%2==0", 1, 1, 0),
+            (4, "tid<100", 10, 10, 3),
+            (32, "tid%3==1", 100, 100, 100),
+            (7, "tid<0", 5, 2, 9),
+        ] {
             let d = Divergence::new(Params { warps, cond: cond.into(), then_steps, else_steps, after_steps });
             let total = d.schedule().len() as u64;
             for th in [Theme::normal(), Theme::present()] {
