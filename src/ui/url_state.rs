@@ -98,10 +98,17 @@ async fn after_paint() {
 /// Ask for `q` to be written. `history.replaceState` can take milliseconds
 /// (more on a busy machine), so the first write of a burst waits until the
 /// frame that shows the change has been painted; later ones are throttled.
+/// The panel's very first write (its URL as it mounts) goes at once: others
+/// on the page (a practice question adding its seed) write after it.
 fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: WriteFn) {
     let mut w = this.borrow_mut();
     w.pending = Some(q);
     if w.timer.is_some() || w.scheduled {
+        return;
+    }
+    if w.shown.is_none() {
+        drop(w);
+        flush(this, write);
         return;
     }
     w.scheduled = true;
