@@ -1,13 +1,21 @@
 // Benchmark (not a test): every panel, the heavy ones at their largest legal settings,
 // in headless Chromium against the release build.
 //
-//   trunk build --release && node tests/bench-panels.mjs      (BENCH_N=30)
+//   trunk build --release && node tests/bench-panels.mjs      (BENCH_N=30;
+//   BENCH_ONLY=coalescing runs the panels whose URL contains it)
 //
 // "load": navigation (hash change) until the panel's figures are in the DOM
 // and its canvas is painted. "work" of a step, scrub or control change: from
 // the event to the last DOM mutation it causes (a MutationObserver records
 // the time of each), plus the canvas paint time the adapter writes to
-// data-paint-ms. No setTimeout polling: waits are rAF and MessageChannel.
+// data-paint-ms; its two parts are shown too (render / paint medians).
+// "first paint": a fresh page opened at the panel's URL (a deep link), from
+// the navigation's start to its figures in the DOM and its canvas painted.
+// "landing interactive": a fresh page at `#/`, from the navigation's start to
+// the landing's cards rendered by the app (its handlers are attached in that
+// same render). Both are recorded in the page by a MutationObserver installed
+// before any script runs. No setTimeout polling: waits are rAF and
+// MessageChannel.
 import { serveDist, launch, newPage, open } from './e2e/harness.mjs';
 
 const N = Number(process.env.BENCH_N ?? 30);
@@ -20,6 +28,7 @@ const CASES = [
   { hash: '#/tiling?n=4096&m=4096&k=4096&tile=1', ops: ['step', 'scrub', 'slider:tile'] },
   { hash: `#/online-softmax?block=1&x=${Array.from({ length: 4096 }, (_, i) => ((i * 37) % 101) / 10).join(',')}`, ops: ['step', 'scrub'] },
   { hash: '#/gpu-vs-tpu?tm=1&tn=1', ops: ['slider:m', 'slider:tm'] },
+  { hash: '#/systolic?rows=128&cols=128&k=512&dataflow=os', ops: ['step', 'scrub'] },
   { hash: '#/systolic?rows=256&cols=256&k=4096&dataflow=os', ops: ['step', 'scrub', 'slider:k', 'slider:rows'] },
   { hash: '#/divergence?warps=32&then=100&else=100&after=100', ops: ['step', 'scrub'] },
   { hash: '#/coalescing?pattern=stride&dtype=fp8', ops: ['slider:stride', 'slider:offset'] },
@@ -28,7 +37,7 @@ const CASES = [
   { hash: '#/occupancy', ops: ['slider:threads'] },
   { hash: '#/threads?n=16777216&block=1', ops: ['slider:thread'] },
   // The panels without a player: a slider change is their work.
-  { hash: '#/hardware?gpu=custom', ops: ['slider:peak', 'slider:bw'] },
+  { hash: '#/hardware?gpu=custom', ops: ['number:peak', 'number:bw'] },
   { hash: '#/roofline?op=decode', ops: ['slider:batch', 'slider:n'] },
   { hash: '#/fusion', ops: ['slider:n'] },
   { hash: '#/recompute', ops: ['slider:depth', 'slider:n'] },
@@ -56,6 +65,34 @@ async function load(page, base, hash) {
     }
     return performance.now() - t0;
   }, hash);
+}
+
+// Installed before the app's scripts: records (performance.now(), from the
+// navigation's start) when the landing's cards are in the DOM, and when a
+// panel's figures are in the DOM with its canvas (if any) painted.
+const FIRST_PAINT = () => {
+  window.__firstPaint = {};
+  const check = () => {
+    const t = performance.now();
+    const f = window.__firstPaint;
+    if (f.landing === undefined && document.querySelector('.landing .card')) f.landing = t;
+    if (f.panel === undefined && document.querySelector('.panel [data-metric]')) {
+      const c = document.querySelector('canvas[data-testid="scene-canvas"]');
+      if (!c || c.dataset.painted === '1') f.panel = t;
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+};
+
+/** A fresh page at `hash`: ms from the navigation's start until `what` ('panel' or 'landing'). */
+async function firstPaint(browser, base, hash, what) {
+  const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+  await page.addInitScript(FIRST_PAINT);
+  await page.goto(base + hash);
+  await page.waitForFunction((w) => window.__firstPaint?.[w] !== undefined, what, { polling: 'raf', timeout: 30000 });
+  const t = await page.evaluate((w) => window.__firstPaint[w], what);
+  await page.context().close();
+  return t;
 }
 
 async function measure(page, op, n) {
@@ -87,6 +124,15 @@ async function measure(page, op, n) {
         trigger = () => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
       } else if (op === 'scrub') {
         trigger = () => setRange(scrub, Math.floor(rand() * Number(scrub.max)));
+      } else if (op.startsWith('number:')) {
+        // The custom machine's typed fields: a changed value commits on `change`.
+        const name = op.split(':')[1];
+        const el = document.querySelector(`input[type="number"][name="${name}"]`);
+        if (!el) return { error: `no field ${name}` };
+        trigger = () => {
+          el.value = String(Math.round(1 + rand() * 4000));
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        };
       } else {
         const name = op.split(':')[1];
         const el = document.querySelector(`.slider[data-param="${name}"] input[type="range"]`);
@@ -121,17 +167,26 @@ async function measure(page, op, n) {
 const srv = await serveDist();
 const browser = await launch();
 const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
-console.log('| panel (largest legal settings) | load | operation | work median | work p95 | long tasks (≥ 50 ms) |');
-console.log('|---|---|---|---|---|---|');
+const only = process.env.BENCH_ONLY; // a substring of the hashes to run
+// The landing page, three fresh loads (the first one warms the HTTP cache).
+const landing = [];
+for (let i = 0; i < 3; i++) landing.push(await firstPaint(browser, srv.base, '#/', 'landing'));
+console.log(`landing interactive (fresh page at #/, three loads): ${landing.map((t) => `${t.toFixed(0)} ms`).join(', ')}\n`);
+console.log('| panel (largest legal settings) | first paint | load | operation | work median | work p95 | render / paint median | long tasks (≥ 50 ms) |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const c of CASES) {
+  if (only && !c.hash.includes(only)) continue;
+  const first = await firstPaint(browser, srv.base, c.hash, 'panel');
   const loadMs = await load(page, srv.base, c.hash);
-  if (!c.ops.length) console.log(`| \`${c.hash}\` | ${loadMs.toFixed(0)} ms | (load only) | | | |`);
+  const head = `| \`${c.hash.slice(0, 60)}${c.hash.length > 60 ? '…' : ''}\` | ${first.toFixed(0)} ms | ${loadMs.toFixed(0)} ms`;
+  if (!c.ops.length) console.log(`${head} | (load only) | | | | |`);
   for (const op of c.ops) {
     const r = await measure(page, op, N);
-    if (r.error) { console.log(`| ${c.hash.slice(0, 60)} | | ${op} | ${r.error} | |`); continue; }
+    if (r.error) { console.log(`${head} | ${op} | ${r.error} | | | |`); continue; }
     const s = stats(r.samples.map((x) => x.render + x.paint));
+    const split = `${stats(r.samples.map((x) => x.render)).median.toFixed(1)} / ${stats(r.samples.map((x) => x.paint)).median.toFixed(1)} ms`;
     const lt = r.longTasks ? `${r.longTasks}, longest ${r.longest.toFixed(0)} ms` : 'none';
-    console.log(`| \`${c.hash.slice(0, 60)}${c.hash.length > 60 ? '…' : ''}\` | ${loadMs.toFixed(0)} ms | ${op} | ${s.median.toFixed(1)} ms | ${s.p95.toFixed(1)} ms | ${lt} |`);
+    console.log(`${head} | ${op} | ${s.median.toFixed(1)} ms | ${s.p95.toFixed(1)} ms | ${split} | ${lt} |`);
   }
 }
 await browser.close();

@@ -27,38 +27,52 @@ pub fn timeline_pixels(d: &Divergence, step: u64, th: &Theme, cols: usize, row_p
     let schedule = d.schedule();
     let total = schedule.len().max(1);
     let stride = cols * 4;
-    let mut px = vec![0u8; stride * warps * row_px];
-    let mut fill = |w: usize, c0: usize, c1: usize, y0: usize, y1: usize, col: Rgba| {
-        for y in y0..y1 {
-            let row = (w * row_px + y) * stride;
-            for c in c0..c1 {
-                px[row + c * 4..row + c * 4 + 4].copy_from_slice(&[col.0, col.1, col.2, col.3]);
-            }
-        }
-    };
-    for w in 0..warps {
-        fill(w, 0, cols, 1, row_px - 1, th.waiting);
-    }
     // The last issue of each warp in each column.
     let mut last: Vec<Option<usize>> = vec![None; warps * cols];
     for (k, issue) in schedule.iter().enumerate() {
         last[issue.warp * cols + k * cols / total] = Some(k);
     }
     let full = row_px - 4;
-    for (cell, k) in last.iter().enumerate() {
-        let Some(k) = *k else { continue };
-        let (w, c) = (cell / cols, cell % cols);
-        let issue = schedule[k];
-        let active = issue.mask.count_ones() as usize;
-        let color = part_color(issue.part);
-        let (slot, bar) = if (k as u64) >= step {
-            (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
-        } else {
-            (color.mix(th.bg, 0.72), color)
-        };
-        let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
-        fill(w, c, c + 1, 2, 2 + full - h, slot);
-        fill(w, c, c + 1, 2 + full - h, 2 + full, bar);
+    let rgba = |c: Rgba| [c.0, c.1, c.2, c.3];
+    let waiting = rgba(th.waiting);
+    let mut px = vec![0u8; stride * warps * row_px];
+    // Written row by row, in memory order (this runs at every step): first
+    // each column's slot colour, bar colour and the row its bar starts at.
+    type Cell = ([u8; 4], [u8; 4], usize);
+    let mut cells: Vec<Option<Cell>> = vec![None; cols];
+    for (w, block) in px.chunks_exact_mut(stride * row_px).enumerate() {
+        for (cell, k) in cells.iter_mut().zip(&last[w * cols..(w + 1) * cols]) {
+            *cell = k.map(|k| {
+                let issue = schedule[k];
+                let active = issue.mask.count_ones() as usize;
+                let color = part_color(issue.part);
+                let (slot, bar) = if (k as u64) >= step {
+                    (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
+                } else {
+                    (color.mix(th.bg, 0.72), color)
+                };
+                let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
+                (rgba(slot), rgba(bar), 2 + full - h)
+            });
+        }
+        // Rows 0 and row_px − 1 stay transparent; 1 and row_px − 2 are
+        // always the waiting colour.
+        for (y, row) in block.chunks_exact_mut(stride).enumerate().take(row_px - 1).skip(1) {
+            let in_slot = (2..2 + full).contains(&y);
+            for (p, cell) in row.chunks_exact_mut(4).zip(&cells) {
+                let c = match cell {
+                    Some((slot, bar, bar_from)) if in_slot => {
+                        if y >= *bar_from {
+                            bar
+                        } else {
+                            slot
+                        }
+                    }
+                    _ => &waiting,
+                };
+                p.copy_from_slice(c);
+            }
+        }
     }
     px
 }
@@ -213,6 +227,72 @@ mod tests {
                 })
                 .sum();
             assert!(px <= MAX_COLUMNS * 32 * 16, "{px} pixels");
+        }
+    }
+
+    /// The timeline painted cell by cell, column-wise (the plain reading of
+    /// its description), against which the row-wise fill is checked.
+    fn reference_pixels(d: &Divergence, step: u64, th: &Theme, cols: usize, row_px: usize) -> Vec<u8> {
+        let warps = d.params().warps;
+        let schedule = d.schedule();
+        let total = schedule.len().max(1);
+        let stride = cols * 4;
+        let mut px = vec![0u8; stride * warps * row_px];
+        let mut fill = |w: usize, c0: usize, c1: usize, y0: usize, y1: usize, col: Rgba| {
+            for y in y0..y1 {
+                let row = (w * row_px + y) * stride;
+                for c in c0..c1 {
+                    px[row + c * 4..row + c * 4 + 4].copy_from_slice(&[col.0, col.1, col.2, col.3]);
+                }
+            }
+        };
+        for w in 0..warps {
+            fill(w, 0, cols, 1, row_px - 1, th.waiting);
+        }
+        let mut last: Vec<Option<usize>> = vec![None; warps * cols];
+        for (k, issue) in schedule.iter().enumerate() {
+            last[issue.warp * cols + k * cols / total] = Some(k);
+        }
+        let full = row_px - 4;
+        for (cell, k) in last.iter().enumerate() {
+            let Some(k) = *k else { continue };
+            let (w, c) = (cell / cols, cell % cols);
+            let issue = schedule[k];
+            let active = issue.mask.count_ones() as usize;
+            let color = part_color(issue.part);
+            let (slot, bar) = if (k as u64) >= step {
+                (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
+            } else {
+                (color.mix(th.bg, 0.72), color)
+            };
+            let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
+            fill(w, c, c + 1, 2, 2 + full - h, slot);
+            fill(w, c, c + 1, 2 + full - h, 2 + full, bar);
+        }
+        px
+    }
+
+    #[test]
+    fn timeline_pixels_match_the_cell_by_cell_painting() {
+        for (warps, cond, then_steps, else_steps, after_steps) in [
+            (1, "tid%2==0", 1, 1, 0),
+            (4, "tid<100", 10, 10, 3),
+            (32, "tid%3==1", 100, 100, 100),
+            (7, "tid<0", 5, 2, 9),
+        ] {
+            let d = Divergence::new(Params { warps, cond: cond.into(), then_steps, else_steps, after_steps });
+            let total = d.schedule().len() as u64;
+            for th in [Theme::normal(), Theme::present()] {
+                for (cols, row_px) in [(1, 6), (3, 14), (MAX_COLUMNS, 13), (total.max(1) as usize, 20)] {
+                    for step in [0, 1, total / 3, total / 2 + 1, total] {
+                        assert_eq!(
+                            timeline_pixels(&d, step, &th, cols, row_px),
+                            reference_pixels(&d, step, &th, cols, row_px),
+                            "{warps} warps, {cond}, {cols}×{row_px}, step {step}"
+                        );
+                    }
+                }
+            }
         }
     }
 

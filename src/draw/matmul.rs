@@ -274,7 +274,9 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
     let s2 = (half / pn2).min(320.0 / pm);
     let x2 = 2.0 * pad + half;
     let palette = [th.busy_hot, th.fill_tint, th.steady_tint, th.load_tint].map(|p| p.mix(th.bg, 0.35));
-    let wave_color = |i: u64, j: u64| palette[(((i * tn + j) / c.sms) % 4) as usize];
+    // Every colour below is a function of the tile's wave, (i · tn + j) / SMs.
+    let wave_of = |i: u64, j: u64| (i * tn + j) / c.sms;
+    let alternate = |w: u64| palette[(w % 4) as usize];
     if tm * tn <= MAX_TILE_RECTS {
         for i in 0..tm {
             for j in 0..tn {
@@ -283,7 +285,7 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
                     top + (i * c.tm) as f64 * s2,
                     c.tn as f64 * s2,
                     c.tm as f64 * s2,
-                    Some(wave_color(i, j)),
+                    Some(alternate(wave_of(i, j))),
                     None,
                 );
             }
@@ -298,17 +300,26 @@ pub fn draw_compare(c: &Compare, th: &Theme, width: f64, titles: [&str; 2]) -> S
         let wave_px = c.sms as f64 * (c.tm as f64 * s2) * (c.tn as f64 * s2);
         let waves = w.waves().max(2) - 1;
         let (first, last) = (th.fill_tint.mix(th.bg, 0.35), th.busy_hot.mix(th.bg, 0.35));
-        let ramp = |i: u64, j: u64| first.mix(last, ((i * tn + j) / c.sms) as f32 / waves as f32);
-        let wave_color: &dyn Fn(u64, u64) -> Rgba = if wave_px >= MIN_WAVE_PX { &wave_color } else { &ramp };
+        let ramp = |w: u64| first.mix(last, w as f32 / waves as f32);
+        let wave_color: &dyn Fn(u64) -> Rgba = if wave_px >= MIN_WAVE_PX { &alternate } else { &ramp };
         let px_w = tn.min(cw.ceil().max(1.0) as u64);
         let px_h = tm.min(ch.ceil().max(1.0) as u64);
+        // The tile column at each pixel column's centre, once for all rows;
+        // neighbouring pixels mostly share a wave, so its colour is kept.
+        let cols: Vec<u64> = (0..px_w).map(|x| ((2 * x + 1) * tn) / (2 * px_w)).collect();
         let mut px = Vec::with_capacity((px_w * px_h * 4) as usize);
+        let mut last_wave = None;
+        let mut color = [0u8; 4];
         for y in 0..px_h {
             let i = ((2 * y + 1) * tm) / (2 * px_h);
-            for x in 0..px_w {
-                let j = ((2 * x + 1) * tn) / (2 * px_w);
-                let Rgba(r, g, b, a) = wave_color(i, j);
-                px.extend_from_slice(&[r, g, b, a]);
+            for &j in &cols {
+                let wave = wave_of(i, j);
+                if last_wave != Some(wave) {
+                    let Rgba(r, g, b, a) = wave_color(wave);
+                    color = [r, g, b, a];
+                    last_wave = Some(wave);
+                }
+                px.extend_from_slice(&color);
             }
         }
         scene.shapes.push(Shape::Bitmap {

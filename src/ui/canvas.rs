@@ -3,7 +3,7 @@
 //! once; unmounting cancels it), and offers "save as PNG".
 
 use super::app::AppCtx;
-use crate::scene::{Align, Scene, Shape};
+use crate::scene::{Align, Rgba, Scene, Shape};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::rc::Rc;
@@ -64,36 +64,46 @@ pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scr
     ctx.set_fill_style_str(&scene.background.css());
     ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
     ctx.set_text_baseline("middle");
-    for shape in &scene.shapes {
+    // Each call into the context crosses from wasm to JS, and a scene can
+    // hold thousands of shapes (a grid line per element): styles are set only
+    // when they change, and a run of opaque lines of one colour and width is
+    // stroked as one path.
+    let mut style = PaintStyle::default();
+    let mut open_path = false;
+    for (i, shape) in scene.shapes.iter().enumerate() {
         match shape {
             Shape::Rect { x, y, w, h, fill, stroke } => {
                 if let Some(f) = fill {
-                    ctx.set_fill_style_str(&f.css());
+                    style.fill(&ctx, *f);
                     ctx.fill_rect(*x, *y, *w, *h);
                 }
                 if let Some((c, lw)) = stroke {
-                    ctx.set_stroke_style_str(&c.css());
-                    ctx.set_line_width(*lw);
+                    style.stroke(&ctx, *c, *lw);
                     ctx.stroke_rect(*x, *y, *w, *h);
                 }
             }
             Shape::Line { x1, y1, x2, y2, color, width } => {
-                ctx.set_stroke_style_str(&color.css());
-                ctx.set_line_width(*width);
-                ctx.begin_path();
+                if !open_path {
+                    style.stroke(&ctx, *color, *width);
+                    ctx.begin_path();
+                }
                 ctx.move_to(*x1, *y1);
                 ctx.line_to(*x2, *y2);
-                ctx.stroke();
+                // Overlapping translucent strokes blend where they cross, so
+                // only opaque ones share a path.
+                let joins_next = color.3 == 255
+                    && matches!(scene.shapes.get(i + 1),
+                        Some(Shape::Line { color: c, width: w, .. }) if c == color && w == width);
+                open_path = joins_next;
+                if !joins_next {
+                    ctx.stroke();
+                }
             }
             Shape::Text { .. } if shape.text_under(min_text) => {}
             Shape::Text { x, y, text, size, color, align, bold } => {
-                ctx.set_font(&format!("{}{:.1}px {}", if *bold { "600 " } else { "" }, size, FONT_STACK));
-                ctx.set_text_align(match align {
-                    Align::Left => "left",
-                    Align::Center => "center",
-                    Align::Right => "right",
-                });
-                ctx.set_fill_style_str(&color.css());
+                style.font(&ctx, *size, *bold);
+                style.align(&ctx, *align);
+                style.fill(&ctx, *color);
                 let _ = ctx.fill_text(text, *x, *y);
             }
             Shape::Bitmap { x, y, w, h, px_w, px_h, rgba } => {
@@ -113,6 +123,50 @@ pub fn paint_scaled(canvas: &HtmlCanvasElement, scene: &Scene, scratch: &mut Scr
                 ctx.set_image_smoothing_enabled(false);
                 let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(scratch, *x, *y, *w, *h);
             }
+        }
+    }
+}
+
+/// The context's current fill, stroke, font and alignment, as last set by
+/// [`paint_scaled`] (`None`: not set yet in this paint).
+#[derive(Default)]
+struct PaintStyle {
+    fill: Option<Rgba>,
+    stroke: Option<(Rgba, f64)>,
+    font: Option<(f64, bool)>,
+    align: Option<Align>,
+}
+
+impl PaintStyle {
+    fn fill(&mut self, ctx: &CanvasRenderingContext2d, c: Rgba) {
+        if self.fill != Some(c) {
+            ctx.set_fill_style_str(&c.css());
+            self.fill = Some(c);
+        }
+    }
+    fn stroke(&mut self, ctx: &CanvasRenderingContext2d, c: Rgba, width: f64) {
+        if self.stroke.is_none_or(|(sc, _)| sc != c) {
+            ctx.set_stroke_style_str(&c.css());
+        }
+        if self.stroke.is_none_or(|(_, sw)| sw != width) {
+            ctx.set_line_width(width);
+        }
+        self.stroke = Some((c, width));
+    }
+    fn font(&mut self, ctx: &CanvasRenderingContext2d, size: f64, bold: bool) {
+        if self.font != Some((size, bold)) {
+            ctx.set_font(&format!("{}{:.1}px {}", if bold { "600 " } else { "" }, size, FONT_STACK));
+            self.font = Some((size, bold));
+        }
+    }
+    fn align(&mut self, ctx: &CanvasRenderingContext2d, align: Align) {
+        if self.align != Some(align) {
+            ctx.set_text_align(match align {
+                Align::Left => "left",
+                Align::Center => "center",
+                Align::Right => "right",
+            });
+            self.align = Some(align);
         }
     }
 }

@@ -3,8 +3,9 @@
 //! The URL is read (through yew-router's serde query decoding) and validated
 //! by the topic's pure `parse`; the panel works on a reducer copy so that fast
 //! changes (playback, dragging a slider) stay smooth, and every change is
-//! written back with `history.replaceState` at most every 200 ms (browsers
-//! throttle faster writes), the last one always. A URL that changes from
+//! written back with `history.replaceState` after the frame that shows it,
+//! at most every 200 ms (browsers throttle faster writes), the last one
+//! always. A URL that changes from
 //! outside (back button, edited link) is adopted, with its notices, in the
 //! same render that shows it.
 
@@ -65,7 +66,10 @@ impl Reducible for PanelValues {
 
 #[derive(Default)]
 struct Writer {
+    /// The throttle interval after a write.
     timer: Option<Timeout>,
+    /// A write is on its way (after the next paint).
+    scheduled: bool,
     pending: Option<Vec<(String, String)>>,
     /// The number of the last write, kept in the history entry's state, so
     /// that its echo (the router's location update) is not taken for an
@@ -83,11 +87,45 @@ struct Writer {
 
 type WriteFn = Rc<dyn Fn(&[(String, String)], u64)>;
 
+/// Resolve in a task after the next frame has been painted.
+async fn after_paint() {
+    super::next_frame().await;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = super::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Ask for `q` to be written. `history.replaceState` can take milliseconds
+/// (more on a busy machine), so the first write of a burst waits until the
+/// frame that shows the change has been painted; later ones are throttled.
+/// The panel's very first write (its URL as it mounts) goes at once: others
+/// on the page (a practice question adding its seed) write after it.
 fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: WriteFn) {
-    if this.borrow().timer.is_some() {
-        this.borrow_mut().pending = Some(q);
+    let mut w = this.borrow_mut();
+    w.pending = Some(q);
+    if w.timer.is_some() || w.scheduled {
         return;
     }
+    if w.shown.is_none() {
+        drop(w);
+        flush(this, write);
+        return;
+    }
+    w.scheduled = true;
+    drop(w);
+    let this = this.clone();
+    yew::platform::spawn_local(async move {
+        after_paint().await;
+        this.borrow_mut().scheduled = false;
+        flush(&this, write);
+    });
+}
+
+/// Write the pending query, if any (a navigation or leaving the panel drops
+/// it), and hold the next write for [`WRITE_EVERY_MS`].
+fn flush(this: &Rc<RefCell<Writer>>, write: WriteFn) {
+    let Some(q) = this.borrow_mut().pending.take() else { return };
     // Unique across panel instances: a history entry written by a panel
     // that has since unmounted can never pass for this one's echo.
     thread_local!(static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
@@ -100,14 +138,8 @@ fn request_write(this: &Rc<RefCell<Writer>>, q: Vec<(String, String)>, write: Wr
     this.borrow_mut().shown = Some(q);
     let again = this.clone();
     let timer = Timeout::new(WRITE_EVERY_MS, move || {
-        let pending = {
-            let mut w = again.borrow_mut();
-            w.timer = None;
-            w.pending.take()
-        };
-        if let Some(q) = pending {
-            request_write(&again, q, write);
-        }
+        again.borrow_mut().timer = None;
+        flush(&again, write);
     });
     this.borrow_mut().timer = Some(timer);
 }

@@ -58,7 +58,12 @@ pub fn use_coalescing_panel() -> Html {
         crate::sim::coalescing::Pattern::Random => Some(None),
         _ => None,
     };
-    let measured = table.map(|t| measured_overlay(ctx, &t, params.elem_bytes, current));
+    // The verdict reads the whole table (both dtypes, every stride): once per table.
+    let verdict = {
+        let t = table.clone();
+        use_memo(table.as_ref().map(|t| Rc::as_ptr(t) as usize), move |_| t.as_deref().and_then(super::verdict))
+    };
+    let measured = table.map(|t| measured_overlay(ctx, &t, params.elem_bytes, current, verdict.as_ref().as_ref()));
     let stage = html! {
         <>
             <h2 class="chart-title">{ ctx.t("coalescing.lanes") }{" → "}{ ctx.t("coalescing.sections") }</h2>
@@ -76,7 +81,13 @@ p.frame(controls, stage, p.explain())
 /// The overlay: measured GB/s of the panel's element size against stride,
 /// beside the 128-byte and 32-byte models; the verdict and the differences.
 /// `current`: the panel's stride (`Some(None)` = random; `None` = neither).
-fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Option<Option<u64>>) -> Html {
+fn measured_overlay(
+    ctx: &AppCtx,
+    t: &Rc<Table>,
+    elem_bytes: u64,
+    current: Option<Option<u64>>,
+    verdict: Option<&super::Verdict>,
+) -> Html {
     let dtype = super::measured_dtype(elem_bytes);
     let eb = super::measured_elem_bytes(t, dtype).unwrap_or(4);
     let mut strides: Vec<Option<u64>> = super::MEASURED_STRIDES.iter().copied().map(Some).collect();
@@ -122,7 +133,6 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Optio
         }
         _ => html! {},
     };
-    let verdict = super::verdict(t);
     let peak = format!("{:.0}", super::peak_gbps());
     html! {
         <section class="measured" data-testid="measured-coalescing">
@@ -145,7 +155,7 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, elem_bytes: u64, current: Optio
             { beyond }
             if let Some(v) = verdict {
                 <p class="current" data-testid="measured-verdict" data-measured="coalescing-supports" data-value={v.supports.to_string()}>
-                    { super::verdict_text(ctx.lang, &v) }
+                    { super::verdict_text(ctx.lang, v) }
                 </p>
                 <span hidden=true data-measured="implied-128-max" data-value={v.max_implied_128.to_string()} />
                 <span hidden=true data-measured="implied-32-max" data-value={v.max_implied_32.to_string()} />

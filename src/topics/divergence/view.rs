@@ -111,7 +111,14 @@ pub fn use_divergence_panel() -> Html {
         </>
     };
     let table = use_measured(DIVERGENCE, p.v.choice("measured") == "1");
-    let measured = table.map(|t| measured_overlay(ctx, &t, p.v.text("cond").replace(' ', "") == "tid<100"));
+    // The overlay reads the whole table: once per table, condition and
+    // language, not at every step.
+    let measured = {
+        let tid_current = p.v.text("cond").replace(' ', "") == "tid<100";
+        let key = (table.as_ref().map(|t| Rc::as_ptr(t) as usize), tid_current, ctx.lang);
+        let ctx = ctx.clone();
+        use_memo(key, move |_| table.map(|t| measured_overlay(&ctx, &t, tid_current)))
+    };
     let stage = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("divergence-step{step}")} label={caption.clone()} />
@@ -125,7 +132,7 @@ pub fn use_divergence_panel() -> Html {
                 on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
             { readouts(ctx, "divergence", &sim.metrics(step)) }
             { lecture_table(ctx, "divergence", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
-            { measured.unwrap_or_default() }
+            { (*measured).clone().unwrap_or_default() }
         </>
     };
     let explain = html! {

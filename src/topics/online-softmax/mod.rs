@@ -29,13 +29,33 @@ pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta {
     part: Part::Flash,
     params: &SOFTMAX_PARAMS,
     metrics: &["step", "m", "l", "max-abs-error"],
-    position_max: Some(|v| softmax_run(v).blocks() as u64),
+    position_max: Some(blocks),
     bounds: None,
 };
 
+/// The vector of `v`'s `x` (the default one if it doesn't parse).
+fn vector(v: &Values) -> Vec<f64> {
+    softmax::parse_vector(v.text("x")).unwrap_or_else(|_| vec![1.0, 3.0, 2.0, 5.0])
+}
+
 pub fn softmax_run(v: &Values) -> softmax::OnlineSoftmax {
-    let x = softmax::parse_vector(v.text("x")).unwrap_or_else(|_| vec![1.0, 3.0, 2.0, 5.0]);
-    softmax::OnlineSoftmax::new(x, v.int("block") as usize)
+    softmax::OnlineSoftmax::new(vector(v), v.int("block") as usize)
+}
+
+/// The run's steps, `softmax_run(v).blocks()` without running it. Every
+/// step and scrub asks (to keep the position inside the run) and `x` may
+/// hold 4,096 numbers, so their count is kept for the last text seen.
+fn blocks(v: &Values) -> u64 {
+    thread_local!(static COUNT: std::cell::RefCell<(String, usize)> = const { std::cell::RefCell::new((String::new(), 0)) });
+    let x = v.text("x");
+    let n = COUNT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.0 != x || c.0.is_empty() {
+            *c = (x.to_string(), vector(v).len());
+        }
+        c.1
+    });
+    n.div_ceil((v.int("block") as usize).max(1)) as u64
 }
 
 /// Numbers as the table shows them (enough digits to see the rescaling).
@@ -206,6 +226,17 @@ mod tests {
             ("5", "e^(3 − 5) = 0.135335", true)
         );
         assert_eq!(table(&sim, 0), (None, vec![]));
+    }
+
+    #[test]
+    fn blocks_are_the_runs_steps() {
+        let long = (0..4096).map(|i| ((i * 37) % 101).to_string()).collect::<Vec<_>>().join(",");
+        for x in ["1,3,2,5", "7", "1,2,3,4,5,6,7,8,9", long.as_str(), "1,3,2,5", "1, x", ""] {
+            for block in ["1", "2", "3", "8", "4096", "65536"] {
+                let (v, _) = ONLINE_SOFTMAX.parse(&q(&[("x", x), ("block", block)]));
+                assert_eq!(blocks(&v), softmax_run(&v).blocks() as u64, "x = {:.20}, block {block}", x);
+            }
+        }
     }
 
     #[test]
