@@ -128,7 +128,11 @@ fn Shell() -> Html {
         global_notices.extend(pairs.as_deref().and_then(|q| crate::params::repeated(q, name)));
     }
     let url_lang = pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "lang").map(|(_, v)| v.clone()));
-    let stored: Option<Lang> = LocalStorage::get::<String>(LANG_KEY).ok().and_then(|s| Lang::from_code(&s));
+    // The remembered language, read from storage once (a synchronous,
+    // disk-backed call) and kept in step with this page's own writes: the
+    // shell renders on every URL change.
+    let remembered = use_mut_ref(|| LocalStorage::get::<String>(LANG_KEY).ok().and_then(|s| Lang::from_code(&s)));
+    let stored: Option<Lang> = *remembered.borrow();
     let lang = match &url_lang {
         Some(code) => Lang::from_code(code).unwrap_or_else(|| {
             global_notices.push(Notice {
@@ -174,6 +178,7 @@ fn Shell() -> Html {
     // and a localStorage write is a synchronous disk-backed call.
     if url_lang.as_deref().and_then(Lang::from_code).is_some() && stored != Some(lang) {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
+        *remembered.borrow_mut() = Some(lang);
     }
     let practice = super::practice::Mode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
 
