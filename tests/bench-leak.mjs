@@ -4,13 +4,14 @@
 // panel-to-panel navigations by hash change (as links, back and decks do).
 //
 //   trunk build --release && node tests/bench-leak.mjs      (LEAK_N=500)
-import { serveDist, launch, newPage, open, painted } from './e2e/harness.mjs';
+import { serveDist, launch, newPage, open, painted, installBenchHelpers } from './e2e/harness.mjs';
 
 const N = Number(process.env.LEAK_N ?? 500);
 
 const srv = await serveDist();
 const browser = await launch();
 const page = await newPage(browser);
+await installBenchHelpers(page);
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Performance.enable');
 
@@ -33,7 +34,7 @@ const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.datas
 // panels' detached DOM and pass for a leak of the app's).
 async function tour(n) {
   await page.evaluate(async ([ids, n]) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const { frame } = window.bench;
     for (let i = 0; i < n; i++) {
       const id = ids[i % ids.length];
       location.hash = `/${id}`;

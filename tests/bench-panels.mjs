@@ -16,7 +16,7 @@
 // same render). Both are recorded in the page by a MutationObserver installed
 // before any script runs. No setTimeout polling: waits are rAF and
 // MessageChannel.
-import { serveDist, launch, newPage, open } from './e2e/harness.mjs';
+import { serveDist, launch, newPage, open, installBenchHelpers } from './e2e/harness.mjs';
 
 const N = Number(process.env.BENCH_N ?? 30);
 
@@ -55,7 +55,7 @@ function stats(xs) {
 async function load(page, base, hash) {
   await open(page, base, '#/');
   return page.evaluate(async (h) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const { frame } = window.bench;
     const t0 = performance.now();
     location.hash = h.slice(1);
     for (;;) {
@@ -97,12 +97,7 @@ async function firstPaint(browser, base, hash, what) {
 
 async function measure(page, op, n) {
   return page.evaluate(async ([op, n]) => {
-    const yieldTask = () => new Promise((r) => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => r();
-      ch.port2.postMessage(0);
-    });
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const { yieldTask, frame } = window.bench;
     const canvas = () => document.querySelector('canvas[data-testid="scene-canvas"]');
     const scrub = document.querySelector('[data-testid="player-scrub"]');
     let seed = 7;
@@ -167,6 +162,7 @@ async function measure(page, op, n) {
 const srv = await serveDist();
 const browser = await launch();
 const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+await installBenchHelpers(page);
 const only = process.env.BENCH_ONLY; // a substring of the hashes to run
 // The landing page, three fresh loads (the first one warms the HTTP cache).
 const landing = [];

@@ -5,7 +5,7 @@
 // pending after a playing panel is left for the start page.
 //
 //   trunk build --release && node tests/bench-soak.mjs      (SOAK_S=600 per panel, SOAK_NAV=500)
-import { serveDist, launch, newPage, open, painted } from './e2e/harness.mjs';
+import { serveDist, launch, newPage, open, painted, installBenchHelpers } from './e2e/harness.mjs';
 
 const SECONDS = Number(process.env.SOAK_S ?? 600);
 const NAVS = Number(process.env.SOAK_NAV ?? 500);
@@ -18,6 +18,7 @@ const PANELS = [
 const srv = await serveDist();
 const browser = await launch();
 const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+await installBenchHelpers(page);
 // Count the callbacks still pending: animation frames, timeouts, intervals.
 await page.addInitScript(() => {
   const live = { raf: new Set(), timeout: new Set(), interval: new Set() };
@@ -98,7 +99,7 @@ for (const hash of PANELS) {
 await open(page, srv.base, '#/');
 const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
 const tour = (n) => page.evaluate(async ([ids, n]) => {
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const { frame } = window.bench;
   for (let i = 0; i < n; i++) {
     const id = ids[i % ids.length];
     location.hash = `/${id}`;

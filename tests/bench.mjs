@@ -21,7 +21,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { DIST, serveDist, launch, newPage, open, painted } from './e2e/harness.mjs';
+import { DIST, serveDist, launch, newPage, open, painted, installBenchHelpers } from './e2e/harness.mjs';
 
 const N = Number(process.env.BENCH_N ?? 60);
 
@@ -35,12 +35,7 @@ const fmt = (x) => `${x.toFixed(2)} ms`;
 
 async function measure(page, kind, n) {
   return page.evaluate(async ([kind, n]) => {
-    const yieldTask = () => new Promise((r) => {
-      const c = new MessageChannel();
-      c.port1.onmessage = () => r();
-      c.port2.postMessage(0);
-    });
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const { yieldTask, frame } = window.bench;
     const canvas = document.querySelector('canvas[data-testid="scene-canvas"]');
     const scrub = document.querySelector('[data-testid="player-scrub"]');
     const len = Number(scrub.max);
@@ -73,12 +68,7 @@ async function measure(page, kind, n) {
 /** `n` jumps to random cycles through the slider or the URL (see the header). */
 async function jumps(page, via, n) {
   return page.evaluate(async ([via, n]) => {
-    const yieldTask = () => new Promise((r) => {
-      const c = new MessageChannel();
-      c.port1.onmessage = () => r();
-      c.port2.postMessage(0);
-    });
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const { yieldTask, frame } = window.bench;
     const canvas = document.querySelector('canvas[data-testid="scene-canvas"]');
     const scrub = document.querySelector('[data-testid="player-scrub"]');
     const len = Number(scrub.max);
@@ -138,11 +128,7 @@ async function jumpTable(page, base) {
   // What a hash change costs the browser itself, on a page without the app.
   await page.goto(`${base}no-app`);
   const bare = await page.evaluate(async (n) => {
-    const yieldTask = () => new Promise((r) => {
-      const c = new MessageChannel();
-      c.port1.onmessage = () => r();
-      c.port2.postMessage(0);
-    });
+    const { yieldTask } = window.bench;
     const out = [];
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
@@ -179,6 +165,7 @@ async function main() {
   const srv = await serveDist();
   const browser = await launch();
   const page = await newPage(browser);
+  await installBenchHelpers(page);
   if (process.env.BENCH_PART === 'jumps') {
     await jumpTable(page, srv.base);
     if (page.errors.length) console.error('page errors:', page.errors);

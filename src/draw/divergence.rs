@@ -4,7 +4,7 @@
 //! the instruction issued in the current step.
 
 use crate::scene::{Align, Rgba, Scene, Shape, Theme};
-use crate::sim::divergence::{Divergence, Part, LANES};
+use crate::sim::divergence::{Divergence, Issue, Part, LANES};
 
 pub const MAX_COLUMNS: usize = 400;
 
@@ -14,6 +14,21 @@ pub fn part_color(p: Part) -> Rgba {
         Part::Else => Rgba::rgb(215, 110, 200),
         Part::After => Rgba::rgb(110, 118, 132),
     }
+}
+
+/// One timeline cell showing issue `k`: its slot colour, its bar colour
+/// (both paler for a step still to come) and the bar's height, the active
+/// lanes' share of `full` pixels (at least one when any lane is active).
+fn cell_look(issue: &Issue, k: usize, step: u64, full: usize, th: &Theme) -> (Rgba, Rgba, usize) {
+    let active = issue.mask.count_ones() as usize;
+    let color = part_color(issue.part);
+    let (slot, bar) = if (k as u64) >= step {
+        (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
+    } else {
+        (color.mix(th.bg, 0.72), color)
+    };
+    let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
+    (slot, bar, h)
 }
 
 /// The timeline as pixels: `cols` columns (each a bin of issue steps) by
@@ -43,15 +58,7 @@ pub fn timeline_pixels(d: &Divergence, step: u64, th: &Theme, cols: usize, row_p
     for (w, block) in px.chunks_exact_mut(stride * row_px).enumerate() {
         for (cell, k) in cells.iter_mut().zip(&last[w * cols..(w + 1) * cols]) {
             *cell = k.map(|k| {
-                let issue = schedule[k];
-                let active = issue.mask.count_ones() as usize;
-                let color = part_color(issue.part);
-                let (slot, bar) = if (k as u64) >= step {
-                    (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
-                } else {
-                    (color.mix(th.bg, 0.72), color)
-                };
-                let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
+                let (slot, bar, h) = cell_look(&schedule[k], k, step, full, th);
                 (rgba(slot), rgba(bar), 2 + full - h)
             });
         }
@@ -257,15 +264,7 @@ mod tests {
         for (cell, k) in last.iter().enumerate() {
             let Some(k) = *k else { continue };
             let (w, c) = (cell / cols, cell % cols);
-            let issue = schedule[k];
-            let active = issue.mask.count_ones() as usize;
-            let color = part_color(issue.part);
-            let (slot, bar) = if (k as u64) >= step {
-                (color.mix(th.bg, 0.9), color.mix(th.bg, 0.7))
-            } else {
-                (color.mix(th.bg, 0.72), color)
-            };
-            let h = if active == 0 { 0 } else { ((full * active) as f64 / LANES as f64).round().max(1.0) as usize };
+            let (slot, bar, h) = cell_look(&schedule[k], k, step, full, th);
             fill(w, c, c + 1, 2, 2 + full - h, slot);
             fill(w, c, c + 1, 2 + full - h, 2 + full, bar);
         }

@@ -74,10 +74,7 @@ fn fresh_seed() -> u64 {
 
 /// `#/<path>?k=v&…`, values encoded.
 fn href(path: &str, pairs: &[(String, String)]) -> String {
-    let q: Vec<String> = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={}", js_sys::encode_uri_component(v).as_string().unwrap_or_default()))
-        .collect();
+    let q: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={}", crate::deck::encode(v))).collect();
     format!("#/{path}?{}", q.join("&"))
 }
 

@@ -173,12 +173,7 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
                 <span class="neighbour-pos">{ format!("{}/{}", i + 1, TOPICS.len()) }</span>
                 { link(next, "next", "→") }
             </nav>
-            if let Some(code) = (*embed_code).clone() {
-                <div class="embed-code" role="status">
-                    <p>{ ctx.t("frame.embed.copied") }</p>
-                    <textarea readonly=true rows="3" data-testid="embed-code" value={code} />
-                </div>
-            }
+            { copied(&ctx, "frame.embed.copied", "embed-code", &embed_code) }
         </>
     }
 }
@@ -377,12 +372,7 @@ pub fn DeckPage() -> Html {
                 </label>
                 <button class="tool" data-testid="deck-clear" onclick={clear} disabled={empty}>{ ctx.t("deck.clear") }</button>
             </div>
-            if let Some(link) = (*shared).clone() {
-                <div class="embed-code" role="status">
-                    <p>{ ctx.t("deck.share.copied") }</p>
-                    <textarea readonly=true rows="3" data-testid="deck-link" value={link} />
-                </div>
-            }
+            { copied(&ctx, "deck.share.copied", "deck-link", &shared) }
             <p class="muted">{ ctx.t("deck.keys") }</p>
         </div>
     }
@@ -431,5 +421,17 @@ pub fn ContinueLink() -> Html {
                 { ctx.t("deck.title") }
             </Link<Route, Vec<(String, String)>>>
         </p>
+    }
+}
+
+/// What was just put on the clipboard (an embed code, a deck's link), shown
+/// to read or copy by hand, under the note `said`.
+fn copied(ctx: &AppCtx, said: &str, testid: &'static str, text: &Option<String>) -> Html {
+    let Some(text) = text.clone() else { return Html::default() };
+    html! {
+        <div class="embed-code" role="status">
+            <p>{ ctx.t(said) }</p>
+            <textarea readonly=true rows="3" data-testid={testid} value={text} />
+        </div>
     }
 }

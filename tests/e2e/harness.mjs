@@ -82,6 +82,23 @@ export async function newPage(browser, opts = {}) {
   return page;
 }
 
+/** Helpers the benchmarks use inside the page, installed on every page of
+ *  its context as `window.bench`: `yieldTask()` resolves once the current
+ *  task is over (a message, never a timeout, which Chromium clamps) and
+ *  `frame()` at the next animation frame. */
+export async function installBenchHelpers(page) {
+  await page.context().addInitScript(() => {
+    window.bench = {
+      yieldTask: () => new Promise((r) => {
+        const c = new MessageChannel();
+        c.port1.onmessage = () => r();
+        c.port2.postMessage(0);
+      }),
+      frame: () => new Promise((r) => requestAnimationFrame(() => r())),
+    };
+  });
+}
+
 /** Go to `hash` (e.g. "#/systolic?rows=4") and wait for the app to render. */
 export async function open(page, base, hash) {
   await page.goto(base + hash);
