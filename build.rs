@@ -26,5 +26,32 @@ fn main() {
         std::fs::read(file).expect("a source file is readable").hash(&mut hasher);
     }
     println!("cargo:rustc-env=WARPSCOPE_BUILD={:016x}", hasher.finish());
+    write_topic_list();
     println!("cargo:rerun-if-changed=src");
+}
+
+/// `topics::ALL`, in the order of the `#[path = "<route>/mod.rs"] pub mod <name>;`
+/// items of `src/topics/mod.rs`: the registry is those items, so adding a
+/// topic is one folder and one item, and `cargo fmt` still reads every file.
+fn write_topic_list() {
+    let registry = std::fs::read_to_string("src/topics/mod.rs").expect("src/topics/mod.rs is readable");
+    let mut modules = Vec::new();
+    let mut lines = registry.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if line.starts_with("#[path = \"") && line.ends_with("/mod.rs\"]") {
+            let item = lines.next().unwrap_or_default();
+            let name = item.strip_prefix("pub mod ").and_then(|s| s.strip_suffix(';'));
+            modules.push(
+                name.unwrap_or_else(|| panic!("a topic's #[path] is followed by `pub mod <name>;`, not {item:?}")),
+            );
+        }
+    }
+    assert!(!modules.is_empty(), "src/topics/mod.rs declares no topic");
+    let entries: Vec<String> = modules.iter().map(|m| format!("&{m}::TOPIC")).collect();
+    let code = format!(
+        "/// Every topic, in lecture order (written by build.rs from the `pub mod` items).\npub static ALL: &[&Topic] = &[{}];\n",
+        entries.join(", ")
+    );
+    let out = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("topics_all.rs");
+    std::fs::write(out, code).expect("OUT_DIR is writable");
 }

@@ -162,37 +162,47 @@ pub const MEASURED: ParamSpec = ParamSpec::choice("measured", &["1", "0"], "1").
 /// The GPU a panel's roofline inset is drawn for.
 pub const INSET_GPU: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100").optional();
 
-/// Declares each topic's module (its folder, named by its route id) and
-/// `ALL`, the one list of topics in lecture order that the landing page,
-/// router, README generator and tests read. Adding a panel: one folder and
-/// one line here.
-macro_rules! registry {
-    ($($module:ident = $path:literal),* $(,)?) => {
-        $( #[path = $path] pub mod $module; )*
-        /// Every topic, in lecture order.
-        pub static ALL: &[&Topic] = &[$(&$module::TOPIC),*];
-    };
-}
+// The registry: one `#[path] pub mod` item per topic, in lecture order. They
+// are plain items (not inside a macro) so that `cargo fmt` reads every topic
+// file; `build.rs` reads these items, in this order, and writes `ALL` (the one
+// list of topics that the landing page, router, README generator and tests
+// read). Adding a panel: one folder and one item here.
+#[path = "hardware/mod.rs"]
+pub mod hardware;
+#[path = "threads/mod.rs"]
+pub mod threads;
+#[path = "roofline/mod.rs"]
+pub mod roofline;
+#[path = "your-machine/mod.rs"]
+pub mod your_machine;
+#[path = "divergence/mod.rs"]
+pub mod divergence;
+#[path = "fusion/mod.rs"]
+pub mod fusion;
+#[path = "recompute/mod.rs"]
+pub mod recompute;
+#[path = "coalescing/mod.rs"]
+pub mod coalescing;
+#[path = "tiling/mod.rs"]
+pub mod tiling;
+#[path = "quantization/mod.rs"]
+pub mod quantization;
+#[path = "occupancy/mod.rs"]
+pub mod occupancy;
+#[path = "waves/mod.rs"]
+pub mod waves;
+#[path = "online-softmax/mod.rs"]
+pub mod online_softmax;
+#[path = "flash/mod.rs"]
+pub mod flash;
+#[path = "attention-memory/mod.rs"]
+pub mod attention_memory;
+#[path = "gpu-vs-tpu/mod.rs"]
+pub mod gpu_vs_tpu;
+#[path = "systolic/mod.rs"]
+pub mod systolic;
 
-registry! {
-    hardware = "hardware/mod.rs",
-    threads = "threads/mod.rs",
-    roofline = "roofline/mod.rs",
-    your_machine = "your-machine/mod.rs",
-    divergence = "divergence/mod.rs",
-    fusion = "fusion/mod.rs",
-    recompute = "recompute/mod.rs",
-    coalescing = "coalescing/mod.rs",
-    tiling = "tiling/mod.rs",
-    quantization = "quantization/mod.rs",
-    occupancy = "occupancy/mod.rs",
-    waves = "waves/mod.rs",
-    online_softmax = "online-softmax/mod.rs",
-    flash = "flash/mod.rs",
-    attention_memory = "attention-memory/mod.rs",
-    gpu_vs_tpu = "gpu-vs-tpu/mod.rs",
-    systolic = "systolic/mod.rs",
-}
+include!(concat!(env!("OUT_DIR"), "/topics_all.rs"));
 
 // Legacy paths (crate::topics::THREADS, ...) while the panels move into their folders.
 pub use attention_memory::{ATTENTION_MEMORY, MEMORY_PARAMS};

@@ -7,9 +7,9 @@ use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes
 use crate::sim::coalescing::dtype_bytes;
 use crate::sim::measured::Table;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static MEMORY_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),
@@ -205,7 +205,9 @@ pub static TOPIC: Topic = Topic {
     meta: &ATTENTION_MEMORY,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&ATTENTION_MEMORY, |c| yew::functional::Hook::run(view::use_memory_panel(), c)),
+    view: || {
+        crate::ui::panel::topic_panel(&ATTENTION_MEMORY, |c| yew::functional::Hook::run(view::use_memory_panel(), c))
+    },
 };
 
 /// This topic's texts: (key, English, 中文).

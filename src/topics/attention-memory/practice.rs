@@ -4,7 +4,7 @@
 use super::{head, ATTENTION_MEMORY};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, metric, Rng, Text, values};
+use crate::practice::{a, bank, fmt, metric, values, Answer, Made, Rng, Text};
 use crate::sim::attention_memory::metrics;
 use crate::sim::hw::ML_DTYPES;
 

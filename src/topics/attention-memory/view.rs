@@ -9,8 +9,8 @@ use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use std::rc::Rc;
 use crate::ui::widgets::{chart_title, emit_on_click};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// This panel's chart is a little narrower than other stages.
@@ -70,7 +70,7 @@ pub fn use_memory_panel() -> Html {
             }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }
 
 /// MiB with one decimal (the file's precision).

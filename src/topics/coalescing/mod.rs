@@ -7,9 +7,9 @@ use crate::params::{ParamSpec, Value, Values};
 use crate::sim::coalescing::{self, Access, Pattern};
 use crate::sim::measured::Table;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static COALESCING_PARAMS: [ParamSpec; 8] = [
     ParamSpec::choice("dtype", crate::sim::hw::ALL_DTYPES, "fp32"),
@@ -254,7 +254,9 @@ pub static TOPIC: Topic = Topic {
     meta: &COALESCING,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&COALESCING, |c| yew::functional::Hook::run(view::use_coalescing_panel(), c)),
+    view: || {
+        crate::ui::panel::topic_panel(&COALESCING, |c| yew::functional::Hook::run(view::use_coalescing_panel(), c))
+    },
 };
 
 /// This topic's texts: (key, English, 中文).

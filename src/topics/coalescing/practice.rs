@@ -3,7 +3,7 @@
 
 use super::{coalescing_params, COALESCING};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, pct, Rng, Text, values};
+use crate::practice::{a, bank, fmt, pct, values, Answer, Made, Rng, Text};
 use crate::sim::coalescing::Access;
 use crate::sim::hw::ALL_DTYPES;
 

@@ -7,12 +7,12 @@ use crate::sim::coalescing::Access;
 use crate::sim::measured::{Table, COALESCING};
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::widgets::{preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[hook]
@@ -75,7 +75,7 @@ pub fn use_coalescing_panel() -> Html {
             { measured.unwrap_or_default() }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }
 
 /// The overlay: measured GB/s of the panel's element size against stride,

@@ -9,9 +9,9 @@ use crate::sim::expr;
 use crate::sim::measured::Table;
 use crate::sim::Steppable;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 fn check_cond(s: &str) -> Result<(), String> {
     expr::parse(s).map(|_| ()).map_err(|e| e.to_string())
@@ -251,7 +251,9 @@ pub static TOPIC: Topic = Topic {
     meta: &DIVERGENCE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&DIVERGENCE, |c| yew::functional::Hook::run(view::use_divergence_panel(), c)),
+    view: || {
+        crate::ui::panel::topic_panel(&DIVERGENCE, |c| yew::functional::Hook::run(view::use_divergence_panel(), c))
+    },
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -3,7 +3,7 @@
 
 use super::{divergence_run, DIVERGENCE};
 use crate::params::Values;
-use crate::practice::{a, Answer, at_end, bank, Made, pct, Rng, Text, values};
+use crate::practice::{a, at_end, bank, pct, values, Answer, Made, Rng, Text};
 
 bank!("divergence": "steps" => steps, "diverging" => diverging, "efficiency" => efficiency);
 

@@ -9,16 +9,16 @@ use crate::sim::measured::{Table, DIVERGENCE};
 use crate::sim::Steppable;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::export::Export;
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
-use crate::ui::export::Export;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use crate::ui::widgets::{chart_title, emit_on_click, legend_item};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[hook]

@@ -183,11 +183,7 @@ pub fn nn_passes(f: &Flash, v: &Values) -> u64 {
 /// "Blocks from SRAM: M = … elements, Bc = ⌈M/4d⌉ = …, Br = min(Bc, d) = …".
 pub fn blocks_line(lang: Lang, f: &Flash, sram_bytes: u64) -> String {
     let m = io::sram_elements(sram_bytes, f.p.elem_bytes);
-    trf(
-        lang,
-        "flash.blocks.sram",
-        &[("m", &group_digits(m)), ("bc", &f.p.bk.to_string()), ("br", &f.p.bq.to_string())],
-    )
+    trf(lang, "flash.blocks.sram", &[("m", &group_digits(m)), ("bc", &f.p.bk.to_string()), ("br", &f.p.bq.to_string())])
 }
 
 /// The paper's IO complexity for this n, d and M, in elements.
@@ -250,8 +246,12 @@ mod tests {
         let rows = kernel_rows(Lang::En, &f, &v);
         assert_eq!(rows.len(), 12);
         assert_eq!(rows[1].name, "scale S/√d");
-        assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), f.standard_bytes(Pass::Fwd, Standard::Kernels) + f.standard_bytes(Pass::Bwd, Standard::Kernels));
-        assert!(blocks_line(Lang::En, &f, 192 * 1024).contains("M = 98,304 elements, Bc = ⌈M/4d⌉ = 384, Br = min(Bc, d) = 64"));
+        assert_eq!(
+            rows.iter().map(|r| r.bytes).sum::<u64>(),
+            f.standard_bytes(Pass::Fwd, Standard::Kernels) + f.standard_bytes(Pass::Bwd, Standard::Kernels)
+        );
+        assert!(blocks_line(Lang::En, &f, 192 * 1024)
+            .contains("M = 98,304 elements, Bc = ⌈M/4d⌉ = 384, Br = min(Bc, d) = 64"));
         assert!(io_line(Lang::En, &f, 192 * 1024).contains("Θ(N²d²/M) ≈ 4.37e4"));
         assert_eq!(bytes_cell(42_408_411_136).0, "42.4 GB");
     }

@@ -11,9 +11,9 @@ use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MA
 use crate::sim::{hw, Metric};
 
 pub mod ledger;
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),
@@ -197,12 +197,7 @@ pub fn should_publish(done: bool, err_known: bool, published: (bool, f64), now_m
 /// The key figures in display order (the checks after the tile counts), and
 /// the names of those still being computed: these are in the list with a
 /// placeholder value, for the readouts to show as "checking…".
-pub fn readout_metrics(
-    f: &Flash,
-    v: &Values,
-    step: u64,
-    checks: Option<&Checks>,
-) -> (Vec<Metric>, Vec<&'static str>) {
+pub fn readout_metrics(f: &Flash, v: &Values, step: u64, checks: Option<&Checks>) -> (Vec<Metric>, Vec<&'static str>) {
     let pass = flash_pass(v);
     let (std_b, fl_b) = ledger::pass_bytes(f, pass, v);
     let mut metrics: Vec<Metric> = f

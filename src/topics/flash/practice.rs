@@ -5,7 +5,7 @@
 use super::{flash_params, FLASH};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values, yes_no};
+use crate::practice::{a, bank, fmt, values, yes_no, Answer, Made, Rng, Text};
 use crate::sim::flash::{Flash, Pass};
 use crate::sim::hw::ML_DTYPES;
 

@@ -18,15 +18,15 @@ use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::use_panel;
 use crate::ui::app::AppCtx;
-use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
-use crate::ui::inset::RooflineInset;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::export::Export;
+use crate::ui::inset::RooflineInset;
+use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::{readouts_pending, Pending};
 use crate::ui::slider::{slider, Slider};
+use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -261,7 +261,7 @@ pub fn use_flash_panel() -> Html {
             }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }
 
 /// The ledger: both passes and the total, standard against flash; the
@@ -273,8 +273,10 @@ fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
         let (short, exact) = bytes_cell(b);
         html! { <td class="num" title={exact} data-value={b.to_string()}>{ short }</td> }
     };
-    let row = |label: String, id: &str, (s, f): (u64, u64)| html! {
-        <tr data-row={id.to_string()}><td>{ label }</td>{ cell(s) }{ cell(f) }<td>{ super::saving(ctx.lang, s, f) }</td></tr>
+    let row = |label: String, id: &str, (s, f): (u64, u64)| {
+        html! {
+            <tr data-row={id.to_string()}><td>{ label }</td>{ cell(s) }{ cell(f) }<td>{ super::saving(ctx.lang, s, f) }</td></tr>
+        }
     };
     let sram = sim.p.sram;
     let kernels = l::kernel_rows(ctx.lang, sim, v);

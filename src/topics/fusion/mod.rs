@@ -8,9 +8,9 @@ use crate::sim::fusion::{self, Ledger, Node};
 use crate::sim::measured::Table;
 use crate::sim::roofline::Work;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 fn check_fusion(s: &str) -> Result<(), String> {
     fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())

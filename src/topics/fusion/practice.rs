@@ -4,12 +4,13 @@
 use super::{elem_bytes, expression, FUSION};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, metric, Rng, Text, values};
+use crate::practice::{a, bank, fmt, metric, values, Answer, Made, Rng, Text};
 use crate::sim::fusion::{kernels, ledger, PRESETS};
 
 bank!("fusion": "kernels" => kernel_count, "bytes" => bytes, "speedup" => speedup);
 
-const EXPRS: [&str; 6] = ["x * 2 + 1", "sin(x)^2 + cos(x)^2", "relu(x * w + b)", "x * sigmoid(x)", "exp(x - m) / s", "(x + y) * (x - y)"];
+const EXPRS: [&str; 6] =
+    ["x * 2 + 1", "sin(x)^2 + cos(x)^2", "relu(x * w + b)", "x * sigmoid(x)", "exp(x - m) / s", "(x + y) * (x - y)"];
 
 fn case(r: &mut Rng) -> Values {
     let e = if r.below(3) == 0 { r.pick(&PRESETS).1 } else { r.pick(&EXPRS) };

@@ -9,9 +9,9 @@ use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use yew::prelude::*;
 
 #[hook]
@@ -98,7 +98,7 @@ pub fn use_fusion_panel() -> Html {
             }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }
 
 /// The H200 overlay: measured time ratios beside the ledger's byte ratios.

@@ -9,9 +9,9 @@ use crate::sim::hw::tpu::{self, Tpu};
 use crate::sim::matmul::{self, Chips, Compare};
 use crate::sim::{hw, systolic::MAX_K, Metric};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static GPU_TPU_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("m", 1, 16384, 512).log(),
@@ -315,8 +315,13 @@ mod tests {
         // double-buffered loads, takes the first load plus passes × (m + 2s − 2).
         let (v, _) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "1024"), ("n", "512"), ("tpu", "v4")]));
         let link = systolic_link(Lang::En, &v);
-        let query: Vec<(String, String)> = link.split_once('?').unwrap().1.split('&')
-            .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap()).collect();
+        let query: Vec<(String, String)> = link
+            .split_once('?')
+            .unwrap()
+            .1
+            .split('&')
+            .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap())
+            .collect();
         let (sv, notices) = super::super::systolic::SYSTOLIC.parse(&query);
         assert!(notices.is_empty(), "{notices:?}");
         let p = super::super::systolic::systolic_params(&sv);
@@ -325,14 +330,20 @@ mod tests {
         let c = gpu_tpu(&v);
         assert_eq!(sim.folds() as u64, c.mxu_passes());
         assert_eq!(sim.total_cycles(), 128 + c.mxu_cycles());
-        assert_eq!(systolic_link_text(Lang::En, &v), "Step through this GEMM (512×1024×512) as 32 folds on one 128×128 MXU");
+        assert_eq!(
+            systolic_link_text(Lang::En, &v),
+            "Step through this GEMM (512×1024×512) as 32 folds on one 128×128 MXU"
+        );
     }
 
     #[test]
     fn the_systolic_link_opens_cleanly() {
         let (v, _) = GPU_TPU.parse(&q(&[("k", "16384"), ("mxu", "256")]));
         let link = systolic_link(Lang::Zh, &v);
-        assert_eq!(link, "#/systolic?rows=256&cols=256&m=512&k=4096&n=4096&dataflow=ws&dbuf=on&tpu=v6e&seed=1&cycle=0&lang=zh");
+        assert_eq!(
+            link,
+            "#/systolic?rows=256&cols=256&m=512&k=4096&n=4096&dataflow=ws&dbuf=on&tpu=v6e&seed=1&cycle=0&lang=zh"
+        );
         assert!(systolic_link_text(Lang::En, &v).ends_with(" (dimensions capped at 4096)"));
         let query: Vec<(String, String)> = link
             .split_once('?')

@@ -3,7 +3,7 @@
 
 use super::{gpu_tpu, GPU_TPU};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, Made, pct, Rng, Text, values};
+use crate::practice::{a, bank, pct, values, Answer, Made, Rng, Text};
 use crate::sim::hw::GPU_CODES;
 
 bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
@@ -75,7 +75,10 @@ fn busier(r: &mut Rng) -> Made {
         let (t, g) = (c.mxu_utilization(), c.gpu_utilization());
         ((t - g).abs() >= 0.03).then(|| Made {
             prompt: Text::new("practice.gpu-vs-tpu.busier", &args(&v)),
-            answer: Answer::choice(vec![(Text::key("practice.gpu-vs-tpu.tpu"), t > g), (Text::key("practice.gpu-vs-tpu.gpu"), g > t)]),
+            answer: Answer::choice(vec![
+                (Text::key("practice.gpu-vs-tpu.tpu"), t > g),
+                (Text::key("practice.gpu-vs-tpu.gpu"), g > t),
+            ]),
             explain: Text::new("practice.gpu-vs-tpu.busier.why", &args(&v)),
             state: v,
         })

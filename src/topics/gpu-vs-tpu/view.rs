@@ -6,8 +6,8 @@ use crate::scene::Theme;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
-use std::rc::Rc;
 use crate::ui::widgets::{chart_title, table_head};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]

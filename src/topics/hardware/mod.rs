@@ -8,9 +8,9 @@ use crate::sim::measured::Table;
 use crate::sim::roofline::{self, Hardware};
 use crate::sim::Metric;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),

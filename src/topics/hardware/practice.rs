@@ -2,7 +2,7 @@
 //! machine, and which of two GPUs needs more FLOPs per byte.
 
 use super::{machine, ridge_args, short, HARDWARE};
-use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 
 bank!("hardware": "ridge" => ridge, "custom" => custom, "higher" => higher);

@@ -3,13 +3,13 @@
 use crate::scene::Rgba;
 use crate::sim::measured::{Table, FIGURES};
 use crate::ui::chart::{LogChart, LogSeries};
+use crate::ui::custom_gpu::custom_gpu;
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
-use std::rc::Rc;
-use crate::ui::custom_gpu::custom_gpu;
-use crate::ui::lecture_table::lecture_table;
 use crate::ui::widgets::{chart_title, table_head};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Colours of the growth curves, in the order of [`super::GROWTH`].
@@ -85,7 +85,7 @@ pub fn use_hardware_panel() -> Html {
             <p class="muted" data-testid="hardware-source">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }
 
 /// The H200 overlay: measured copy bandwidth against the spec.

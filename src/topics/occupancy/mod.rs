@@ -5,9 +5,9 @@ use super::*;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::occupancy::{self, compute, Arch, Kernel};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("arch", &["sm80", "sm90", "sm100"], "sm90"),

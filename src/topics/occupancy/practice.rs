@@ -3,7 +3,7 @@
 
 use super::{occupancy_kernel, OCCUPANCY};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, pct, Rng, Text, values};
+use crate::practice::{a, bank, fmt, pct, values, Answer, Made, Rng, Text};
 use crate::sim::occupancy::{compute, Occupancy, Resource};
 
 bank!("occupancy": "blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
@@ -23,7 +23,12 @@ fn case(r: &mut Rng) -> Values {
         let smem = if r.below(2) == 0 { 0 } else { 1024 * r.int(1, 120) };
         let v = values(
             &OCCUPANCY,
-            &[("arch", arch.into()), ("threads", threads.to_string()), ("regs", regs.to_string()), ("smem", smem.to_string())],
+            &[
+                ("arch", arch.into()),
+                ("threads", threads.to_string()),
+                ("regs", regs.to_string()),
+                ("smem", smem.to_string()),
+            ],
         );
         let o = run(&v);
         let tied = o.limits.iter().filter(|&&l| l == o.blocks).count() > 1;

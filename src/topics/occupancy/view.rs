@@ -7,12 +7,12 @@ use crate::params::Value;
 use crate::sim::occupancy::{compute, Resource};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::panel::use_panel;
-use crate::ui::widgets::{chart_title, preset_row, Preset};
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{chart_title, preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[hook]
@@ -82,5 +82,5 @@ pub fn use_occupancy_panel() -> Html {
             </div>
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

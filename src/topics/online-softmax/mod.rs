@@ -7,9 +7,9 @@ use crate::params::{ParamSpec, Value, Values};
 use crate::sim::softmax::{self, OnlineSoftmax};
 use crate::sim::SplitMix64;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 fn check_vector(s: &str) -> Result<(), String> {
     softmax::parse_vector(s).map(|_| ())
@@ -160,7 +160,9 @@ pub static TOPIC: Topic = Topic {
     meta: &ONLINE_SOFTMAX,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&ONLINE_SOFTMAX, |c| yew::functional::Hook::run(view::use_softmax_panel(), c)),
+    view: || {
+        crate::ui::panel::topic_panel(&ONLINE_SOFTMAX, |c| yew::functional::Hook::run(view::use_softmax_panel(), c))
+    },
 };
 
 /// This topic's texts: (key, English, 中文).

@@ -3,7 +3,7 @@
 
 use super::{num, softmax_run, ONLINE_SOFTMAX};
 use crate::params::{Value, Values};
-use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 
 bank!("online-softmax": "m" => max, "l" => sum, "rescale" => rescale);
 

@@ -7,15 +7,15 @@ use crate::scene::Theme;
 use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
+use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use crate::ui::widgets::{chart_title, emit_on_click, table_head};
 use yew::prelude::*;
 
 /// Probabilities listed open up to this many; more start folded.
@@ -212,5 +212,5 @@ pub fn use_softmax_panel() -> Html {
             </div>
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

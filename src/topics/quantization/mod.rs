@@ -8,9 +8,9 @@ use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw;
 use crate::sim::matmul::{self, Quantization};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 8192, 1025).log(),
@@ -43,7 +43,10 @@ pub fn quantization(v: &Values) -> matmul::Quantization {
 
 /// The key figures; `aligned` shown as yes / no (`data-value` 1 / 0).
 pub fn readouts(q: &Quantization) -> Vec<crate::sim::Metric> {
-    q.metrics().into_iter().map(|m| if m.name == "aligned" { crate::sim::Metric::flag(m.name, m.value != 0.0) } else { m }).collect()
+    q.metrics()
+        .into_iter()
+        .map(|m| if m.name == "aligned" { crate::sim::Metric::flag(m.name, m.value != 0.0) } else { m })
+        .collect()
 }
 
 /// Whether the rows are aligned to the memory sections, and what that costs.
@@ -95,7 +98,9 @@ pub static TOPIC: Topic = Topic {
     meta: &QUANTIZATION,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&QUANTIZATION, |c| yew::functional::Hook::run(view::use_quantization_panel(), c)),
+    view: || {
+        crate::ui::panel::topic_panel(&QUANTIZATION, |c| yew::functional::Hook::run(view::use_quantization_panel(), c))
+    },
 };
 
 /// This topic's texts: (key, English, 中文).

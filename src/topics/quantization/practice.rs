@@ -3,7 +3,7 @@
 
 use super::{quantization, QUANTIZATION};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, pct, Rng, Text, values, yes_no};
+use crate::practice::{a, bank, fmt, pct, values, yes_no, Answer, Made, Rng, Text};
 use crate::sim::hw::ML_DTYPES;
 
 bank!("quantization": "tiles" => tiles, "aligned" => aligned, "useful" => useful);

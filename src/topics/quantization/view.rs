@@ -3,11 +3,11 @@
 
 use crate::draw::matmul::draw_quantization;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::use_panel;
-use crate::ui::widgets::{chart_title, preset_row, Preset};
-use crate::ui::readouts::readouts;
-use std::rc::Rc;
 use crate::ui::lecture_table::lecture_table;
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::widgets::{chart_title, preset_row, Preset};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
@@ -37,5 +37,5 @@ pub fn use_quantization_panel() -> Html {
             </p>
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

@@ -5,9 +5,9 @@ use super::{Part, Topic, TopicMeta};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::{coalescing, fusion};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("depth", 1, 16, 3),
@@ -32,19 +32,34 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
     use crate::lecture::Case;
     let case = |upstream: &'static str| {
-        vec![("depth", Value::Int(3)), ("n", Value::Int(1 << 20)), ("dtype", Value::Choice("fp32")), ("upstream", Value::Choice(upstream))]
+        vec![
+            ("depth", Value::Int(3)),
+            ("n", Value::Int(1 << 20)),
+            ("dtype", Value::Choice("fp32")),
+            ("upstream", Value::Choice(upstream)),
+        ]
     };
     let cases = vec![
         Case {
             label: "recompute.case.notes",
             values: case("1"),
-            printed: vec![("accesses-store", "9"), ("accesses-recompute", "5"), ("saved-bytes-store", "12.6 MB"), ("saved-bytes-recompute", "4.2 MB")],
+            printed: vec![
+                ("accesses-store", "9"),
+                ("accesses-recompute", "5"),
+                ("saved-bytes-store", "12.6 MB"),
+                ("saved-bytes-recompute", "4.2 MB"),
+            ],
             reason: None,
         },
         Case {
             label: "recompute.case.slides",
             values: case("0"),
-            printed: vec![("accesses-store", "8"), ("accesses-recompute", "4"), ("saved-bytes-store", crate::lecture::NOT_PRINTED), ("saved-bytes-recompute", crate::lecture::NOT_PRINTED)],
+            printed: vec![
+                ("accesses-store", "8"),
+                ("accesses-recompute", "4"),
+                ("saved-bytes-store", crate::lecture::NOT_PRINTED),
+                ("saved-bytes-recompute", crate::lecture::NOT_PRINTED),
+            ],
             reason: None,
         },
     ];

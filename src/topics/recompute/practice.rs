@@ -4,7 +4,7 @@
 use super::{ledger_rows, recompute, RECOMPUTE};
 use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values};
+use crate::practice::{a, bank, fmt, values, Answer, Made, Rng, Text};
 
 bank!("recompute": "store" => store, "saved" => saved, "kept" => kept);
 

@@ -1,9 +1,9 @@
 //! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
 
 use crate::i18n::format_bytes;
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
-use crate::ui::lecture_table::lecture_table;
 use crate::ui::widgets::chart_title;
 use yew::prelude::*;
 
@@ -39,5 +39,5 @@ pub fn use_recompute_panel() -> Html {
             <p class="muted">{ ctx.tf("recompute.extra", &[("k", &r.extra_sigmoids().to_string())]) }</p>
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

@@ -10,9 +10,9 @@ use crate::params::{ParamSpec, Value, Values};
 use crate::sim::measured::Table;
 use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, Hardware};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static ROOFLINE_PARAMS: [ParamSpec; 11] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),

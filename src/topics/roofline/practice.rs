@@ -4,7 +4,7 @@
 use super::super::hardware::short;
 use super::{gpu, roofline_work, ROOFLINE};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, bound_choice, fmt, Made, metric, Rng, Text, values};
+use crate::practice::{a, bank, bound_choice, fmt, metric, values, Answer, Made, Rng, Text};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 use crate::sim::roofline;
 

@@ -4,14 +4,14 @@
 use crate::sim::measured::{Table, FIGURES};
 use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
+use crate::ui::custom_gpu::custom_gpu;
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
 use crate::ui::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
 use std::rc::Rc;
-use crate::ui::custom_gpu::custom_gpu;
-use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[hook]
@@ -98,7 +98,7 @@ pub fn use_roofline_panel() -> Html {
             }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }
 
 /// The labels of the measured dots on the chart, in the table's order.

@@ -9,9 +9,9 @@ use crate::sim::hw::tpu::{self, TPU_CODES};
 use crate::sim::systolic::{self, Conv, Dataflow, Phase, Systolic, MAX_DIM, MAX_K};
 use crate::sim::Steppable;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 /// The systolic simulation's parameters from validated URL values.
 /// `m` and `n` of 0 (their default) mean the array's rows and columns, so
@@ -362,15 +362,25 @@ mod tests {
     #[test]
     fn old_links_are_one_tile_and_new_ones_fold() {
         // A link without m and n is the array's own shape, as before.
-        let (v, notices) = SYSTOLIC.parse(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("cycle", "12")].map(|(a, b)| (a.to_string(), b.to_string())));
+        let (v, notices) = SYSTOLIC.parse(
+            &[("rows", "4"), ("cols", "4"), ("k", "6"), ("cycle", "12")].map(|(a, b)| (a.to_string(), b.to_string())),
+        );
         assert!(notices.is_empty());
         let sim = Systolic::new(systolic_params(&v));
         assert_eq!((sim.params().m, sim.params().n, sim.total_cycles(), sim.folds()), (4, 4, 12, 1));
         assert_eq!(v.to_query().len(), 6, "no m, n, dbuf, conv or tpu in the URL: {:?}", v.to_query());
         // The gpu-vs-tpu link: a 1024 × 4096 × 1024 GEMM on TPU v6e's MXU.
         let link = link("v6e", 256, 1024, 4096, 1024, "ws", "en");
-        let query: Vec<(String, String)> = link.split_once('?').unwrap().1.split('&')
-            .map(|kv| { let (a, b) = kv.split_once('=').unwrap(); (a.to_string(), b.to_string()) }).collect();
+        let query: Vec<(String, String)> = link
+            .split_once('?')
+            .unwrap()
+            .1
+            .split('&')
+            .map(|kv| {
+                let (a, b) = kv.split_once('=').unwrap();
+                (a.to_string(), b.to_string())
+            })
+            .collect();
         let (v, notices) = SYSTOLIC.parse(&query);
         assert!(notices.is_empty(), "{notices:?}");
         let sim = Systolic::new(systolic_params(&v));

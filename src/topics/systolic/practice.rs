@@ -3,7 +3,7 @@
 
 use super::{systolic_params, SYSTOLIC};
 use crate::params::{Value, Values};
-use crate::practice::{a, Answer, bank, Made, pct, Rng, Text, values};
+use crate::practice::{a, bank, pct, values, Answer, Made, Rng, Text};
 use crate::sim::systolic::{total_cycles, Systolic};
 
 bank!("systolic": "cycles" => cycles, "utilization" => utilization, "busy" => busy);
@@ -83,7 +83,10 @@ fn busy(r: &mut Rng) -> Made {
         Some(Made {
             prompt: Text::new("practice.systolic.busy", &args),
             answer: Answer::choice(
-                pes.iter().zip(&busy).map(|(&(i, j), &b)| (Text::new("practice.systolic.pe", &[a("i", i), a("j", j)]), b)).collect(),
+                pes.iter()
+                    .zip(&busy)
+                    .map(|(&(i, j), &b)| (Text::new("practice.systolic.pe", &[a("i", i), a("j", j)]), b))
+                    .collect(),
             ),
             explain: Text::new("practice.systolic.busy.why", &args),
             state: v,

@@ -8,10 +8,10 @@ use crate::sim::{Metric, Steppable};
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
-use crate::ui::inset::RooflineInset;
-use crate::ui::panel::use_panel;
 use crate::ui::export::Export;
+use crate::ui::inset::RooflineInset;
 use crate::ui::next_frame;
+use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
@@ -193,7 +193,8 @@ pub fn use_systolic_panel() -> Html {
         .iter()
         .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
         .collect::<Vec<_>>();
-    let tpu_presets = TPUS.iter()
+    let tpu_presets = TPUS
+        .iter()
         .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
         .collect::<Vec<_>>();
     let phase_chip = |ph: &Phase| {

@@ -9,9 +9,9 @@ use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
 #[allow(unused_imports)]
 use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static THREADS_PARAMS: [ParamSpec; 3] = [
     ParamSpec::int("n", 1, threads::MAX_N as i64, 1000).log(),

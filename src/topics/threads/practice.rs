@@ -2,8 +2,8 @@
 //! block, warps of the launch.
 
 use super::{threads_grid, THREADS};
-use crate::practice::{a, Answer, bank, Made, Rng, Text, values};
 use crate::params::Values;
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 
 bank!("threads": "blocks" => blocks, "idle" => idle, "warps" => warps);
 

@@ -5,8 +5,8 @@ use crate::params::Value;
 use crate::scene::{Rgba, Theme};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::use_panel;
-use crate::ui::widgets::{legend_item, preset_row, Preset};
 use crate::ui::readouts::readouts;
+use crate::ui::widgets::{legend_item, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -68,5 +68,5 @@ pub fn use_threads_panel() -> Html {
             { readouts(ctx, "threads", &g.metrics()) }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

@@ -3,7 +3,7 @@
 
 use super::{tiling, TILING};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, fmt, Made, Rng, Text, values, yes_no};
+use crate::practice::{a, bank, fmt, values, yes_no, Answer, Made, Rng, Text};
 use crate::sim::hw::ML_DTYPES;
 
 bank!("tiling": "reads" => reads, "max-tile" => max_tile, "fits" => fits);

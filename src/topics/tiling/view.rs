@@ -5,14 +5,14 @@ use crate::scene::Theme;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::use_panel;
-use crate::ui::widgets::{preset_row, Preset};
-use crate::ui::inset::RooflineInset;
 use crate::ui::export::Export;
+use crate::ui::inset::RooflineInset;
+use crate::ui::lecture_table::lecture_table;
+use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
+use crate::ui::widgets::{preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[hook]
@@ -66,5 +66,5 @@ pub fn use_tiling_panel() -> Html {
             ])} />
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

@@ -10,9 +10,9 @@ use crate::sim::matmul::{self, modelled_tflops};
 use crate::sim::measured::Table;
 use crate::sim::{hw, Metric};
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static WAVES_PARAMS: [ParamSpec; 9] = [
     ParamSpec::choice("gpu", hw::GPU_CODES, "a100"),

@@ -3,13 +3,17 @@
 
 use super::{waves_at, WAVES};
 use crate::params::Values;
-use crate::practice::{a, Answer, bank, Made, pct, Rng, Text, values};
+use crate::practice::{a, bank, pct, values, Answer, Made, Rng, Text};
 use crate::sim::hw::GPU_CODES;
 
 bank!("waves": "tiles" => tiles, "waves" => waves, "boundary" => boundary);
 
 fn config(r: &mut Rng) -> [(&'static str, String); 3] {
-    [("gpu", r.pick(GPU_CODES).into()), ("tm", r.pick(&[64, 128, 256]).to_string()), ("tn", r.pick(&[64, 128, 256]).to_string())]
+    [
+        ("gpu", r.pick(GPU_CODES).into()),
+        ("tm", r.pick(&[64, 128, 256]).to_string()),
+        ("tn", r.pick(&[64, 128, 256]).to_string()),
+    ]
 }
 
 fn case(r: &mut Rng) -> Values {
@@ -65,8 +69,10 @@ fn boundary(r: &mut Rng) -> Made {
         let base = r.int(512, 6144);
         let step = r.int(16, 200);
         let ns: Vec<i64> = (0..3).map(|i| base + i * step).collect();
-        let vs: Vec<Values> =
-            ns.iter().map(|n| values(&WAVES, &[c[0].clone(), ("n", n.to_string()), c[1].clone(), c[2].clone()])).collect();
+        let vs: Vec<Values> = ns
+            .iter()
+            .map(|n| values(&WAVES, &[c[0].clone(), ("n", n.to_string()), c[1].clone(), c[2].clone()]))
+            .collect();
         let util: Vec<f64> = vs.iter().map(|v| waves_at(v, v.int("n") as u64).sm_utilization()).collect();
         let worst = (0..3).min_by(|&i, &j| util[i].total_cmp(&util[j]))?;
         if (0..3).any(|i| i != worst && util[i] - util[worst] < 0.05) {
@@ -84,7 +90,10 @@ fn boundary(r: &mut Rng) -> Made {
         Some(Made {
             prompt: Text::new("practice.waves.boundary", &args),
             answer: Answer::choice(
-                ns.iter().enumerate().map(|(i, n)| (Text::new("practice.name", &[a("name", format!("n = {n}"))]), i == worst)).collect(),
+                ns.iter()
+                    .enumerate()
+                    .map(|(i, n)| (Text::new("practice.name", &[a("name", format!("n = {n}"))]), i == worst))
+                    .collect(),
             ),
             explain: Text::new("practice.waves.boundary.why", &args),
             state: vs[worst].clone(),

@@ -7,12 +7,12 @@ use crate::sim::hw;
 use crate::sim::measured::MATMUL;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
+use crate::ui::lecture_table::lecture_table;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
-use crate::ui::lecture_table::lecture_table;
 use yew::prelude::*;
 
 #[hook]
@@ -119,5 +119,5 @@ pub fn use_waves_panel() -> Html {
             }
         </>
     };
-p.frame(controls, stage, p.explain())
+    p.frame(controls, stage, p.explain())
 }

@@ -8,9 +8,9 @@ use crate::params::{ParamSpec, Values};
 use crate::sim::bench::{check_results, Plan, Results, MAX_ENCODED};
 use crate::sim::Metric;
 
+pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
-pub mod practice;
 
 pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
     ParamSpec::choice("quick", &["0", "1"], "0").optional(),
@@ -118,7 +118,9 @@ pub static TOPIC: Topic = Topic {
     meta: &YOUR_MACHINE,
     strings: STRINGS,
     #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&YOUR_MACHINE, |c| yew::functional::Hook::run(view::use_your_machine_panel(), c)),
+    view: || {
+        crate::ui::panel::topic_panel(&YOUR_MACHINE, |c| yew::functional::Hook::run(view::use_your_machine_panel(), c))
+    },
 };
 
 /// This topic's texts: (key, English, 中文).

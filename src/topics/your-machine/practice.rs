@@ -2,8 +2,8 @@
 //! attains at an intensity, and whether a matmul is compute-bound on it.
 
 use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
-use crate::practice::{a, Answer, bank, bound_choice, fmt, Made, metric, Rng, Text, values};
 use crate::params::Values;
+use crate::practice::{a, bank, bound_choice, fmt, metric, values, Answer, Made, Rng, Text};
 use crate::sim::bench::Results;
 
 bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);

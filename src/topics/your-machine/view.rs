@@ -8,18 +8,18 @@
 use super::{attainable, metrics, plan, results, roof_points, size_label, M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE};
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
+use crate::ui::chart::{mesh, Look};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::{readouts_pending, Pending};
 use crate::ui::url_state::Action;
+use crate::ui::widgets::{chart_title, table_head};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use crate::ui::chart::{mesh, Look};
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
-use crate::ui::widgets::{chart_title, table_head};
 use yew::prelude::*;
 
 /// Work per frame before yielding (ms); a batch itself stays under ~4 ms.
@@ -398,10 +398,8 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     let (x0, x1) = (0.02, 2000.0);
     let lowest = d.dots.iter().map(|x| x.2).fold(x0 * d.bw, f64::min);
     let (y0, y1) = (lowest / 3.0, M4_FP32_GFLOPS.max(d.peak) * 3.0);
-    let mut chart = look
-        .builder(&root, 12.0, 36.0, 60.0)
-        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-        .ok()?;
+    let mut chart =
+        look.builder(&root, 12.0, 36.0, 60.0).build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(d.x_roof.as_str())
         .y_desc("GFLOP/s")
@@ -461,10 +459,8 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
         d.sweep.iter().map(|p| p.0).fold(1.0, f64::max) * 2.0,
     );
     let y1 = d.sweep.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
-    let mut chart = look
-        .builder(&root, 12.0, 36.0, 56.0)
-        .build_cartesian_2d((x0..x1).log_scale().base(2.0), 0.0..y1)
-        .ok()?;
+    let mut chart =
+        look.builder(&root, 12.0, 36.0, 56.0).build_cartesian_2d((x0..x1).log_scale().base(2.0), 0.0..y1).ok()?;
     mesh!(chart, look)
         .x_desc(d.x_size.as_str())
         .y_desc("GB/s")
