@@ -47,10 +47,15 @@ fn write_topic_list() {
         }
     }
     assert!(!modules.is_empty(), "src/topics/mod.rs declares no topic");
-    let entries: Vec<String> = modules.iter().map(|m| format!("&{m}::TOPIC")).collect();
+    let list = |f: &dyn Fn(&str) -> String| modules.iter().map(|m| f(m)).collect::<Vec<_>>().join(", ");
     let code = format!(
-        "/// Every topic, in lecture order (written by build.rs from the `pub mod` items).\npub static ALL: &[&Topic] = &[{}];\n",
-        entries.join(", ")
+        "/// Every topic, in lecture order (written by build.rs from the `pub mod` items).\n\
+         pub static ALL: &[&Topic] = &[{}];\n\
+         /// Each topic's panel, in the order of [`ALL`] (its folder's `view::panel`).\n\
+         #[cfg(target_arch = \"wasm32\")]\n\
+         pub static VIEWS: &[fn() -> yew::Html] = &[{}];\n",
+        list(&|m| format!("&{m}::TOPIC")),
+        list(&|m| format!("{m}::view::panel"))
     );
     let out = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("topics_all.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");

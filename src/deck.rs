@@ -61,21 +61,25 @@ pub fn view_url(path: &str, query: &[(String, String)]) -> String {
     }
 }
 
-/// Is `url` a view this app can open: `/<route>` of a registered topic,
+/// The routes a deck may show (the registry's topics, handed in by the
+/// caller: this module knows no registry).
+pub type Routes<'a> = &'a dyn Fn(&str) -> bool;
+
+/// Is `url` a view this app can open: `/<route>` of one of `routes`,
 /// optionally with a query, and nothing that leaves the page?
-pub fn valid_url(url: &str) -> bool {
+pub fn valid_url(url: &str, routes: Routes) -> bool {
     let path = url.split('?').next().unwrap_or("");
     let Some(id) = path.strip_prefix('/') else { return false };
-    crate::topics::find(id).is_some() && !url.contains('#') && !url.contains('\\') && url.len() <= 4000
+    routes(id) && !url.contains('#') && !url.contains('\\') && url.len() <= 4000
 }
 
 impl Deck {
     /// Validate and tidy a deck read from a file, storage or a link.
-    pub fn checked(mut self) -> Result<Deck, DeckError> {
+    pub fn checked(mut self, routes: Routes) -> Result<Deck, DeckError> {
         if self.views.len() > MAX_VIEWS {
             return Err(DeckError::TooLong(self.views.len()));
         }
-        if let Some(bad) = self.views.iter().find(|v| !valid_url(&v.url)) {
+        if let Some(bad) = self.views.iter().find(|v| !valid_url(&v.url, routes)) {
             return Err(DeckError::BadUrl(bad.url.chars().take(80).collect()));
         }
         self.title = clip(&self.title);
@@ -90,8 +94,8 @@ impl Deck {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    pub fn from_json(text: &str) -> Result<Deck, DeckError> {
-        serde_json::from_str::<Deck>(text).map_err(|e| DeckError::Json(e.to_string()))?.checked()
+    pub fn from_json(text: &str, routes: Routes) -> Result<Deck, DeckError> {
+        serde_json::from_str::<Deck>(text).map_err(|e| DeckError::Json(e.to_string()))?.checked(routes)
     }
 
     /// The deck as query pairs for one link: `title`, then `v`, `t`, `n`
@@ -113,7 +117,7 @@ impl Deck {
 
     /// Read a deck from a link's query pairs (see [`Deck::to_query`]);
     /// `None` when the query lists no view.
-    pub fn from_query(q: &[(String, String)]) -> Option<Result<Deck, DeckError>> {
+    pub fn from_query(q: &[(String, String)], routes: Routes) -> Option<Result<Deck, DeckError>> {
         let mut deck = Deck::default();
         for (k, v) in q {
             match k.as_str() {
@@ -132,7 +136,7 @@ impl Deck {
                 _ => {}
             }
         }
-        (!deck.views.is_empty()).then(|| deck.checked())
+        (!deck.views.is_empty()).then(|| deck.checked(routes))
     }
 
     /// Move view `i` by `by` places (clamped to the deck).
@@ -217,6 +221,9 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Routes for the tests (the registry is not this module's business).
+    const ROUTES: Routes = &|id| ["fusion", "threads", "waves", "systolic", "flash", "roofline"].contains(&id);
     use proptest::prelude::*;
 
     fn sample() -> Deck {
@@ -234,14 +241,14 @@ mod tests {
     #[test]
     fn json_round_trip() {
         let d = sample();
-        assert_eq!(Deck::from_json(&d.to_json()), Ok(d));
+        assert_eq!(Deck::from_json(&d.to_json(), ROUTES), Ok(d));
     }
 
     #[test]
     fn query_round_trip() {
         let d = sample();
-        assert_eq!(Deck::from_query(&d.to_query()), Some(Ok(d)));
-        assert_eq!(Deck::from_query(&[("x".into(), "1".into())]), None);
+        assert_eq!(Deck::from_query(&d.to_query(), ROUTES), Some(Ok(d)));
+        assert_eq!(Deck::from_query(&[("x".into(), "1".into())], ROUTES), None);
     }
 
     #[test]
@@ -251,14 +258,14 @@ mod tests {
                 title: String::new(),
                 views: vec![View { url: url.into(), title: String::new(), note: String::new() }],
             };
-            assert!(matches!(d.checked(), Err(DeckError::BadUrl(_))), "{url}");
+            assert!(matches!(d.checked(ROUTES), Err(DeckError::BadUrl(_))), "{url}");
         }
-        assert!(matches!(Deck::from_json("{\"views\": 3}"), Err(DeckError::Json(_))));
+        assert!(matches!(Deck::from_json("{\"views\": 3}", ROUTES), Err(DeckError::Json(_))));
         let long = Deck {
             title: String::new(),
             views: vec![View { url: "/waves".into(), title: String::new(), note: String::new() }; MAX_VIEWS + 1],
         };
-        assert_eq!(long.checked(), Err(DeckError::TooLong(MAX_VIEWS + 1)));
+        assert_eq!(long.checked(ROUTES), Err(DeckError::TooLong(MAX_VIEWS + 1)));
     }
 
     #[test]
@@ -285,9 +292,9 @@ mod tests {
     proptest! {
         #[test]
         fn any_text_round_trips(title in "\\PC{0,40}", t in "\\PC{0,40}", n in "\\PC{0,40}") {
-            let d = Deck { title, views: vec![View { url: "/fusion".into(), title: t, note: n }] }.checked().unwrap();
-            prop_assert_eq!(Deck::from_json(&d.to_json()), Ok(d.clone()));
-            prop_assert_eq!(Deck::from_query(&d.to_query()), Some(Ok(d)));
+            let d = Deck { title, views: vec![View { url: "/fusion".into(), title: t, note: n }] }.checked(ROUTES).unwrap();
+            prop_assert_eq!(Deck::from_json(&d.to_json(), ROUTES), Ok(d.clone()));
+            prop_assert_eq!(Deck::from_query(&d.to_query(), ROUTES), Some(Ok(d)));
         }
     }
 }

@@ -56,7 +56,7 @@ macro_rules! texts {
 /// Texts needed before or without the text files: the panic card (the app's
 /// state is gone, and it shows both languages) and the message shown when a
 /// text file can't be loaded. Compiled into every build.
-static RESIDENT: &[(&str, &str, &str)] = &[
+pub static RESIDENT: &[(&str, &str, &str)] = &[
     ("panic.title", "Something went wrong", "出错了"),
     (
         "panic.body",
@@ -210,21 +210,59 @@ static TABLE: &[(&str, &str, &str)] = crate::texts![
     ("metric.max-abs-error.doc", "Largest difference from the reference computation", "与参考计算的最大差值"),
 ];
 
-type Entry = (&'static str, &'static str, &'static str);
+/// (key, English, 中文): one text of a table.
+pub type Entry = (&'static str, &'static str, &'static str);
 
-/// Every table: the always-resident one, the shared one, the lecture-hall
-/// tools', each topic's, then practice's.
-fn tables() -> impl Iterator<Item = &'static [Entry]> {
-    [RESIDENT, TABLE, crate::deck::STRINGS]
-        .into_iter()
-        .chain(crate::topics::ALL.iter().map(|t| t.strings))
-        .chain(crate::practice::string_tables())
+/// The tables of the rest of the app (each topic's, practice's, the deck's),
+/// handed in once by whoever assembles the app (`topics::install_texts`):
+/// this module knows none of them. Empty in the wasm build, whose texts
+/// come from the text files.
+struct Handed {
+    tables: Vec<&'static [Entry]>,
+    index: std::collections::HashMap<&'static str, &'static Entry>,
+}
+
+#[cfg(not(test))]
+static HANDED: std::sync::OnceLock<&'static Handed> = std::sync::OnceLock::new();
+#[cfg(test)]
+thread_local! {
+    /// Per test (each runs on its own thread): a test that needs the app's
+    /// texts installs them itself, so none passes by another's side effect.
+    static HANDED: std::cell::Cell<Option<&'static Handed>> = const { std::cell::Cell::new(None) };
+}
+
+fn handed() -> Option<&'static Handed> {
+    #[cfg(not(test))]
+    return HANDED.get().copied();
+    #[cfg(test)]
+    return HANDED.with(|h| h.get());
+}
+
+/// Hands in the app's tables (the first call counts; later ones are ignored).
+pub fn install_tables(tables: Vec<&'static [Entry]>) {
+    if handed().is_some() {
+        return;
+    }
+    let index =
+        [RESIDENT, TABLE].into_iter().chain(tables.iter().copied()).flat_map(|t| t.iter()).map(|e| (e.0, e)).collect();
+    let h: &'static Handed = Box::leak(Box::new(Handed { tables, index }));
+    #[cfg(not(test))]
+    let _ = HANDED.set(h);
+    #[cfg(test)]
+    HANDED.with(|c| c.set(Some(h)));
+}
+
+/// Every table: the always-resident one, the shared one, then those handed in.
+pub fn tables() -> impl Iterator<Item = &'static [Entry]> {
+    [RESIDENT, TABLE].into_iter().chain(handed().into_iter().flat_map(|h| h.tables.iter().copied()))
 }
 
 fn lookup(key: &str) -> Option<&'static Entry> {
-    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Entry>> =
-        std::sync::OnceLock::new();
-    INDEX.get_or_init(|| tables().flat_map(|t| t.iter()).map(|e| (e.0, e)).collect()).get(key).copied()
+    match handed() {
+        Some(h) => h.index.get(key).copied(),
+        // Before the tables are handed in: this module's own.
+        None => [RESIDENT, TABLE].into_iter().flat_map(|t| t.iter()).find(|e| e.0 == key),
+    }
 }
 
 /// The texts of one language loaded from its file (`strings.<lang>.json`):
@@ -283,7 +321,7 @@ pub fn file_contents(lang: Lang) -> String {
 }
 
 /// The text of `key` in `lang`, from the loaded file, else the tables.
-fn text(lang: Lang, key: &str) -> Option<&'static str> {
+pub(crate) fn text(lang: Lang, key: &str) -> Option<&'static str> {
     if let Some(s) = loaded(lang).and_then(|m| m.get(key)) {
         return Some(s.as_str());
     }
@@ -513,78 +551,6 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Kind;
-    use crate::topics::ALL;
-
-    #[test]
-    fn keys_are_unique_and_both_languages_present() {
-        let all: Vec<&Entry> = tables().flat_map(|t| t.iter()).collect();
-        let mut seen = std::collections::HashSet::new();
-        for (k, en, zh) in all {
-            assert!(seen.insert(*k), "duplicate key {k}");
-            assert!(!en.trim().is_empty() && !zh.trim().is_empty(), "{k} lacks a language");
-        }
-    }
-
-    #[test]
-    fn placeholders_match_between_languages() {
-        let holes = |s: &str| {
-            let mut v: Vec<String> =
-                s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(h, _)| h.to_string()).collect();
-            v.sort();
-            v
-        };
-        for (k, en, zh) in tables().flat_map(|t| t.iter()) {
-            assert_eq!(holes(en), holes(zh), "placeholders differ in {k}");
-        }
-    }
-
-    /// Every topic is fully translated: title, summary, every parameter, every
-    /// choice and every metric.
-    #[test]
-    fn every_topic_is_translated() {
-        for t in ALL.iter().map(|t| t.meta) {
-            for key in [format!("topic.{}.title", t.id), format!("topic.{}.summary", t.id)] {
-                assert!(has(&key), "missing {key}");
-            }
-            for p in t.params {
-                assert!(has(&format!("param.{}", p.name)), "missing param.{}", p.name);
-                if let Kind::Choice { options, .. } = p.kind {
-                    for o in options {
-                        assert!(has(&format!("choice.{}.{o}", p.name)), "missing choice.{}.{o}", p.name);
-                    }
-                }
-            }
-            for m in t.metrics {
-                assert!(has(&format!("metric.{m}")), "missing metric.{m}");
-            }
-        }
-    }
-
-    /// The text files carry every table's texts (the resident ones aside),
-    /// and a loaded file gives exactly the tables' texts.
-    #[test]
-    fn text_files_round_trip() {
-        for lang in [Lang::En, Lang::Zh] {
-            let file = file_contents(lang);
-            install(lang, &file).expect("a generated file installs");
-            assert!(is_loaded(lang));
-            let mut keys = 0;
-            for (k, en, zh) in tables().flat_map(|t| t.iter()).filter(|(k, ..)| !RESIDENT.iter().any(|r| r.0 == *k)) {
-                assert_eq!(text(lang, k), Some(if lang == Lang::En { *en } else { *zh }), "{k}");
-                keys += 1;
-            }
-            let map: std::collections::HashMap<String, String> = serde_json::from_str(&file).unwrap();
-            assert_eq!(map.len(), keys + 1, "one entry per key, and the build's fingerprint");
-            assert_eq!(map[BUILD_KEY], BUILD);
-            assert!(RESIDENT.iter().all(|(k, ..)| !map.contains_key(*k)), "resident texts stay compiled in");
-        }
-        assert!(install(Lang::En, "{}").is_err());
-        assert!(install(Lang::En, r#"{"_build":"0","app.name":"W"}"#).is_err(), "another build's file");
-        assert!(install(Lang::En, &format!(r#"{{"_build":"{BUILD}"}}"#)).is_err(), "no texts");
-        assert!(install(Lang::En, "<html>").is_err());
-        assert_eq!(file_name(Lang::Zh), "strings.zh.json");
-    }
 
     #[test]
     #[should_panic(expected = "missing key")]
@@ -615,6 +581,7 @@ mod tests {
 
     #[test]
     fn formatting() {
+        crate::topics::install_texts();
         assert_eq!(group_digits(33554432), "33,554,432");
         assert_eq!(group_digits(12), "12");
         assert_eq!(format_metric(&Metric::percent("u", 0.5)), "50%");

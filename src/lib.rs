@@ -12,6 +12,7 @@ pub mod params;
 pub mod practice;
 pub mod scene;
 pub mod sim;
+pub mod topic;
 pub mod topics;
 
 #[cfg(target_arch = "wasm32")]

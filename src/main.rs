@@ -9,6 +9,7 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::io::Result<()> {
     use warpscope::i18n::{file_contents, file_name, Lang};
+    warpscope::topics::install_texts();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [cmd, dir] if cmd == "strings" => {

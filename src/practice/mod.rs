@@ -10,7 +10,7 @@
 use crate::i18n::{group_digits, trf, Lang};
 use crate::params::Values;
 use crate::sim::SplitMix64;
-use crate::topics::{Part, TopicMeta};
+use crate::topic::TopicMeta;
 
 mod round;
 mod strings;
@@ -239,47 +239,13 @@ macro_rules! bank {
 }
 pub(crate) use bank;
 
-/// Every topic's bank, in lecture order (the registry's).
-pub fn banks() -> impl Iterator<Item = &'static Bank> {
-    use crate::topics::*;
-    [
-        &hardware::practice::BANK,
-        &threads::practice::BANK,
-        &roofline::practice::BANK,
-        &your_machine::practice::BANK,
-        &divergence::practice::BANK,
-        &fusion::practice::BANK,
-        &recompute::practice::BANK,
-        &coalescing::practice::BANK,
-        &tiling::practice::BANK,
-        &quantization::practice::BANK,
-        &occupancy::practice::BANK,
-        &waves::practice::BANK,
-        &online_softmax::practice::BANK,
-        &flash::practice::BANK,
-        &attention_memory::practice::BANK,
-        &gpu_vs_tpu::practice::BANK,
-        &systolic::practice::BANK,
-    ]
-    .into_iter()
-}
-
-pub fn bank_of(topic: &str) -> Option<&'static Bank> {
-    banks().find(|b| b.topic == topic)
-}
-
-/// Every practice text table: the shared one, then each bank's.
-pub fn string_tables() -> impl Iterator<Item = &'static [Entry]> {
-    std::iter::once(STRINGS).chain(banks().map(|b| b.strings))
-}
-
-/// The question `seed` of `topic` (the seed picks the kind, then the parameters).
-pub fn question(topic: &str, seed: u64) -> Option<Question> {
-    let b = bank_of(topic)?;
+/// The question `seed` of a topic's bank (the seed picks the kind, then the
+/// parameters).
+pub fn question(b: &'static Bank, seed: u64) -> Question {
     let mut rng = Rng(SplitMix64::new(seed));
     let kind = &b.kinds[rng.below(b.kinds.len() as u64) as usize];
     let m = (kind.make)(&mut rng);
-    Some(Question {
+    Question {
         topic: b.topic,
         kind: kind.id,
         seed,
@@ -287,12 +253,7 @@ pub fn question(topic: &str, seed: u64) -> Option<Question> {
         answer: m.answer,
         explain: m.explain,
         state: m.state,
-    })
-}
-
-/// The lecture part a topic belongs to.
-pub fn part_of(topic: &str) -> Option<Part> {
-    crate::topics::find(topic).map(|t| t.meta.part)
+    }
 }
 
 /// The generators' randomness: SplitMix64 with helpers.

@@ -1,8 +1,8 @@
 //! A practice round: ten questions across the panels in lecture order (or
 //! across one part of the lecture), from one seed.
 
-use super::{banks, part_of, Rng};
-use crate::topics::Part;
+use super::Rng;
+use crate::topic::{Part, Topic};
 
 pub const ROUND_LEN: usize = 10;
 
@@ -28,12 +28,13 @@ pub fn part_from_code(s: &str) -> Option<Part> {
     Part::ALL.into_iter().find(|p| part_code(*p) == s)
 }
 
-/// The round `seed`: ten topics drawn without repeats while there are
-/// enough (every topic of a small part, then repeats), each with its own
-/// question seed.
-pub fn round(seed: u64, part: Option<Part>) -> Round {
+/// The round `seed` over `topics` (the registry's, in lecture order): ten
+/// topics drawn without repeats while there are enough (every topic of a
+/// small part, then repeats), each with its own question seed.
+pub fn round(seed: u64, part: Option<Part>, topics: &[&'static Topic]) -> Round {
     let mut rng = Rng::new(seed);
-    let topics: Vec<&'static str> = banks().map(|b| b.topic).filter(|t| part.is_none() || part_of(t) == part).collect();
+    let topics: Vec<&'static str> =
+        topics.iter().filter(|t| part.is_none() || Some(t.meta.part) == part).map(|t| t.meta.id).collect();
     let n = topics.len();
     let mut picks: Vec<usize> = Vec::with_capacity(ROUND_LEN);
     if n >= ROUND_LEN {

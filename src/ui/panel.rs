@@ -5,6 +5,7 @@
 //! [`ParamSpec`] (range, scale, options, label and dependent maximum).
 
 use super::app::AppCtx;
+use super::practice::BankRef;
 use super::present::{DeckProgress, PanelTools};
 use super::readouts::Notices;
 use super::slider::{slider, Slider};
@@ -12,7 +13,7 @@ use super::url_state::{use_url_state, Action};
 use super::widgets::choice;
 use crate::params::{Kind, Notice, Value, Values};
 use crate::scene::Theme;
-use crate::topics::TopicMeta;
+use crate::topic::{Topic, TopicMeta};
 use std::rc::Rc;
 use yew::functional::{Hook, HookContext};
 use yew::prelude::*;
@@ -65,15 +66,30 @@ pub fn TopicPanel(p: &TopicPanelProps) -> Html {
     use_view(p.view)
 }
 
-/// The registry's view of a topic: its panel hook in a [`TopicPanel`].
-pub fn topic_panel(meta: &'static TopicMeta, view: PanelView) -> Html {
-    html! { <TopicPanel key={meta.id} meta={MetaRef(meta)} view={view} /> }
+/// A topic's panel hook in a [`TopicPanel`] (what [`panel!`] declares).
+pub fn topic_panel(topic: &'static Topic, view: PanelView) -> Html {
+    html! { <TopicPanel key={topic.meta.id} meta={MetaRef(topic.meta)} view={view} /> }
 }
+
+/// A topic's view, in its `view.rs`: `panel!(use_x_panel);` declares
+/// `pub fn panel() -> Html`, the hook `use_x_panel` run in a [`TopicPanel`]
+/// for the folder's `TOPIC` (the registry lists it).
+macro_rules! panel {
+    ($hook:ident) => {
+        /// This topic's panel (listed by the registry as `view::panel`).
+        pub fn panel() -> yew::Html {
+            $crate::ui::panel::topic_panel(&super::TOPIC, |c| yew::functional::Hook::run($hook(), c))
+        }
+    };
+}
+pub(crate) use panel;
 
 /// A panel's state and everything it needs to render, from one hook.
 #[derive(Clone)]
 pub struct Panel {
     pub ctx: AppCtx,
+    /// Everything the route owns (its practice bank, measured files, …).
+    pub topic: &'static Topic,
     pub meta: &'static TopicMeta,
     /// The validated values (the URL's, or the latest change).
     pub v: Values,
@@ -126,7 +142,8 @@ pub fn refit(bx: StageBox, drawn: (f64, f64)) -> Option<f64> {
 }
 
 #[hook]
-pub fn use_panel(meta: &'static TopicMeta) -> Panel {
+pub fn use_panel(topic: &'static Topic) -> Panel {
+    let meta = topic.meta;
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let st = use_url_state(meta);
     let stage = use_node_ref();
@@ -159,6 +176,7 @@ pub fn use_panel(meta: &'static TopicMeta) -> Panel {
         drawer,
         theme: Theme::for_mode(ctx.present),
         ctx,
+        topic,
         meta,
         v: st.values,
         dispatch: st.dispatch,
@@ -237,7 +255,7 @@ impl Panel {
                     }
                     <Notices notices={(*self.notices).clone()} on_dismiss={self.dismiss.clone()} />
                     if !ctx.embed {
-                        <super::practice::PracticeCard topic={meta.id} dispatch={self.dispatch.clone()} />
+                        <super::practice::PracticeCard topic={meta.id} bank={BankRef(self.topic.practice)} dispatch={self.dispatch.clone()} />
                     }
                     <div class={classes!("panel-body", (open && !ctx.embed).then_some("drawer-open"))}>
                         if !ctx.embed {

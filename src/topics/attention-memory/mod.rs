@@ -1,15 +1,15 @@
 //! `#/attention-memory`: its URL parameters, its registry entry and the typed conversion
 //! from URL values to simulation parameters.
 
-use super::*;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes};
 use crate::sim::coalescing::dtype_bytes;
 use crate::sim::measured::Table;
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static MEMORY_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),
@@ -200,15 +200,11 @@ pub fn measured_rows(t: &Table) -> Vec<AttentionRow> {
     rows
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &ATTENTION_MEMORY,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || {
-        crate::ui::panel::topic_panel(&ATTENTION_MEMORY, |c| yew::functional::Hook::run(view::use_memory_panel(), c))
-    },
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&ATTENTION_MEMORY, STRINGS, &practice::BANK).measured(&[ATTENTION_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const ATTENTION_FILE: &str = "h200-attention.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -252,7 +248,7 @@ mod tests {
     use super::*;
     use crate::sim::attention_memory::metrics;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn the_lecture_table() {
@@ -302,6 +298,7 @@ mod tests {
 
     #[test]
     fn texts_are_in_this_topics_namespace() {
+        crate::topics::install_texts();
         for (key, ..) in STRINGS {
             assert!(!key.starts_with("memory."), "{key}");
         }

@@ -3,7 +3,7 @@
 
 use crate::i18n::format_bytes;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
-use crate::sim::measured::{Table, ATTENTION};
+use crate::sim::measured::Table;
 use crate::ui::chart::{LogChart, LogSeries};
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
@@ -18,10 +18,10 @@ const MAX_CHART_WIDTH: f64 = 1000.0;
 
 #[hook]
 pub fn use_memory_panel() -> Html {
-    let p = use_panel(&super::ATTENTION_MEMORY);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let h = super::head(&p.v);
-    let measured_table = use_measured(ATTENTION, p.v.choice("measured") == "1");
+    let measured_table = use_measured(super::ATTENTION_FILE, p.v.choice("measured") == "1");
     let width = p.width.min(MAX_CHART_WIDTH);
     let theme = &p.theme;
     let c = super::curves(h);
@@ -130,3 +130,5 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
         </section>
     }
 }
+
+crate::ui::panel::panel!(use_memory_panel);

@@ -1,15 +1,15 @@
 //! `#/coalescing`: its URL parameters, its registry entry and the typed conversion
 //! from URL values to simulation parameters.
 
-use super::*;
 use crate::i18n::{trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::coalescing::{self, Access, Pattern};
 use crate::sim::measured::Table;
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static COALESCING_PARAMS: [ParamSpec; 8] = [
     ParamSpec::choice("dtype", crate::sim::hw::ALL_DTYPES, "fp32"),
@@ -249,15 +249,12 @@ pub fn sector_view(lang: Lang, p: coalescing::Params) -> String {
     )
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &COALESCING,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || {
-        crate::ui::panel::topic_panel(&COALESCING, |c| yew::functional::Hook::run(view::use_coalescing_panel(), c))
-    },
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic =
+    Topic::new(&COALESCING, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[COALESCING_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const COALESCING_FILE: &str = "h200-coalescing.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -308,15 +305,9 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
 
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&COALESCING_PARAMS));
-        assert_eq!(rows.len(), 4);
-        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     fn access(v: &Values) -> Access {
         Access::new(coalescing_params(v))
@@ -335,6 +326,7 @@ mod tests {
 
     #[test]
     fn lecture_cases_give_the_lecture_table() {
+        crate::topics::install_texts();
         // notes §6.5: x[t] → 1, 100 %; x[2t] → 2, 50 %; x[32t] → 32, 3 %; random → 32, 3 %.
         let expected = [(1, 1.0), (2, 0.5), (32, 1.0 / 32.0), (32, 1.0 / 32.0)];
         // From a state far from the lecture's, each case alone sets what it needs.
@@ -431,6 +423,7 @@ mod tests {
 
     #[test]
     fn the_texts_state_the_derived_numbers() {
+        crate::topics::install_texts();
         let t = shipped();
         let v = verdict(&t).unwrap();
         for lang in [Lang::En, Lang::Zh] {

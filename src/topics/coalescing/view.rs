@@ -4,7 +4,7 @@
 use crate::draw::coalescing::draw;
 use crate::scene::Theme;
 use crate::sim::coalescing::Access;
-use crate::sim::measured::{Table, COALESCING};
+use crate::sim::measured::Table;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::lecture_table::lecture_table;
@@ -17,7 +17,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_coalescing_panel() -> Html {
-    let p = use_panel(&super::COALESCING);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let params = super::coalescing_params(&p.v);
     let access = use_memo(params, |p| Access::new(*p));
@@ -52,7 +52,7 @@ pub fn use_coalescing_panel() -> Html {
             { p.control("measured") }
         </>
     };
-    let table = use_measured(COALESCING, p.v.choice("measured") == "1");
+    let table = use_measured(super::COALESCING_FILE, p.v.choice("measured") == "1");
     let current = match params.pattern {
         crate::sim::coalescing::Pattern::Stride => Some(Some(params.stride)),
         crate::sim::coalescing::Pattern::Random => Some(None),
@@ -167,3 +167,5 @@ fn measured_overlay(
         </section>
     }
 }
+
+crate::ui::panel::panel!(use_coalescing_panel);

@@ -1,17 +1,17 @@
 //! `#/divergence`: its URL parameters, its registry entry and the typed conversion
 //! from URL values to simulation parameters.
 
-use super::*;
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::divergence::{self, CondError, Divergence};
 use crate::sim::expr;
 use crate::sim::measured::Table;
 use crate::sim::Steppable;
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 fn check_cond(s: &str) -> Result<(), String> {
     expr::parse(s).map(|_| ()).map_err(|e| e.to_string())
@@ -246,15 +246,12 @@ pub fn measured_text(lang: Lang, s: &Summary) -> [String; 2] {
 /// The k shown in the overlay's table (every k is in the data; 1…31 agree).
 pub const SHOWN_K: [u64; 9] = [0, 1, 2, 4, 8, 16, 24, 31, 32];
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &DIVERGENCE,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || {
-        crate::ui::panel::topic_panel(&DIVERGENCE, |c| yew::functional::Hook::run(view::use_divergence_panel(), c))
-    },
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic =
+    Topic::new(&DIVERGENCE, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[DIVERGENCE_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const DIVERGENCE_FILE: &str = "h200-divergence.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -309,14 +306,9 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = super::lecture_rows(&super::Values::defaults(&super::DIVERGENCE_PARAMS));
-        assert!(rows.len() == 3 && rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn lecture_deep_links() {
@@ -347,6 +339,7 @@ mod tests {
 
     #[test]
     fn captions_name_the_warp_part_and_lanes() {
+        crate::topics::install_texts();
         let v = Values::defaults(&DIVERGENCE_PARAMS).with("cond", Value::Text("tid<100".into()));
         let sim = divergence_run(&v);
         assert_eq!(caption(Lang::En, &sim, 0), "Step 0: nothing issued yet");
@@ -364,6 +357,7 @@ mod tests {
 
     #[test]
     fn the_drawing_is_labelled_in_the_language_given() {
+        crate::topics::install_texts();
         let v = Values::defaults(&DIVERGENCE_PARAMS);
         let sim = divergence_run(&v);
         let warp = |w: usize| trf(Lang::Zh, "divergence.warp", &[("w", &w.to_string())]);
@@ -391,6 +385,7 @@ mod tests {
 
     #[test]
     fn measured_slowdowns_beside_the_model() {
+        crate::topics::install_texts();
         let t = shipped();
         for c in LANE_CONFIGS {
             assert_eq!(measured_slowdown(&t, c, 0), Some(1.0));
@@ -427,6 +422,7 @@ mod tests {
 
     #[test]
     fn condition_errors_point_at_the_problem() {
+        crate::topics::install_texts();
         assert_eq!(draft_error(Lang::En, "lane < 8 || warp == 2", 4), None);
         let e = draft_error(Lang::En, "tid % 2 = 0", 4).expect("an error");
         let lines: Vec<&str> = e.lines().collect();

@@ -5,7 +5,7 @@ use crate::draw::divergence::{draw, part_color};
 use crate::params::Value;
 use crate::scene::Theme;
 use crate::sim::divergence::{evaluate, Divergence, Part};
-use crate::sim::measured::{Table, DIVERGENCE};
+use crate::sim::measured::Table;
 use crate::sim::Steppable;
 use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
@@ -23,7 +23,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_divergence_panel() -> Html {
-    let p = use_panel(&super::DIVERGENCE);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let params = super::divergence_params(&p.v);
     let sim = {
@@ -110,7 +110,7 @@ pub fn use_divergence_panel() -> Html {
             { p.control("measured") }
         </>
     };
-    let table = use_measured(DIVERGENCE, p.v.choice("measured") == "1");
+    let table = use_measured(super::DIVERGENCE_FILE, p.v.choice("measured") == "1");
     // The overlay reads the whole table: once per table, condition and
     // language, not at every step.
     let measured = {
@@ -215,3 +215,5 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
         </section>
     }
 }
+
+crate::ui::panel::panel!(use_divergence_panel);

@@ -206,8 +206,8 @@ pub fn bytes_cell(b: u64) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topic::q;
     use crate::topics::flash::{flash_params, FLASH};
-    use crate::topics::q;
 
     fn paper() -> Values {
         let pairs: Vec<(&str, String)> = Paper::preset().into_iter().map(|(k, v)| (k, v.to_query_string())).collect();
@@ -221,6 +221,7 @@ mod tests {
     /// the preset's assumptions.
     #[test]
     fn the_papers_benchmark_within_tolerance() {
+        crate::topics::install_texts();
         let v = paper();
         let f = Flash::schedule_only(flash_params(&v));
         assert_eq!((f.p.bq, f.p.bk), (64, 384), "blocks from M = 98,304 elements");
@@ -241,6 +242,7 @@ mod tests {
 
     #[test]
     fn kernels_and_lines() {
+        crate::topics::install_texts();
         let v = paper();
         let f = Flash::schedule_only(flash_params(&v));
         let rows = kernel_rows(Lang::En, &f, &v);

@@ -4,16 +4,16 @@
 //! figures with the pending ones marked, captions, check lines, the rows
 //! table and the ledger's texts.
 
-use super::*;
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
 use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
 use crate::sim::{hw, Metric};
+use crate::topic::*;
 
 pub mod ledger;
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),
@@ -353,13 +353,8 @@ pub fn sram_line(lang: Lang, f: &Flash) -> String {
     )
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &FLASH,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&FLASH, |c| yew::functional::Hook::run(view::use_flash_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&FLASH, STRINGS, &practice::BANK);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -468,7 +463,7 @@ mod tests {
     use crate::params::Value;
     use crate::sim::Steppable;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     /// The lecture link of the browser tests.
     fn lecture() -> Values {
@@ -490,6 +485,7 @@ mod tests {
 
     #[test]
     fn lecture_deep_link_gives_the_lecture_figures() {
+        crate::topics::install_texts();
         let v = lecture();
         let run = flash_run(&v);
         let f = &run.flash;
@@ -548,6 +544,7 @@ mod tests {
 
     #[test]
     fn the_readouts_keep_their_order_and_mark_what_is_pending() {
+        crate::topics::install_texts();
         let v = lecture();
         let f = Flash::schedule_only(flash_params(&v));
         let key = f.p.numeric_key();
@@ -627,6 +624,7 @@ mod tests {
 
     #[test]
     fn the_rows_table_is_the_current_blocks_rows_after_this_tile() {
+        crate::topics::install_texts();
         let v = lecture();
         let f = Flash::schedule_only(flash_params(&v));
         assert_eq!(trace_block(Pass::Fwd, Some((5, 2)), true), Some(5));

@@ -106,7 +106,7 @@ async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>
 
 #[hook]
 pub fn use_flash_panel() -> Html {
-    let p = use_panel(&super::FLASH);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let v = &p.v;
     let params = super::flash_params(v);
@@ -328,3 +328,5 @@ fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
         </>
     }
 }
+
+crate::ui::panel::panel!(use_flash_panel);

@@ -2,15 +2,15 @@
 //! from URL values to the expression, and the numbers its panel shows (the
 //! ledger's totals, the roofline inset's two points) as pure data.
 
-use super::{Part, Topic, TopicMeta, MEASURED};
 use crate::params::{ParamSpec, Values};
 use crate::sim::fusion::{self, Ledger, Node};
 use crate::sim::measured::Table;
 use crate::sim::roofline::Work;
+use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 fn check_fusion(s: &str) -> Result<(), String> {
     fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
@@ -207,13 +207,11 @@ pub fn measured_rows(t: &Table) -> Vec<MeasuredRow> {
         .collect()
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &FUSION,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&FUSION, |c| yew::functional::Hook::run(view::use_fusion_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&FUSION, STRINGS, &practice::BANK).measured(&[FIGURES_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const FIGURES_FILE: &str = "h200-figures.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]

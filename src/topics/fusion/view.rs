@@ -3,7 +3,7 @@
 use crate::params::Value;
 use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
-use crate::sim::measured::{Table, FIGURES};
+use crate::sim::measured::Table;
 use crate::ui::inset::RooflineInset;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_fusion_panel() -> Html {
-    let p = use_panel(&super::FUSION);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let d = p.dispatch.clone();
     let expr = super::expression(&p.v);
@@ -32,7 +32,7 @@ pub fn use_fusion_panel() -> Html {
         use_effect_with(p.v.text("expr").to_string(), move |x| draft.set(x.clone()));
     }
     let draft_error = parse(&draft).err();
-    let figures = use_measured(FIGURES, p.v.choice("measured") == "1");
+    let figures = use_measured(super::FIGURES_FILE, p.v.choice("measured") == "1");
     let on_expr = {
         let draft = draft.clone();
         let d = d.clone();
@@ -135,3 +135,5 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
         </section>
     }
 }
+
+crate::ui::panel::panel!(use_fusion_panel);

@@ -2,16 +2,16 @@
 //! from URL values to simulation parameters; the two cycle counts spelled
 //! out, and the link to the same pass on the systolic array.
 
-use super::*;
 use crate::i18n::{group_digits, tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
 use crate::sim::hw::tpu::{self, Tpu};
 use crate::sim::matmul::{self, Chips, Compare};
 use crate::sim::{hw, systolic::MAX_K, Metric};
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static GPU_TPU_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("m", 1, 16384, 512).log(),
@@ -197,13 +197,8 @@ pub fn systolic_link_text(lang: Lang, v: &Values) -> String {
 /// Rows of the terminology table (`gpu-vs-tpu.term.<i>` and `…<i>t`).
 pub const TERMS: u32 = 6;
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &GPU_TPU,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&GPU_TPU, |c| yew::functional::Hook::run(view::use_gpu_tpu_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&GPU_TPU, STRINGS, &practice::BANK);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -265,10 +260,11 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 mod tests {
     use super::*;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn the_default_case_spelled_out() {
+        crate::topics::install_texts();
         let (v, n) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "4096"), ("n", "4096"), ("gpu", "h100")]));
         assert!(n.is_empty());
         let c = gpu_tpu(&v);
@@ -286,6 +282,7 @@ mod tests {
 
     #[test]
     fn whole_chip_against_whole_chip() {
+        crate::topics::install_texts();
         // The default: 512 × 4096 × 4096 on TPU v5p (8 MXUs) against an H100.
         let (v, _) = GPU_TPU.parse(&q(&[]));
         let ch = chips(&v);
@@ -311,6 +308,7 @@ mod tests {
 
     #[test]
     fn the_systolic_link_shows_the_same_cycles() {
+        crate::topics::install_texts();
         // On the systolic panel, this GEMM on one MXU, weight-stationary with
         // double-buffered loads, takes the first load plus passes × (m + 2s − 2).
         let (v, _) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "1024"), ("n", "512"), ("tpu", "v4")]));
@@ -338,6 +336,7 @@ mod tests {
 
     #[test]
     fn the_systolic_link_opens_cleanly() {
+        crate::topics::install_texts();
         let (v, _) = GPU_TPU.parse(&q(&[("k", "16384"), ("mxu", "256")]));
         let link = systolic_link(Lang::Zh, &v);
         assert_eq!(
@@ -359,6 +358,7 @@ mod tests {
 
     #[test]
     fn every_term_has_both_columns() {
+        crate::topics::install_texts();
         for i in 1..=TERMS {
             assert!(crate::i18n::has(&format!("gpu-vs-tpu.term.{i}")));
             assert!(crate::i18n::has(&format!("gpu-vs-tpu.term.{i}t")));

@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_gpu_tpu_panel() -> Html {
-    let p = use_panel(&super::GPU_TPU);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let c = super::gpu_tpu(&p.v);
     let titles = [ctx.t("gpu-vs-tpu.tpu"), ctx.t("gpu-vs-tpu.gpu")];
@@ -64,3 +64,5 @@ pub fn use_gpu_tpu_panel() -> Html {
     let explain = html! { <p class="current">{ ctx.t("gpu-vs-tpu.explain") }</p> };
     p.frame(controls, stage, explain)
 }
+
+crate::ui::panel::panel!(use_gpu_tpu_panel);

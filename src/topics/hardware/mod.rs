@@ -2,15 +2,15 @@
 //! from URL values to the machine, and what its panel shows (metrics, the
 //! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
-use super::{Part, Topic, TopicMeta, MEASURED};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::measured::Table;
 use crate::sim::roofline::{self, Hardware};
 use crate::sim::Metric;
+use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),
@@ -220,13 +220,12 @@ pub fn transposed_over_straight(t: &Table) -> Option<f64> {
     Some(t.value("transpose_copy.transposed_contiguous.median_ms")? / straight)
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &HARDWARE,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&HARDWARE, |c| yew::functional::Hook::run(view::use_hardware_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic =
+    Topic::new(&HARDWARE, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const FIGURES_FILE: &str = "h200-figures.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -296,7 +295,7 @@ mod tests {
     }
     use super::*;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn lecture_ridges_through_the_url() {
@@ -340,6 +339,7 @@ mod tests {
     /// Every preset's sources in both languages; the English is hw.rs's.
     #[test]
     fn sources_in_both_languages() {
+        crate::topics::install_texts();
         for g in crate::sim::hw::GPUS {
             let key = format!("hardware.source.{}", g.code);
             assert_eq!(crate::i18n::tr(crate::i18n::Lang::En, &key), g.source);

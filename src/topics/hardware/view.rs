@@ -1,7 +1,7 @@
 //! The `#/hardware` panel: compute against memory (notes §1–2, §4, demo 1 of 01).
 
 use crate::scene::Rgba;
-use crate::sim::measured::{Table, FIGURES};
+use crate::sim::measured::Table;
 use crate::ui::chart::{LogChart, LogSeries};
 use crate::ui::custom_gpu::custom_gpu;
 use crate::ui::lecture_table::lecture_table;
@@ -17,12 +17,12 @@ const GROWTH_COLORS: [Rgba; 3] = [Rgba::rgb(235, 110, 20), Rgba::rgb(20, 90, 200
 
 #[hook]
 pub fn use_hardware_panel() -> Html {
-    let p = use_panel(&super::HARDWARE);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let h = super::machine(&p.v);
     let dtype = p.v.choice("dtype");
     let custom = p.v.choice("gpu") == "custom";
-    let figures = use_measured(FIGURES, p.v.choice("measured") == "1");
+    let figures = use_measured(super::FIGURES_FILE, p.v.choice("measured") == "1");
     // This panel's charts stay a little narrower than the shared stage cap.
     let width = p.width.min(1000.0);
     let args = super::ridge_args(&h, dtype);
@@ -119,3 +119,5 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
         </section>
     }
 }
+
+crate::ui::panel::panel!(use_hardware_panel);

@@ -1,13 +1,13 @@
 //! `#/occupancy`: its URL parameters, its registry entry and the typed conversion
 //! from URL values to simulation parameters.
 
-use super::*;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::occupancy::{self, compute, Arch, Kernel};
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("arch", &["sm80", "sm90", "sm100"], "sm90"),
@@ -161,13 +161,8 @@ impl Sweep {
     }
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &OCCUPANCY,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&OCCUPANCY, |c| yew::functional::Hook::run(view::use_occupancy_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&OCCUPANCY, STRINGS, &practice::BANK).lecture(lecture_rows);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -211,21 +206,16 @@ mod tests {
 
     #[test]
     fn the_limits_are_counted_in_blocks() {
+        crate::topics::install_texts();
         use crate::i18n::{trf, Lang};
         assert_eq!(trf(Lang::En, "occupancy.limit.registers", &[("n", "3")]), "Registers: 3 blocks");
         assert_eq!(trf(Lang::Zh, "occupancy.limit.shared-memory", &[("n", "4")]), "共享内存：4 个块");
     }
 
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&OCCUPANCY_PARAMS));
-        assert_eq!(rows.iter().map(|r| r.cells[0].computed.as_str()).collect::<Vec<_>>(), ["100%", "50%", "19%"]);
-        assert!(rows.iter().all(|r| r.ok()));
-    }
     use super::*;
     use crate::sim::occupancy::{arch, Resource};
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn lecture_deep_links() {
@@ -242,6 +232,7 @@ mod tests {
 
     #[test]
     fn lecture_cases_give_the_lecture_numbers() {
+        crate::topics::install_texts();
         // notes §6.7 (H100): 256 × 32 → 100 %; 256 × 64 → 50 %; 128 × 160 → 19 %.
         let expected = [(1.0, Resource::Warps), (0.5, Resource::Registers), (0.1875, Resource::Registers)];
         let start =
@@ -257,6 +248,7 @@ mod tests {
 
     #[test]
     fn sweeps_cover_each_range_and_pass_through_the_kernel() {
+        crate::topics::install_texts();
         for code in ["sm80", "sm90", "sm100"] {
             let a = arch(code);
             for k in [Kernel { threads: 128, regs: 160, smem: 0 }, Kernel { threads: 256, regs: 33, smem: 48 * 1024 }] {

@@ -17,7 +17,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_occupancy_panel() -> Html {
-    let p = use_panel(&super::OCCUPANCY);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let (arch, k) = super::occupancy_kernel(&p.v);
     let o = compute(arch, k);
@@ -84,3 +84,5 @@ pub fn use_occupancy_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_occupancy_panel);

@@ -2,14 +2,14 @@
 //! from URL values to simulation parameters; the telescoping table's rows,
 //! the probabilities' markup and the random vector.
 
-use super::*;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::softmax::{self, OnlineSoftmax};
 use crate::sim::SplitMix64;
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 fn check_vector(s: &str) -> Result<(), String> {
     softmax::parse_vector(s).map(|_| ())
@@ -155,15 +155,8 @@ pub fn random_vector(current: &str) -> Vec<(&'static str, Value)> {
     vec![("x", Value::Text(xs.join(","))), ("block", Value::Int(4)), ("step", Value::Int(0))]
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &ONLINE_SOFTMAX,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || {
-        crate::ui::panel::topic_panel(&ONLINE_SOFTMAX, |c| yew::functional::Hook::run(view::use_softmax_panel(), c))
-    },
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&ONLINE_SOFTMAX, STRINGS, &practice::BANK);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -200,7 +193,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 mod tests {
     use super::*;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn numbers_as_the_table_shows_them() {

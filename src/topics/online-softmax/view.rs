@@ -92,7 +92,7 @@ fn Probabilities(props: &ProbabilitiesProps) -> Html {
 
 #[hook]
 pub fn use_softmax_panel() -> Html {
-    let p = use_panel(&super::ONLINE_SOFTMAX);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let v = &p.v;
     let key = (v.text("x").to_string(), v.int("block"));
@@ -214,3 +214,5 @@ pub fn use_softmax_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_softmax_panel);

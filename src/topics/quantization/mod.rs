@@ -2,15 +2,15 @@
 //! from URL values to simulation parameters; the alignment sentence and the
 //! lecture cases.
 
-use super::*;
 use crate::i18n::{trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw;
 use crate::sim::matmul::{self, Quantization};
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 8192, 1025).log(),
@@ -93,15 +93,8 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))]
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &QUANTIZATION,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || {
-        crate::ui::panel::topic_panel(&QUANTIZATION, |c| yew::functional::Hook::run(view::use_quantization_panel(), c))
-    },
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&QUANTIZATION, STRINGS, &practice::BANK).lecture(lecture_rows);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -125,11 +118,6 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
 
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&QUANTIZATION_PARAMS));
-        assert!(rows.len() == 2 && rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
 
     #[test]
@@ -144,6 +132,7 @@ mod tests {
 
     #[test]
     fn the_alignment_sentence() {
+        crate::topics::install_texts();
         let v = Values::defaults(&QUANTIZATION_PARAMS);
         let q = quantization(&v);
         let text = alignment(Lang::En, &q);

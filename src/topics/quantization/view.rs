@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_quantization_panel() -> Html {
-    let p = use_panel(&super::QUANTIZATION);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let q = super::quantization(&p.v);
     let scene = SceneRef(Rc::new(draw_quantization(&q, &p.theme, p.width.min(900.0))));
@@ -39,3 +39,5 @@ pub fn use_quantization_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_quantization_panel);

@@ -1,13 +1,13 @@
 //! `#/recompute`: its URL parameters, its registry entry, the typed conversion
 //! from URL values to the simulation, and its ledger's rows as pure data.
 
-use super::{Part, Topic, TopicMeta};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::{coalescing, fusion};
+use crate::topic::{Part, Topic, TopicMeta};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("depth", 1, 16, 3),
@@ -109,13 +109,8 @@ pub fn ledger_rows(r: &fusion::Recompute) -> [LedgerRow; 2] {
     ]
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &RECOMPUTE,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&RECOMPUTE, |c| yew::functional::Hook::run(view::use_recompute_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&RECOMPUTE, STRINGS, &practice::BANK).lecture(lecture_rows);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -147,11 +142,6 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = super::lecture_rows(&super::Values::defaults(&super::RECOMPUTE_PARAMS));
-        assert!(rows.len() == 2 && rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
 
     fn parse(pairs: &[(&str, &str)]) -> fusion::Recompute {

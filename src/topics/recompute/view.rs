@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_recompute_panel() -> Html {
-    let p = use_panel(&super::RECOMPUTE);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let r = super::recompute(&p.v);
     let rows = super::ledger_rows(&r).map(|row| {
@@ -41,3 +41,5 @@ pub fn use_recompute_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_recompute_panel);

@@ -5,14 +5,14 @@
 
 use super::fusion::measured_ledger;
 use super::hardware::short;
-use super::{Part, Topic, TopicMeta, MEASURED};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::measured::Table;
 use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, Hardware};
+use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static ROOFLINE_PARAMS: [ParamSpec; 11] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),
@@ -263,13 +263,12 @@ pub fn measured_points(t: &Table) -> Vec<MeasuredPoint> {
         .collect()
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &ROOFLINE,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&ROOFLINE, |c| yew::functional::Hook::run(view::use_roofline_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic =
+    Topic::new(&ROOFLINE, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const FIGURES_FILE: &str = "h200-figures.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -332,12 +331,6 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
 
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&ROOFLINE_PARAMS));
-        assert_eq!(rows.len(), 9);
-        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
 
     fn parse(pairs: &[(&str, &str)]) -> Values {
@@ -371,7 +364,7 @@ mod tests {
         assert_eq!((h.peak_tflops("fp32"), h.hbm_tbps, h.ridge("fp32").round()), (5.5, 0.215, 26.0));
         let m = roofline::metrics(&h, "fp32", roofline_work(&v, "matmul"));
         assert_eq!(m[2].value, 1.0, "a 4096² fp32 matmul reaches the M4 Pro's peak");
-        let (_, notices) = ROOFLINE.parse(&crate::topics::q(&[("gpu", "custom"), ("peak", "-1")]));
+        let (_, notices) = ROOFLINE.parse(&crate::topic::q(&[("gpu", "custom"), ("peak", "-1")]));
         assert_eq!(notices.len(), 1, "a bad peak is named");
     }
 

@@ -1,7 +1,7 @@
 //! The `#/roofline` panel: attainable = min(peak, intensity × bandwidth)
 //! (notes §5, §6.2, demos 2–3 of 01).
 
-use crate::sim::measured::{Table, FIGURES};
+use crate::sim::measured::Table;
 use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
 use crate::ui::custom_gpu::custom_gpu;
@@ -16,12 +16,12 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_roofline_panel() -> Html {
-    let p = use_panel(&super::ROOFLINE);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let h = super::gpu(&p.v);
     let dtype = p.v.choice("dtype");
     let op = p.v.choice("op");
-    let figures = use_measured(FIGURES, p.v.choice("measured") == "1");
+    let figures = use_measured(super::FIGURES_FILE, p.v.choice("measured") == "1");
     let work = super::roofline_work(&p.v, op);
     // This panel's chart stays a little narrower than the shared stage cap.
     let width = p.width.min(1000.0);
@@ -146,3 +146,5 @@ fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
         </section>
     }
 }
+
+crate::ui::panel::panel!(use_roofline_panel);

@@ -2,16 +2,16 @@
 //! from URL values to simulation parameters; the caption, the phases shown
 //! for a dataflow and the lecture presets.
 
-use super::*;
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw::tpu::{self, TPU_CODES};
 use crate::sim::systolic::{self, Conv, Dataflow, Phase, Systolic, MAX_DIM, MAX_K};
 use crate::sim::Steppable;
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 /// The systolic simulation's parameters from validated URL values.
 /// `m` and `n` of 0 (their default) mean the array's rows and columns, so
@@ -193,13 +193,8 @@ pub fn work(p: &systolic::Params) -> crate::sim::roofline::Work {
     }
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &SYSTOLIC,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&SYSTOLIC, |c| yew::functional::Hook::run(view::use_systolic_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&SYSTOLIC, STRINGS, &practice::BANK);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -347,6 +342,7 @@ mod tests {
 
     #[test]
     fn captions_name_cycle_phase_and_chunk() {
+        crate::topics::install_texts();
         let p = |df| systolic::Params { dataflow: df, ..Default::default() };
         let os = Systolic::new(p(Dataflow::Os));
         assert_eq!(caption(Lang::En, &os, 3), "Cycle 3 / 12 · Fill: operands still arriving · 6 / 16 PE");
@@ -361,6 +357,7 @@ mod tests {
 
     #[test]
     fn old_links_are_one_tile_and_new_ones_fold() {
+        crate::topics::install_texts();
         // A link without m and n is the array's own shape, as before.
         let (v, notices) = SYSTOLIC.parse(
             &[("rows", "4"), ("cols", "4"), ("k", "6"), ("cycle", "12")].map(|(a, b)| (a.to_string(), b.to_string())),

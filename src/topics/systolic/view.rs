@@ -133,7 +133,7 @@ fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scen
 
 #[hook]
 pub fn use_systolic_panel() -> Html {
-    let p = use_panel(&super::SYSTOLIC);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let theme = &p.theme;
     let params = super::systolic_params(&p.v);
@@ -347,3 +347,5 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> 
         </>
     }
 }
+
+crate::ui::panel::panel!(use_systolic_panel);

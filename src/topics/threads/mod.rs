@@ -1,17 +1,17 @@
 //! `#/threads`: its URL parameters, its registry entry and the typed conversion
 //! from URL values to simulation parameters.
 
-use super::*;
 #[allow(unused_imports)]
 use crate::params::{Kind, ParamSpec, Value, Values};
 #[allow(unused_imports)]
 use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
 #[allow(unused_imports)]
 use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static THREADS_PARAMS: [ParamSpec; 3] = [
     ParamSpec::int("n", 1, threads::MAX_N as i64, 1000).log(),
@@ -34,13 +34,8 @@ pub fn threads_grid(v: &Values) -> threads::Grid {
     threads::Grid::new(v.int("n") as u64, v.int("block") as u64)
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &THREADS,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&THREADS, |c| yew::functional::Hook::run(view::use_threads_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&THREADS, STRINGS, &practice::BANK);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -70,7 +65,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn the_lecture_grid() {

@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_threads_panel() -> Html {
-    let p = use_panel(&super::THREADS);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let g = super::threads_grid(&p.v);
     let sel = p.v.int("thread") as u64;
@@ -70,3 +70,5 @@ pub fn use_threads_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_threads_panel);

@@ -2,15 +2,15 @@
 //! from URL values to simulation parameters; the step caption, the shared
 //! memory check and the lecture cases.
 
-use super::*;
 use crate::i18n::{format_bytes, group_digits, tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw;
 use crate::sim::matmul::{self, TileRun, TileState};
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static TILING_PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("n", 1, 4096, 256).log(),
@@ -164,13 +164,8 @@ pub fn lecture_case(mode: &'static str, tile: i64) -> Vec<(&'static str, Value)>
     ]
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &TILING,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&TILING, |c| yew::functional::Hook::run(view::use_tiling_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&TILING, STRINGS, &practice::BANK).lecture(lecture_rows);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -208,16 +203,10 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
 
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&TILING_PARAMS));
-        assert_eq!(rows[0].cells[0].computed, "33,554,432");
-        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
     use crate::sim::Steppable;
 
-    use crate::topics::q;
+    use crate::topic::q;
 
     fn case(mode: &'static str, tile: i64) -> Values {
         let start = Values::defaults(&TILING_PARAMS).with("n", Value::Int(1000)).with("ti", Value::Int(7));
@@ -226,6 +215,7 @@ mod tests {
 
     #[test]
     fn lecture_cases_give_the_lecture_table() {
+        crate::topics::install_texts();
         // notes §6.6 (n = 256, fp32): naive 33,554,432 reads, intensity 0.25;
         // T = 4 → 8,388,608, 1; T = 16 → 2,097,152, 4; T = 64 → 524,288, 16.
         let expected = [(33_554_432, 0.25), (8_388_608, 1.0), (2_097_152, 4.0), (524_288, 16.0)];

@@ -17,7 +17,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_tiling_panel() -> Html {
-    let p = use_panel(&super::TILING);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let run = super::tile_run(&p.v);
     let t = run.tiling;
@@ -68,3 +68,5 @@ pub fn use_tiling_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_tiling_panel);

@@ -3,16 +3,16 @@
 //! modelled throughput curve, why n − 1 → n changed what it did, and the
 //! lecture cases.
 
-use super::*;
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::matmul::{self, modelled_tflops};
 use crate::sim::measured::Table;
 use crate::sim::{hw, Metric};
+use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static WAVES_PARAMS: [ParamSpec; 9] = [
     ParamSpec::choice("gpu", hw::GPU_CODES, "a100"),
@@ -250,13 +250,11 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &WAVES,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || crate::ui::panel::topic_panel(&WAVES, |c| yew::functional::Hook::run(view::use_waves_panel(), c)),
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&WAVES, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[MATMUL_FILE]);
+
+/// The measured table the panel overlays (`assets/measured/`).
+pub const MATMUL_FILE: &str = "h200-matmul.csv";
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -298,12 +296,6 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
 
-    #[test]
-    fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&WAVES_PARAMS));
-        assert_eq!(rows.len(), 3);
-        assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
-    }
     use super::*;
 
     fn case(n: i64) -> Values {

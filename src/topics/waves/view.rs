@@ -4,7 +4,6 @@
 use crate::draw::matmul::draw_waves;
 use crate::scene::Theme;
 use crate::sim::hw;
-use crate::sim::measured::MATMUL;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
 use crate::ui::lecture_table::lecture_table;
@@ -17,7 +16,7 @@ use yew::prelude::*;
 
 #[hook]
 pub fn use_waves_panel() -> Html {
-    let p = use_panel(&super::WAVES);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let v = &p.v;
     let n = v.int("n") as u64;
@@ -26,7 +25,7 @@ pub fn use_waves_panel() -> Html {
     let wave_label = |i: u64| ctx.tf("waves.wave", &[("w", &i.to_string())]);
     let scene = SceneRef(Rc::new(draw_waves(&w, &p.theme, p.width, &wave_label)));
     // The measured H200 sweep (h200-matmul.csv), overlaid on the H200's model.
-    let table = use_measured(MATMUL, v.choice("measured") == "1");
+    let table = use_measured(super::MATMUL_FILE, v.choice("measured") == "1");
     let on_gpu = table.as_ref().is_some_and(|t| super::measured_on(t, g));
     let measured: Vec<(f64, f64)> = match &table {
         Some(t) if on_gpu => super::measured_series(t),
@@ -121,3 +120,5 @@ pub fn use_waves_panel() -> Html {
     };
     p.frame(controls, stage, p.explain())
 }
+
+crate::ui::panel::panel!(use_waves_panel);

@@ -3,14 +3,14 @@
 //! parameters (`quick`, and the results `r`), its registry entry, the
 //! lecture's Apple M4 Pro figures and what the panel shows, as pure data.
 
-use super::{Part, Topic, TopicMeta};
 use crate::params::{ParamSpec, Values};
 use crate::sim::bench::{check_results, Plan, Results, MAX_ENCODED};
 use crate::sim::Metric;
+use crate::topic::{Part, Topic, TopicMeta};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub mod view;
 
 pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
     ParamSpec::choice("quick", &["0", "1"], "0").optional(),
@@ -113,15 +113,8 @@ pub fn size_label(bytes: u64) -> String {
     }
 }
 
-/// The registry entry.
-pub static TOPIC: Topic = Topic {
-    meta: &YOUR_MACHINE,
-    strings: STRINGS,
-    #[cfg(target_arch = "wasm32")]
-    view: || {
-        crate::ui::panel::topic_panel(&YOUR_MACHINE, |c| yew::functional::Hook::run(view::use_your_machine_panel(), c))
-    },
-};
+/// Everything this route owns (the registry lists it).
+pub static TOPIC: Topic = Topic::new(&YOUR_MACHINE, STRINGS, &practice::BANK);
 
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
@@ -191,7 +184,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topics::q;
+    use crate::topic::q;
 
     #[test]
     fn the_lectures_m4_pro() {

@@ -82,7 +82,7 @@ enum Status {
 
 #[hook]
 pub fn use_your_machine_panel() -> Html {
-    let p = use_panel(&super::YOUR_MACHINE);
+    let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let slot: Slot = use_mut_ref(|| None);
     let status = use_state(|| Status::Idle);
@@ -501,3 +501,5 @@ fn BenchChart(p: &BenchChartProps) -> Html {
         </div>
     }
 }
+
+crate::ui::panel::panel!(use_your_machine_panel);

@@ -1,0 +1,340 @@
+//! Tests over the whole registry: every topic, its texts, its practice
+//! bank, its lecture table and its measured files, through [`ALL`] (never a
+//! hand list).
+
+use super::*;
+use crate::i18n::{
+    self, file_contents, file_name, has, install, is_loaded, tables, Entry, Lang, BUILD, BUILD_KEY, RESIDENT,
+};
+use crate::params::{parse, Kind, Value, Values};
+use crate::practice::{question, round, Answer, Given, Grade, Text, Tol, ROUND_LEN};
+use crate::topic::{q, Part};
+
+#[test]
+fn ids_and_names_are_unique() {
+    for (i, t) in ALL.iter().map(|t| t.meta).enumerate() {
+        assert!(ALL[..i].iter().all(|u| u.meta.id != t.id));
+        for (j, p) in t.params.iter().enumerate() {
+            assert!(t.params[..j].iter().all(|o| o.name != p.name), "{} repeats {}", t.id, p.name);
+            assert!(!crate::params::GLOBAL_PARAMS.contains(&p.name));
+        }
+    }
+}
+
+/// The hostile-URL test of the pure layer, over the whole registry: every
+/// parameter of every topic, given garbage, gives a notice naming it and a
+/// value inside its range.
+#[test]
+fn hostile_values_for_every_parameter_of_every_topic() {
+    for t in ALL.iter().map(|t| t.meta) {
+        for p in t.params {
+            for bad in ["-3", "abc", "100000", "", "1e9", "99999999999999999999999", "%"] {
+                let (v, notices) = parse(t.params, &q(&[(p.name, bad)]));
+                match p.kind {
+                    Kind::Int { min, max, .. } => {
+                        let x = v.int(p.name);
+                        assert!((min..=max).contains(&x), "{}.{}={bad} → {x}", t.id, p.name);
+                        if !(min..=max).contains(&bad.parse::<i64>().unwrap_or(i64::MIN)) {
+                            assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                        }
+                    }
+                    Kind::Choice { options, .. } => {
+                        assert!(options.contains(&v.choice(p.name)));
+                        assert!(notices.iter().any(|n| n.param == p.name));
+                    }
+                    Kind::Position => {
+                        if bad.parse::<i64>().is_err() && !bad.chars().all(|c| c.is_ascii_digit()) {
+                            assert!(notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                        }
+                    }
+                    Kind::Text { check, .. } => {
+                        // Either accepted as given, or replaced (valid) with a notice.
+                        let used = v.text(p.name);
+                        assert!((check.0)(used).is_ok());
+                        assert!(used == bad || notices.iter().any(|n| n.param == p.name), "{}.{}={bad}", t.id, p.name);
+                    }
+                }
+            }
+        }
+        let (_, notices) = parse(t.params, &q(&[("no-such-param", "1")]));
+        assert_eq!(notices.len(), 1);
+        if let Some(pos) = t.position_param() {
+            let (v, notices) = t.parse(&q(&[(pos, "99999999999")]));
+            assert!(notices.iter().any(|n| n.param == pos));
+            assert_eq!(v.int(pos) as u64, (t.position_max.unwrap())(&v));
+        }
+    }
+}
+
+#[test]
+fn the_issue_deep_link_parses_cleanly() {
+    let (v, notices) = systolic::SYSTOLIC.parse(&q(&[
+        ("rows", "4"),
+        ("cols", "4"),
+        ("k", "6"),
+        ("dataflow", "os"),
+        ("seed", "1"),
+        ("cycle", "3"),
+    ]));
+    assert!(notices.is_empty());
+    assert_eq!(v.int("cycle"), 3);
+    assert_eq!(
+        v.to_query(),
+        q(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3")])
+    );
+    // Shrinking k pulls the cycle back inside the run.
+    let shrunk = systolic::SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
+    assert_eq!(shrunk.int("cycle"), 7);
+}
+
+#[test]
+fn params_json_names_every_parameter() {
+    let j = systolic::SYSTOLIC.params_json();
+    assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
+    assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws","is"]}"#));
+    assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
+    assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":1000,"optional":true}"#));
+}
+
+#[test]
+fn readme_lists_every_panel() {
+    let readme = include_str!("../../README.md");
+    assert!(readme.contains(&readme_table()), "README's panel table is stale; expected:\n{}", readme_table());
+}
+
+// ---- Texts: every table the registry hands to i18n.
+
+#[test]
+fn keys_are_unique_and_both_languages_present() {
+    install_texts();
+    let all: Vec<&Entry> = tables().flat_map(|t| t.iter()).collect();
+    let mut seen = std::collections::HashSet::new();
+    for (k, en, zh) in all {
+        assert!(seen.insert(*k), "duplicate key {k}");
+        assert!(!en.trim().is_empty() && !zh.trim().is_empty(), "{k} lacks a language");
+    }
+}
+
+#[test]
+fn placeholders_match_between_languages() {
+    install_texts();
+    let holes = |s: &str| {
+        let mut v: Vec<String> =
+            s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(h, _)| h.to_string()).collect();
+        v.sort();
+        v
+    };
+    for (k, en, zh) in tables().flat_map(|t| t.iter()) {
+        assert_eq!(holes(en), holes(zh), "placeholders differ in {k}");
+    }
+}
+
+/// Every topic is fully translated: title, summary, every parameter, every
+/// choice and every metric.
+#[test]
+fn every_topic_is_translated() {
+    install_texts();
+    for t in ALL.iter().map(|t| t.meta) {
+        for key in [format!("topic.{}.title", t.id), format!("topic.{}.summary", t.id)] {
+            assert!(has(&key), "missing {key}");
+        }
+        for p in t.params {
+            assert!(has(&format!("param.{}", p.name)), "missing param.{}", p.name);
+            if let Kind::Choice { options, .. } = p.kind {
+                for o in options {
+                    assert!(has(&format!("choice.{}.{o}", p.name)), "missing choice.{}.{o}", p.name);
+                }
+            }
+        }
+        for m in t.metrics {
+            assert!(has(&format!("metric.{m}")), "missing metric.{m}");
+        }
+    }
+}
+
+/// The text files carry every table's texts (the resident ones aside),
+/// and a loaded file gives exactly the tables' texts.
+#[test]
+fn text_files_round_trip() {
+    install_texts();
+    for lang in [Lang::En, Lang::Zh] {
+        let file = file_contents(lang);
+        install(lang, &file).expect("a generated file installs");
+        assert!(is_loaded(lang));
+        let mut keys = 0;
+        for (k, en, zh) in tables().flat_map(|t| t.iter()).filter(|(k, ..)| !RESIDENT.iter().any(|r| r.0 == *k)) {
+            assert_eq!(i18n::text(lang, k), Some(if lang == Lang::En { *en } else { *zh }), "{k}");
+            keys += 1;
+        }
+        let map: std::collections::HashMap<String, String> = serde_json::from_str(&file).unwrap();
+        assert_eq!(map.len(), keys + 1, "one entry per key, and the build's fingerprint");
+        assert_eq!(map[BUILD_KEY], BUILD);
+        assert!(RESIDENT.iter().all(|(k, ..)| !map.contains_key(*k)), "resident texts stay compiled in");
+    }
+    assert!(install(Lang::En, "{}").is_err());
+    assert!(install(Lang::En, r#"{"_build":"0","app.name":"W"}"#).is_err(), "another build's file");
+    assert!(install(Lang::En, &format!(r#"{{"_build":"{BUILD}"}}"#)).is_err(), "no texts");
+    assert!(install(Lang::En, "<html>").is_err());
+    assert_eq!(file_name(Lang::Zh), "strings.zh.json");
+}
+
+// ---- Practice: every bank of the registry, thousands of seeds each.
+
+const SEEDS: u64 = 2000;
+
+/// A rendered text with no `{placeholder}` left (trf panics in tests on a
+/// missing argument; this also catches a stray brace).
+fn filled(t: &Text, lang: Lang) -> String {
+    let s = t.render(lang);
+    assert!(!s.trim().is_empty(), "{} is empty", t.key);
+    assert!(crate::i18n::placeholders(&s).is_empty(), "{}: unfilled in {s}", t.key);
+    assert!(!s.contains("NaN") && !s.contains("inf"), "{}: {s}", t.key);
+    s
+}
+
+#[test]
+fn every_topic_has_three_kinds_and_a_bank_in_registry_order() {
+    for t in ALL {
+        let b = t.practice;
+        assert_eq!(b.topic, t.meta.id, "{} holds the bank of {}", t.meta.id, b.topic);
+        assert!(b.kinds.len() >= 3, "{} has {} kinds", b.topic, b.kinds.len());
+        for (i, k) in b.kinds.iter().enumerate() {
+            assert!(b.kinds[..i].iter().all(|o| o.id != k.id), "{} repeats {}", b.topic, k.id);
+        }
+    }
+}
+
+#[test]
+fn every_question_is_sound() {
+    install_texts();
+    for t in ALL {
+        let (b, meta) = (t.practice, t.meta);
+        let mut kinds_seen = std::collections::HashSet::new();
+        for seed in 0..SEEDS {
+            let q = question(b, seed);
+            kinds_seen.insert(q.kind);
+            let at = format!("{} q={seed} ({})", b.topic, q.kind);
+            // Reproducible.
+            assert_eq!(question(b, seed), q, "{at}");
+            // The state is a valid, canonical panel URL (no notice, nothing changed).
+            let (v, notices) = meta.parse(&q.query());
+            assert!(notices.is_empty(), "{at}: {notices:?}");
+            assert_eq!(v, q.state, "{at}");
+            for lang in [Lang::En, Lang::Zh] {
+                filled(&q.prompt, lang);
+                filled(&q.explain, lang);
+            }
+            match &q.answer {
+                Answer::Number { value, tol, traps } => {
+                    assert!(value.is_finite() && *value >= 0.0, "{at}: {value}");
+                    assert_eq!(q.answer.grade(Given::Number(*value)), Grade::Right, "{at}");
+                    if *tol == Tol::Exact {
+                        assert_eq!(value.fract(), 0.0, "{at}: a count must be whole");
+                        // A neighbouring whole number is never right.
+                        assert_ne!(q.answer.grade(Given::Number(value + 1.0)), Grade::Right, "{at}");
+                    }
+                    // The usual misreadings never pass as right.
+                    for t in traps.iter().filter(|t| *t != value) {
+                        assert_ne!(q.answer.grade(Given::Number(*t)), Grade::Right, "{at}: trap {t} vs {value}");
+                    }
+                    // The shown answer, read back, is right.
+                    let shown = q.answer.shown(Lang::En).replace([',', '%'], "");
+                    let read: f64 = shown.parse().unwrap_or_else(|_| panic!("{at}: shown {shown}"));
+                    assert_eq!(q.answer.grade(Given::Number(read)), Grade::Right, "{at}: shown {shown} vs {value}");
+                }
+                Answer::Choice(options) => {
+                    assert!(options.len() >= 2, "{at}");
+                    assert_eq!(options.iter().filter(|c| c.right).count(), 1, "{at}: exactly one right option");
+                    for lang in [Lang::En, Lang::Zh] {
+                        let labels: Vec<String> = options.iter().map(|c| filled(&c.label, lang)).collect();
+                        let mut distinct = labels.clone();
+                        distinct.sort();
+                        distinct.dedup();
+                        assert_eq!(distinct.len(), labels.len(), "{at}: options repeat {labels:?}");
+                    }
+                    for (i, c) in options.iter().enumerate() {
+                        let g = q.answer.grade(Given::Choice(i));
+                        assert_eq!(g == Grade::Right, c.right, "{at}");
+                    }
+                }
+            }
+        }
+        assert_eq!(kinds_seen.len(), b.kinds.len(), "{}: every kind is drawn", b.topic);
+    }
+}
+
+#[test]
+fn the_waves_explanation_reads_like_the_lecture() {
+    // Find a waves-count question and check its explanation carries the
+    // simulation's numbers.
+    install_texts();
+    let q = (0..200).map(|s| question(waves::TOPIC.practice, s)).find(|q| q.kind == "waves").expect("a waves question");
+    let w = waves::waves_at(&q.state, q.state.int("n") as u64);
+    let text = q.explain.render(Lang::En);
+    assert!(text.contains(&format!("= {} tiles on {} SMs → {} waves", w.tiles(), w.sms, w.waves())), "{text}");
+    assert_eq!(q.answer, Answer::count(w.waves()).with_traps(&[(w.tiles() / w.sms) as f64]));
+}
+
+#[test]
+fn rounds_are_ten_questions_in_lecture_order() {
+    let order: Vec<&str> = ALL.iter().map(|t| t.meta.id).collect();
+    let part_of = |id: &str| find(id).map(|t| t.meta.part);
+    for seed in 0..300 {
+        for part in [None, Some(Part::Gpu), Some(Part::Fast), Some(Part::Flash), Some(Part::Tpu)] {
+            let r = round(seed, part, ALL);
+            assert_eq!(r.items.len(), ROUND_LEN);
+            let pos: Vec<usize> = r.items.iter().map(|(t, _)| order.iter().position(|o| o == t).unwrap()).collect();
+            assert!(pos.windows(2).all(|w| w[0] <= w[1]), "{pos:?}");
+            assert!(r.items.iter().all(|(t, _)| part.is_none() || part_of(t) == part));
+            if part.is_none() {
+                let mut d = pos.clone();
+                d.dedup();
+                assert_eq!(d.len(), ROUND_LEN, "no repeats across the whole lecture");
+            }
+            assert_eq!(round(seed, part, ALL), r);
+        }
+    }
+    assert_eq!(crate::practice::part_from_code("flash"), Some(Part::Flash));
+    assert_eq!(crate::practice::part_from_code("x"), None);
+}
+
+#[test]
+fn a_question_is_reproduced_by_its_seed_and_differs_across_seeds() {
+    let bank = threads::TOPIC.practice;
+    let a = question(bank, 7);
+    assert_eq!(question(bank, 7), a);
+    assert!((0..20).any(|s| question(bank, s).prompt != a.prompt));
+}
+
+// ---- The lecture's tables and the measured files each topic declares.
+
+/// Every topic with a lecture table: each printed figure of the notes comes
+/// out of its model, or differs with its reason shown (the rows the panel shows beside the model).
+#[test]
+fn every_lecture_table_matches_its_model() {
+    let mut tables = 0;
+    for t in ALL {
+        if let Some(rows) = t.lecture {
+            let rows = rows(&Values::defaults(t.meta.params));
+            assert!(!rows.is_empty(), "{}: an empty lecture table", t.meta.id);
+            // A figure may differ from the notes only with its reason shown.
+            assert!(rows.iter().all(|r| r.ok() || r.reason.is_some()), "{}: {rows:?}", t.meta.id);
+            tables += 1;
+        }
+    }
+    assert!(tables >= 9, "{tables} lecture tables");
+}
+
+/// Every measured file a topic declares ships, names its device and parses.
+#[test]
+fn every_measured_file_a_topic_declares_ships_and_parses() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/measured/");
+    let declared: Vec<&str> = ALL.iter().flat_map(|t| t.measured.iter().copied()).collect();
+    for file in &declared {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let t = crate::sim::measured::Table::parse(&text);
+        assert!(t.meta("device").is_some(), "{file} names its device");
+        assert!(t.header.len() >= 2 && !t.rows.is_empty(), "{file}: {:?}", t.header);
+        assert!(t.rows.iter().all(|r| r.len() == t.header.len()), "{file}: ragged rows");
+    }
+}
