@@ -1,11 +1,22 @@
 #!/usr/bin/env python3
-"""The import graph of src/: one node per file, an edge A -> B when A names an
-item of B (`use crate::…`, `use super::…`, a `crate::x::y` or `child::y` path,
-a `crate::m!` macro). Prints every import circle (strongly connected component
-of more than one file) and exits 1 if there is any. Test-only code counts too.
+"""The import graph of src/, and the check that it has no circle.
 
-    python3 .ci/imports.py            # the check
-    python3 .ci/imports.py --edges    # the whole graph, one edge a line
+Nodes: one per file, except that a concept's folder under `src/topics/` or
+`src/sim/` (`topics/<id>/`, `sim/flash/`, …) is one node: a topic owns its
+folder (its `mod.rs` declares the topic from its parts, which use its
+conversions). Edges: A -> B when A names an item of B (`use crate::…`,
+`use super::…`, a `crate::x::y` or `child::y` path, a `crate::m!` macro); a
+`pub use child::X` re-export is the module's own surface, not an import.
+Test code (`#[cfg(test)]` modules, inline or in files) is not part of the
+library's layering: tests may reach any layer (e.g. to install the
+registry's texts); `--with-tests` counts it too.
+
+Prints every import circle (strongly connected component of more than one
+node) and exits 1 if there is any.
+
+    python3 .ci/imports.py                # the check
+    python3 .ci/imports.py --edges        # the whole graph, one edge a line
+    python3 .ci/imports.py --with-tests   # test code counted as well
 """
 import os, re, sys
 
@@ -19,7 +30,9 @@ def strip(text):
     text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
     return text
 
+WITH_TESTS = "--with-tests" in sys.argv
 modules = {}   # module path (tuple) -> file
+test_files = set()  # files declared under #[cfg(test)]
 files = {}     # file -> module path
 children = {}  # file -> {name: module path}
 
@@ -43,6 +56,8 @@ def declare(path, file):
                 child = os.path.join(base, name, "mod.rs")
         child = os.path.normpath(child)
         children[file][name] = path + (name,)
+        if "cfg(test)" in attrs or file in test_files:
+            test_files.add(child)
         declare(path + (name,), child)
 
 declare((), os.path.join(ROOT, "lib.rs"))
@@ -109,9 +124,38 @@ def resolve(path, here, inline=0):
         else: break
     return modules.get(best)
 
-edges = {f: set() for f in files}
+def drop_tests(text):
+    """The text without its `#[cfg(test)]` items (inline modules, functions)."""
+    out, i = [], 0
+    for m in re.finditer(r'#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?(?:mod|fn|use)\b[^{;]*([{;])', text):
+        if m.start() < i:
+            continue
+        out.append(text[i:m.start()])
+        j = m.end()
+        if m.group(1) == "{":
+            depth = 1
+            while j < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+def node(f):
+    """A concept folder under topics/ or sim/ is one node."""
+    rel_ = os.path.relpath(f, ROOT).split(os.sep)
+    if len(rel_) >= 3 and rel_[0] in ("topics", "sim"):
+        return os.path.join(ROOT, rel_[0], rel_[1]) + os.sep
+    return f
+
+edges = {}
 for f in files:
+    if f in test_files and not WITH_TESTS:
+        continue
     text = strip(open(f, encoding="utf-8").read())
+    if not WITH_TESTS:
+        text = drop_tests(text)
+    edges.setdefault(node(f), set())
     spans = inline_spans(text)
     depth = lambda pos: sum(1 for a, b in spans if a <= pos < b)
     refs = []
@@ -126,10 +170,19 @@ for f in files:
             continue
         refs.append((tuple(m.group(1).split("::")), depth(m.start())))
     for m in re.finditer(r'(?:\$?crate)::(\w+)!', text):
-        if m.group(1) in macros: edges[f].add(macros[m.group(1)])
+        if m.group(1) in macros and node(macros[m.group(1)]) != node(f):
+            edges[node(f)].add(node(macros[m.group(1)]))
     for r, d in refs:
         t = resolve(r, f, d)
-        if t and t != f: edges[f].add(t)
+        if t and node(t) != node(f) and (WITH_TESTS or t not in test_files):
+            edges[node(f)].add(node(t))
+    # The registry's `ALL` (written by build.rs) names every topic it declares.
+    if 'include!(concat!(env!("OUT_DIR")' in text:
+        for child in children[f].values():
+            edges[node(f)].add(node(modules[child]))
+for targets in list(edges.values()):
+    for t in targets:
+        edges.setdefault(t, set())
 
 rel = lambda f: os.path.relpath(f, os.path.dirname(ROOT))
 if "--edges" in sys.argv:
@@ -152,10 +205,12 @@ def visit(v):
             w = stack.pop(); on.discard(w); comp.append(w)
             if w == v: break
         sccs.append(comp)
-for v in sorted(files):
+for v in sorted(edges):
     if v not in index: visit(v)
 circles = [c for c in sccs if len(c) > 1]
-print(f"{len(files)} files, {sum(len(e) for e in edges.values())} import edges, {len(circles)} import circles")
+print(f"{len(files)} files ({len(test_files)} test-only) in {len(edges)} nodes, "
+      f"{sum(len(e) for e in edges.values())} import edges, {len(circles)} import circles"
+      + (" (test code counted)" if WITH_TESTS else ""))
 for c in circles:
     print(f"  circle of {len(c)}: " + ", ".join(sorted(rel(f) for f in c)))
 sys.exit(1 if circles else 0)

@@ -2,7 +2,7 @@
 //! (redrawn only when its data, size, language or mode change) and a cursor
 //! layer (redrawn every step, a single line), so playback stays cheap.
 
-use super::canvas::{context_2d, FONT_STACK};
+use super::paint::{context_2d, FONT_STACK};
 use crate::scene::Rgba;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -169,7 +169,7 @@ pub fn Chart(props: &ChartProps) -> Html {
     let plot = use_node_ref();
     let overlay = use_node_ref();
     let area = use_mut_ref(|| None::<(Range<i32>, Range<i32>)>);
-    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let dpr = super::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((props.width * dpr).round() as u32, (props.height * dpr).round() as u32);
 
     let (x0, span) = (props.data.x0, (props.data.ys.len().max(2) - 1) as f64 * props.data.dx);
@@ -391,7 +391,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
 #[component]
 pub fn LogChart(p: &LogChartProps) -> Html {
     let canvas = use_node_ref();
-    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let dpr = super::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let canvas = canvas.clone();
@@ -511,7 +511,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
 #[component]
 pub fn RooflineChart(p: &RooflineProps) -> Html {
     let canvas = use_node_ref();
-    let dpr = super::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let dpr = super::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let canvas = canvas.clone();

@@ -4,7 +4,7 @@
 
 use crate::params::Value;
 use crate::sim::hw::M4_PRO;
-use crate::ui::app::AppCtx;
+use crate::ui::ctx::AppCtx;
 use crate::ui::url_state::Action;
 use crate::ui::widgets::emit_on_click;
 use yew::prelude::*;

@@ -2,8 +2,8 @@
 //! painted offscreen with the canvas adapter, encoded by `animation`), and
 //! "PNG with figures" (the canvas with the panel's title and key figures).
 
-use super::app::AppCtx;
-use super::canvas::{paint_scaled, Scratch};
+use super::ctx::AppCtx;
+use super::paint::{paint_scaled, Scratch};
 use crate::animation::{delay_cs, frame_positions, GifWriter, MAX_FRAMES};
 use crate::scene::{slide, Scene, Theme};
 use std::cell::Cell;
@@ -27,13 +27,13 @@ impl PartialEq for Export {
 }
 
 fn offscreen() -> Option<HtmlCanvasElement> {
-    super::window().document()?.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()
+    super::dom::window().document()?.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()
 }
 
 /// The RGBA pixels of `scene` painted at `scale` pixels per CSS pixel.
 fn rasterize(canvas: &HtmlCanvasElement, scene: &Scene, scale: f64, scratch: &mut Scratch) -> Option<Vec<u8>> {
     paint_scaled(canvas, scene, scratch, scale, 0.0);
-    let ctx = super::canvas::context_2d(canvas)?;
+    let ctx = super::paint::context_2d(canvas)?;
     let img = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).ok()?;
     Some(img.data().0)
 }
@@ -107,7 +107,7 @@ pub fn GifExport(p: &GifExportProps) -> Html {
                         if let Ok(blob) =
                             web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(&arr), &opts)
                         {
-                            super::present::download_blob(&format!("{}.gif", export.name), &blob);
+                            super::dom::download_blob(&format!("{}.gif", export.name), &blob);
                         }
                         Job::Done { frames: n, bytes: len }
                     }
@@ -197,7 +197,7 @@ async fn encode(
         let rgba = rasterize(&canvas, &scene, scale, &mut scratch).ok_or("no pixels")?;
         gif.add(&rgba, delay)?;
         job.set(Job::Running { done: i + 1, of: positions.len() });
-        super::next_frame().await;
+        super::dom::next_frame().await;
     }
     let n = gif.frames();
     Ok(Some((n, gif.finish()?)))
@@ -205,7 +205,7 @@ async fn encode(
 
 /// Save the canvas with the panel's title and key figures as one PNG.
 pub fn save_slide(scene: &Scene, name: &str, present: bool) {
-    let Some(doc) = super::window().document() else { return };
+    let Some(doc) = super::dom::window().document() else { return };
     let title =
         doc.query_selector(".panel-header h1").ok().flatten().and_then(|h| h.text_content()).unwrap_or_default();
     let mut figures = Vec::new();
@@ -220,5 +220,5 @@ pub fn save_slide(scene: &Scene, name: &str, present: bool) {
     let s = slide(scene, title.trim(), &figures, &Theme::for_mode(present));
     let Some(canvas) = offscreen() else { return };
     paint_scaled(&canvas, &s, &mut Scratch::default(), 2.0, 0.0);
-    super::canvas::save_png(&canvas, &format!("{name}-figures"));
+    super::dom::save_png(&canvas, &format!("{name}-figures"));
 }

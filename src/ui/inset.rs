@@ -4,8 +4,8 @@
 
 use super::widgets::choice;
 use crate::sim::roofline::{attainable_tflops, hardware, Work};
-use crate::ui::app::AppCtx;
 use crate::ui::chart::{RoofDot, RooflineChart};
+use crate::ui::ctx::AppCtx;
 use crate::ui::url_state::Action;
 use std::rc::Rc;
 use yew::prelude::*;

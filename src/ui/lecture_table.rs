@@ -3,7 +3,7 @@
 //! loads its configuration.
 
 use crate::lecture::Row;
-use crate::ui::app::AppCtx;
+use crate::ui::ctx::AppCtx;
 use crate::ui::url_state::Action;
 use crate::ui::widgets::emit_on_click;
 use yew::prelude::*;

@@ -3,7 +3,7 @@
 //! [`measured_note`] is the label every overlay carries ("measured on an
 //! NVIDIA H200, <date>").
 
-use super::app::AppCtx;
+use super::ctx::AppCtx;
 use crate::sim::measured::Table;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,7 +12,7 @@ use yew::prelude::*;
 /// GET a text file next to the app; `None` if it is missing or unreadable.
 pub async fn fetch_text(url: &str) -> Option<String> {
     use wasm_bindgen::JsCast;
-    let resp = wasm_bindgen_futures::JsFuture::from(super::window().fetch_with_str(url)).await.ok()?;
+    let resp = wasm_bindgen_futures::JsFuture::from(super::dom::window().fetch_with_str(url)).await.ok()?;
     let resp: web_sys::Response = resp.dyn_into().ok()?;
     if !resp.ok() {
         return None;

@@ -2,8 +2,10 @@
 //! one slider, one canvas adapter, one chart helper, the panel frame and
 //! hook (`panel`) and shared widgets; each panel is in `topics/<id>/view.rs`.
 
-pub mod app;
 pub mod canvas;
+pub mod ctx;
+pub mod deck_page;
+pub mod dom;
 pub mod chart;
 pub mod custom_gpu;
 pub mod export;
@@ -11,13 +13,16 @@ pub mod inset;
 pub mod lecture_table;
 pub mod measured;
 pub mod panel;
+pub mod paint;
 pub mod panic;
 pub mod player;
 pub mod practice;
-pub mod present;
+pub mod practice_round;
 pub mod readouts;
+pub mod shell;
 pub mod slider;
 pub mod texts;
+pub mod tools;
 pub mod url_state;
 pub mod widgets;
 
@@ -25,7 +30,7 @@ pub mod widgets;
 /// router sees it, by the start page with the original in `?broken=`, where the
 /// shell shows a notice about it.
 fn sanitize_hash() {
-    let w = window();
+    let w = dom::window();
     let hash = w.location().hash().unwrap_or_default();
     // `location.hash` is "" both without a fragment and for a bare `#` (a
     // click on `<a href="#">`), which the router can't read: tell them apart
@@ -45,19 +50,20 @@ fn sanitize_hash() {
 /// page opens in, then mount the app on `<body>`.
 pub fn start() {
     panic::install();
+    ctx::install_topics(crate::topics::ALL);
     sanitize_hash();
     // Registered before the router's own listeners, so they see the clean hash.
     for event in ["popstate", "hashchange"] {
-        gloo::events::EventListener::new(&window(), event, |_| sanitize_hash()).forget();
+        gloo::events::EventListener::new(&dom::window(), event, |_| sanitize_hash()).forget();
     }
     wasm_bindgen_futures::spawn_local(async {
-        let boot = window().document().and_then(|d| d.get_element_by_id("boot"));
+        let boot = dom::window().document().and_then(|d| d.get_element_by_id("boot"));
         match texts::initial().await {
             Ok(_) => {
                 if let Some(boot) = boot {
                     boot.remove();
                 }
-                yew::Renderer::<app::App>::new().render();
+                yew::Renderer::<shell::App>::new().render();
             }
             Err((lang, problem)) => {
                 web_sys::console::warn_1(&format!("warpscope: texts not loaded: {problem}").into());
@@ -67,17 +73,4 @@ pub fn start() {
             }
         }
     });
-}
-
-/// Resolve at the next animation frame (work in slices between frames).
-pub async fn next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().request_animation_frame(&resolve);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
-/// The window (always present in a page).
-pub fn window() -> web_sys::Window {
-    web_sys::window().expect("no window")
 }

@@ -4,11 +4,11 @@
 //! [`Panel::control`], a slider or choice generated from the parameter's
 //! [`ParamSpec`] (range, scale, options, label and dependent maximum).
 
-use super::app::AppCtx;
+use super::ctx::{AppCtx, MetaRef};
 use super::practice::BankRef;
-use super::present::{DeckProgress, PanelTools};
 use super::readouts::Notices;
 use super::slider::{slider, Slider};
+use super::tools::{DeckProgress, PanelTools};
 use super::url_state::{use_url_state, Action};
 use super::widgets::choice;
 use crate::params::{Kind, Notice, Value, Values};
@@ -255,7 +255,7 @@ impl Panel {
                     }
                     <Notices notices={(*self.notices).clone()} on_dismiss={self.dismiss.clone()} />
                     if !ctx.embed {
-                        <super::practice::PracticeCard topic={meta.id} bank={BankRef(self.topic.practice)} dispatch={self.dispatch.clone()} />
+                        <super::practice::PracticeCard bank={BankRef(self.topic.practice)} dispatch={self.dispatch.clone()} />
                     }
                     <div class={classes!("panel-body", (open && !ctx.embed).then_some("drawer-open"))}>
                         if !ctx.embed {
@@ -302,7 +302,7 @@ fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
             };
             measure();
             let on_resize = measure.clone();
-            let listener = gloo::events::EventListener::new(&super::window(), "resize", move |_| on_resize());
+            let listener = gloo::events::EventListener::new(&super::dom::window(), "resize", move |_| on_resize());
             let observer = node.cast::<web_sys::Element>().and_then(|el| {
                 let m = measure.clone();
                 let cb = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || m());
@@ -323,7 +323,7 @@ fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
 
 fn measure_box(node: &NodeRef) -> Option<StageBox> {
     let stage = node.cast::<web_sys::Element>()?;
-    let w = super::window();
+    let w = super::dom::window();
     let column = stage.query_selector(":scope > .scene").ok().flatten().unwrap_or_else(|| stage.clone());
     let width = column.client_width() as f64;
     if width <= 0.0 {
@@ -344,16 +344,6 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     Some(StageBox { width: width.floor(), height })
 }
 
-/// A topic's meta, compared by address.
-#[derive(Clone, Copy)]
-pub struct MetaRef(pub &'static TopicMeta);
-
-impl PartialEq for MetaRef {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
 /// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
 /// landing card and its panel header.
 pub fn section_line(ctx: &AppCtx, meta: &TopicMeta) -> String {
@@ -370,7 +360,7 @@ fn drawer_default(present: bool) -> bool {
     if let Ok(open) = LocalStorage::get::<bool>(&key) {
         return open;
     }
-    let wide = super::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(1280.0) >= 900.0;
+    let wide = super::dom::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(1280.0) >= 900.0;
     wide && !present
 }
 

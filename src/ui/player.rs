@@ -2,7 +2,7 @@
 //! speed control, with keys Space, ←/→, Home/End. It owns no simulation state:
 //! it reads `pos`/`len` and asks for a new position through `on_seek`.
 
-use super::app::{key_belongs_to_control, AppCtx};
+use super::ctx::{key_belongs_to_control, AppCtx};
 use crate::sim::Cursor;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -201,7 +201,7 @@ pub fn Player(props: &PlayerProps) -> Html {
                         _ => None,
                     };
                     if let Some(to) = to {
-                        return super::present::deck_go(lang.code(), to);
+                        return super::tools::deck_go(lang.code(), to);
                     }
                 }
                 let action = match key {
@@ -215,7 +215,7 @@ pub fn Player(props: &PlayerProps) -> Html {
                 action.emit(());
                 true
             });
-            let doc = super::window().document().expect("document");
+            let doc = super::dom::window().document().expect("document");
             let opts = gloo::events::EventListenerOptions::enable_prevent_default();
             let keys = {
                 let act = act.clone();

@@ -4,76 +4,26 @@
 //! configuration), and the practice round at `#/practice` with its score
 //! history in local storage (nothing leaves the browser).
 
-use super::app::{key_belongs_to_control, query_pairs, AppCtx, Route};
+use super::ctx::{key_belongs_to_control, query_pairs, AppCtx, Route};
 use super::url_state::Action;
-use crate::params::{Notice, Problem};
-use crate::practice::{self, Answer, Given, Grade, Question};
-use crate::topics::Part;
+use crate::practice::{self, Answer, Given, Question};
 use gloo::events::EventListener;
-use gloo::storage::{LocalStorage, Storage};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-const HISTORY_KEY: &str = "warpscope.practice.rounds";
-const HISTORY_LEN: usize = 20;
-
-/// `practice=1` and `q=<seed>`, carried by every link like `lang`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Mode {
-    pub on: bool,
-    pub q: Option<u64>,
-}
-
-impl Mode {
-    /// Read from the query; a value that can't be used gives a notice.
-    pub fn read(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> Mode {
-        let last = |k: &str| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-        let mut bad = |param: &str, given: String, used: &str| {
-            notices.push(Notice { param: param.into(), given, problem: Problem::Malformed { used: used.into() } })
-        };
-        let on = match last("practice") {
-            Some(v) if v == "1" => true,
-            Some(v) if v == "0" => false,
-            Some(v) => {
-                bad("practice", v, "0");
-                false
-            }
-            None => false,
-        };
-        let q = match last("q") {
-            Some(v) => match v.parse::<u64>() {
-                Ok(x) if x <= u32::MAX as u64 => Some(x),
-                _ => {
-                    bad("q", v, "—");
-                    None
-                }
-            },
-            None => None,
-        };
-        Mode { on, q }
-    }
-    pub fn globals(&self) -> Vec<(String, String)> {
-        let mut g = Vec::new();
-        if self.on {
-            g.push(("practice".to_string(), "1".to_string()));
-            if let Some(q) = self.q {
-                g.push(("q".to_string(), q.to_string()));
-            }
-        }
-        g
-    }
-}
+pub const HISTORY_KEY: &str = "warpscope.practice.rounds";
+pub const HISTORY_LEN: usize = 20;
 
 /// A fresh seed for a new question or round (the UI's only randomness; the
 /// question itself is a pure function of it).
-fn fresh_seed() -> u64 {
+pub fn fresh_seed() -> u64 {
     (js_sys::Math::random() * u32::MAX as f64) as u64
 }
 
 /// `#/<path>?k=v&…`, values encoded.
-fn href(path: &str, pairs: &[(String, String)]) -> String {
+pub fn href(path: &str, pairs: &[(String, String)]) -> String {
     let q: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={}", crate::deck::encode(v))).collect();
     format!("#/{path}?{}", q.join("&"))
 }
@@ -89,7 +39,7 @@ pub fn question_href(q: &Question, ctx: &AppCtx) -> String {
 
 /// Replace some query parameters of the current page, keeping the rest.
 #[hook]
-fn use_set_query() -> Callback<Vec<(&'static str, Option<String>)>> {
+pub fn use_set_query() -> Callback<Vec<(&'static str, Option<String>)>> {
     let navigator = use_navigator().expect("inside a router");
     let location = use_location().expect("inside a router");
     let route = use_route::<Route>().unwrap_or(Route::Home);
@@ -134,7 +84,7 @@ pub fn PracticeToggle() -> Html {
 #[hook]
 fn use_hidden_mark(hidden: bool) {
     use_effect_with(hidden, |hidden| {
-        let root = super::window().document().and_then(|d| d.document_element());
+        let root = super::dom::window().document().and_then(|d| d.document_element());
         if let Some(r) = &root {
             let _ =
                 if *hidden { r.set_attribute("data-practice", "hidden") } else { r.remove_attribute("data-practice") };
@@ -149,8 +99,8 @@ fn use_hidden_mark(hidden: bool) {
 
 #[derive(Properties, PartialEq)]
 pub struct PracticeCardProps {
-    /// The panel's topic.
-    pub topic: &'static str,
+    /// The panel's topic's practice bank.
+    pub bank: BankRef,
     /// Where the panel's changes go (a revealed question sets its state).
     pub dispatch: Callback<Action>,
 }
@@ -174,11 +124,10 @@ pub fn PracticeCard(p: &PracticeCardProps) -> Html {
     }
     // Phones have no room for the toggle in the header: it is here instead.
     let phone = html! { <div class="practice-phone"><PracticeToggle /></div> };
-    let topic = p.topic;
-    let Some(q) = mode.q.filter(|_| mode.on).and_then(|s| practice::question(topic, s)) else {
+    let Some(q) = mode.q.filter(|_| mode.on).map(|s| practice::question(p.bank.0, s)) else {
         return phone;
     };
-    let key = format!("{topic}-{}", q.seed);
+    let key = format!("{}-{}", q.topic, q.seed);
     html! { <>{ phone }<PanelQuestion {key} q={Rc::new(q)} dispatch={p.dispatch.clone()} /></> }
 }
 
@@ -258,7 +207,7 @@ pub fn Ask(p: &AskProps) -> Html {
         let on_reveal = p.on_reveal.clone();
         let done = p.revealed.is_some();
         use_effect_with((given.map(|g| format!("{g:?}")), done), move |_| {
-            let doc = super::window().document().expect("document");
+            let doc = super::dom::window().document().expect("document");
             let listener = EventListener::new(&doc, "keydown", move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                 if (e.key() == "r" || e.key() == "R") && !key_belongs_to_control(e) && !done {
@@ -356,204 +305,12 @@ pub fn Ask(p: &AskProps) -> Html {
     }
 }
 
-/// One finished round, as kept in local storage.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-struct Record {
-    round: u64,
-    part: String,
-    right: u32,
-    close: u32,
-    n: u32,
-}
+/// A topic's practice bank, compared by address.
+#[derive(Clone, Copy)]
+pub struct BankRef(pub &'static practice::Bank);
 
-fn history() -> Vec<Record> {
-    LocalStorage::get::<Vec<Record>>(HISTORY_KEY).unwrap_or_default()
-}
-
-fn remember(r: Record) {
-    let mut h = history();
-    if h.iter().any(|x| x.round == r.round && x.part == r.part) {
-        return;
-    }
-    h.insert(0, r);
-    h.truncate(HISTORY_LEN);
-    let _ = LocalStorage::set(HISTORY_KEY, h);
-}
-
-fn part_label(ctx: &AppCtx, part: Option<Part>) -> String {
-    match part {
-        Some(p) => ctx.t(p.key()),
-        None => ctx.t("practice.round.all"),
-    }
-}
-
-/// `#/practice?round=<seed>&part=gpu|fast|flash|tpu`: ten questions, a
-/// score, the ones to review with links to their panels, earlier scores.
-#[component]
-pub fn RoundPage() -> Html {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let location = use_location().expect("inside a router");
-    let set = use_set_query();
-    let pairs = query_pairs(&location).unwrap_or_default();
-    let get = |k: &str| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let part = get("part").and_then(|c| practice::part_from_code(&c));
-    let seed = get("round").and_then(|s| s.parse::<u64>().ok()).filter(|s| *s <= u32::MAX as u64);
-    {
-        let set = set.clone();
-        use_effect_with(seed, move |s| {
-            if s.is_none() {
-                set.emit(vec![("round", Some(fresh_seed().to_string()))]);
-            }
-        });
-    }
-    let answers = use_state(Vec::<Option<Given>>::new);
-    let revealed = use_state(|| false);
-    // A new round (or part) starts over.
-    {
-        let answers = answers.clone();
-        let revealed = revealed.clone();
-        use_effect_with((seed, part), move |_| {
-            answers.set(Vec::new());
-            revealed.set(false);
-        });
-    }
-    let Some(seed) = seed else { return html! {} };
-    let round = practice::round(seed, part);
-    let questions: Vec<Rc<Question>> =
-        round.items.iter().filter_map(|(t, s)| practice::question(t, *s)).map(Rc::new).collect();
-    let n = questions.len();
-    let i = answers.len();
-    let parts = std::iter::once(None).chain(Part::ALL.into_iter().map(Some));
-    let lang_pair = ("lang".to_string(), ctx.asked_lang.code().to_string());
-    let part_links = html! {
-        <nav class="practice-parts">
-            { for parts.map(|p| {
-                let mut q = vec![lang_pair.clone()];
-                if let Some(p) = p { q.push(("part".into(), practice::part_code(p).into())); }
-                html! {
-                    <a class="seg" aria-pressed={(p == part).to_string()} data-part={p.map_or("all", practice::part_code)}
-                        href={href("practice", &q)}>{ part_label(&ctx, p) }</a>
-                }
-            }) }
-        </nav>
-    };
-    let again = {
-        let set = set.clone();
-        Callback::from(move |_: MouseEvent| set.emit(vec![("round", Some(fresh_seed().to_string()))]))
-    };
-    let body = if i < n {
-        let q = questions[i].clone();
-        let on_reveal = {
-            let revealed = revealed.clone();
-            let answers = answers.clone();
-            Callback::from(move |g: Option<Given>| {
-                let mut a = (*answers).clone();
-                a.push(g);
-                answers.set(a);
-                revealed.set(true);
-            })
-        };
-        html! {
-            <section class="practice-card" data-testid="round-question" data-index={i.to_string()}
-                data-topic={q.topic} data-seed={q.seed.to_string()}>
-                <header class="practice-head">
-                    <h2>{ ctx.tf("practice.round.progress", &[("i", &(i + 1).to_string()), ("n", &n.to_string())]) }</h2>
-                    <span class="practice-meta">{ ctx.t(&format!("topic.{}.title", q.topic)) }</span>
-                </header>
-                <Ask key={format!("{seed}-{i}")} q={q} revealed={None::<Option<Given>>} on_reveal={on_reveal} />
-            </section>
-        }
-    } else {
-        html! {}
-    };
-    // The question just answered stays up, revealed, until "next".
-    let last = if *revealed && i > 0 {
-        let q = questions[i - 1].clone();
-        let next = {
-            let revealed = revealed.clone();
-            Callback::from(move |_: MouseEvent| revealed.set(false))
-        };
-        Some(html! {
-            <section class="practice-card" data-testid="round-question" data-index={(i - 1).to_string()}
-                data-topic={q.topic} data-seed={q.seed.to_string()} data-revealed="true">
-                <header class="practice-head">
-                    <h2>{ ctx.tf("practice.round.progress", &[("i", &i.to_string()), ("n", &n.to_string())]) }</h2>
-                    <span class="practice-meta">{ ctx.t(&format!("topic.{}.title", q.topic)) }</span>
-                </header>
-                <Ask key={format!("{seed}-{}-done", i - 1)} q={q.clone()} revealed={Some(answers[i - 1])} on_reveal={Callback::noop()} />
-                <nav class="practice-actions">
-                    <button class="practice-next" data-testid="round-next" onclick={next}>
-                        { ctx.t(if i < n { "practice.round.next" } else { "practice.round.finish" }) }
-                    </button>
-                    <a class="practice-link" href={question_href(&q, &ctx)}>{ ctx.t("practice.round.open") }</a>
-                </nav>
-            </section>
-        })
-    } else {
-        None
-    };
-    let finished = i >= n && !*revealed;
-    let grades: Vec<Grade> =
-        questions.iter().zip(answers.iter()).map(|(q, g)| g.map_or(Grade::Wrong, |g| q.answer.grade(g))).collect();
-    let right = grades.iter().filter(|g| **g == Grade::Right).count();
-    let close = grades.iter().filter(|g| **g == Grade::Close).count();
-    let part_code = part.map_or("all", practice::part_code).to_string();
-    {
-        let rec =
-            Record { round: seed, part: part_code.clone(), right: right as u32, close: close as u32, n: n as u32 };
-        use_effect_with((finished, seed, part_code.clone()), move |(done, _, _)| {
-            if *done {
-                remember(rec);
-            }
-        });
-    }
-    let score = if finished {
-        let missed: Vec<(Rc<Question>, Grade)> =
-            questions.iter().cloned().zip(grades.iter().copied()).filter(|(_, g)| *g != Grade::Right).collect();
-        html! {
-            <section class="practice-score" data-testid="round-score" data-right={right.to_string()}
-                data-close={close.to_string()} data-n={n.to_string()}>
-                <h2>{ ctx.tf("practice.round.score", &[("right", &right.to_string()), ("close", &close.to_string()), ("n", &n.to_string())]) }</h2>
-                <h3>{ ctx.t("practice.round.review") }</h3>
-                if missed.is_empty() {
-                    <p>{ ctx.t("practice.round.perfect") }</p>
-                } else {
-                    <ol class="practice-review" data-testid="round-review">
-                        { for missed.iter().map(|(q, g)| html! {
-                            <li data-topic={q.topic} data-grade={g.code()}>
-                                <span class={classes!("practice-grade", format!("grade-{}", g.code()))}>{ ctx.t(&format!("practice.{}", g.code())) }</span>
-                                {" "}{ q.prompt.render(ctx.lang) }{" "}
-                                <a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
-                            </li>
-                        }) }
-                    </ol>
-                }
-                <button class="practice-next" data-testid="round-again" onclick={again.clone()}>{ ctx.t("practice.round.again") }</button>
-            </section>
-        }
-    } else {
-        html! {}
-    };
-    let earlier = history();
-    html! {
-        <div class="practice-page" data-testid="practice-round" data-round={seed.to_string()}>
-            <h1>{ ctx.t("practice.round") }{": "}{ part_label(&ctx, part) }</h1>
-            <p class="lead">{ ctx.t("practice.round.intro") }</p>
-            { part_links }
-            { score }
-            { for last }
-            if !*revealed { { body } }
-            if !earlier.is_empty() {
-                <section class="practice-history" data-testid="round-history">
-                    <h3>{ ctx.t("practice.round.history") }</h3>
-                    <ul>
-                        { for earlier.iter().map(|r| {
-                            let label = format!("#{} · {}", r.round, part_label(&ctx, practice::part_from_code(&r.part)));
-                            html! { <li>{ ctx.tf("practice.round.history.row", &[("when", &label), ("right", &r.right.to_string()), ("close", &r.close.to_string()), ("n", &r.n.to_string())]) }</li> }
-                        }) }
-                    </ul>
-                </section>
-            }
-        </div>
+impl PartialEq for BankRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
     }
 }

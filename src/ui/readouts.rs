@@ -1,7 +1,7 @@
 //! Key figures (`data-metric` / `data-value`, or pending while still being
 //! computed) and URL notices.
 
-use super::app::AppCtx;
+use super::ctx::AppCtx;
 use crate::i18n::{format_metric, has, notice_text};
 use crate::params::Notice;
 use crate::sim::Metric;

@@ -1,7 +1,7 @@
 //! The one slider: a range input (linear or logarithmic) with a number box for
 //! exact values, a translated label and a tooltip with the parameter's doc.
 
-use super::app::AppCtx;
+use super::ctx::AppCtx;
 use crate::i18n::has;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;

@@ -16,7 +16,8 @@ async fn fetch_text(lang: Lang) -> Result<String, String> {
     // texts never meet an old wasm from the HTTP cache.
     init.set_cache(web_sys::RequestCache::NoCache);
     let file = i18n::file_name(lang);
-    let response = JsFuture::from(super::window().fetch_with_str_and_init(&file, &init)).await.map_err(js_problem)?;
+    let response =
+        JsFuture::from(super::dom::window().fetch_with_str_and_init(&file, &init)).await.map_err(js_problem)?;
     let response: web_sys::Response = response.dyn_into().map_err(js_problem)?;
     if !response.ok() {
         return Err(format!("{file}: HTTP {}", response.status()));
@@ -40,7 +41,7 @@ pub async fn load(lang: Lang) -> Result<(), String> {
 /// more fetch. The shell loads any other language when it is asked for.
 pub async fn initial() -> Result<Lang, (Lang, String)> {
     let get = |o: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
-    let early = get(&super::window().into(), "warpscopeTexts").filter(|v| v.is_object());
+    let early = get(&super::dom::window().into(), "warpscopeTexts").filter(|v| v.is_object());
     let lang = early
         .as_ref()
         .and_then(|e| get(e, "lang"))
@@ -65,7 +66,7 @@ pub async fn initial() -> Result<Lang, (Lang, String)> {
 /// In place of the app when no texts could be loaded: what happened, in
 /// both languages (these texts are compiled in), and a reload button.
 pub fn show_failure(boot: &web_sys::Element, lang: Lang) {
-    let Some(doc) = super::window().document() else { return };
+    let Some(doc) = super::dom::window().document() else { return };
     boot.set_text_content(None);
     let _ = boot.set_attribute("role", "alert");
     for l in [lang, lang.other()] {
@@ -82,7 +83,7 @@ pub fn show_failure(boot: &web_sys::Element, lang: Lang) {
             i18n::tr(lang.other(), "strings.reload")
         )));
         let reload = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
-            let _ = super::window().location().reload();
+            let _ = super::dom::window().location().reload();
         });
         let _ = button.dyn_ref::<web_sys::HtmlElement>().map(|b| b.set_onclick(Some(reload.as_ref().unchecked_ref())));
         reload.forget();

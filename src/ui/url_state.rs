@@ -9,9 +9,9 @@
 //! outside (back button, edited link) is adopted, with its notices, in the
 //! same render that shows it.
 
-use super::app::{query_pairs, AppCtx, Route};
+use super::ctx::{query_pairs, AppCtx, Route};
 use crate::params::{Notice, Problem, Value, Values};
-use crate::topics::TopicMeta;
+use crate::topic::TopicMeta;
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -89,9 +89,9 @@ type WriteFn = Rc<dyn Fn(&[(String, String)], u64)>;
 
 /// Resolve in a task after the next frame has been painted.
 async fn after_paint() {
-    super::next_frame().await;
+    super::dom::next_frame().await;
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = super::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let _ = super::dom::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

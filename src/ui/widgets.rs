@@ -2,7 +2,7 @@
 //! and legend entries. (The frame itself is `ui::panel`.)
 
 use crate::params::Value;
-use crate::ui::app::AppCtx;
+use crate::ui::ctx::AppCtx;
 use crate::ui::url_state::Action;
 use yew::prelude::*;
 

@@ -79,7 +79,7 @@ fn mib(bytes: f64) -> String {
 }
 
 /// The H200 overlay: the measured sweep beside the model at 16 heads, d = 128, bf16.
-fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, current: u64) -> Html {
+fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
     let rows = super::measured_rows(&t);
     let ratio = |name: String, q: Option<f64>| match q {
         Some(q) => html! { <td class="num" data-measured={name} data-value={q.to_string()}>{ format!("{q:.3}") }</td> },

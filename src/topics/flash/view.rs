@@ -18,8 +18,8 @@ use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
-use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::ctx::AppCtx;
 use crate::ui::export::Export;
 use crate::ui::inset::RooflineInset;
 use crate::ui::panel::use_panel;
@@ -45,7 +45,7 @@ thread_local! {
 }
 
 fn now() -> f64 {
-    crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
+    crate::ui::dom::window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// Let the browser handle input and paint: resolves in a new task, posted
@@ -67,7 +67,7 @@ async fn yield_to_browser() {
             Some(())
         })();
         if posted.is_none() {
-            let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+            let _ = crate::ui::dom::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
         }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;

@@ -102,7 +102,7 @@ pub fn use_fusion_panel() -> Html {
 }
 
 /// The H200 overlay: measured time ratios beside the ledger's byte ratios.
-fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
+fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
     let rows = super::measured_rows(&t);
     let exprs = super::MEASURED_EXPRS.iter().map(|(_, e)| e.to_string()).collect::<Vec<_>>().join(" · ");
     html! {

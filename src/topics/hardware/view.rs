@@ -89,7 +89,7 @@ pub fn use_hardware_panel() -> Html {
 }
 
 /// The H200 overlay: measured copy bandwidth against the spec.
-fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>) -> Html {
+fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
     let rows = super::measured_copies(&t);
     let transpose = super::transposed_over_straight(&t);
     html! {

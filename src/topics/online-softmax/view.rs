@@ -34,7 +34,7 @@ struct ProbabilitiesProps {
 /// Resolve on a later task (a zero timeout): input and painting run between.
 async fn next_task() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = crate::ui::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let _ = crate::ui::dom::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

@@ -106,7 +106,7 @@ const MARKERS: [&str; 7] = ["①", "②", "③", "④", "⑤", "⑥", "⑦"];
 
 /// The H200 overlay: the copy as the measured memory roof, and the
 /// elementwise kernels as measured points beside the model's attainable.
-fn measured(ctx: &crate::ui::app::AppCtx, t: Rc<Table>, on_chart: bool) -> Html {
+fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, on_chart: bool) -> Html {
     let roof = super::measured_roof(&t);
     let points = super::measured_points(&t);
     html! {

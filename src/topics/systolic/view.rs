@@ -5,12 +5,12 @@ use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
 use crate::sim::{Metric, Steppable};
-use crate::ui::app::AppCtx;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
+use crate::ui::ctx::AppCtx;
+use crate::ui::dom::next_frame;
 use crate::ui::export::Export;
 use crate::ui::inset::RooflineInset;
-use crate::ui::next_frame;
 use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
@@ -27,7 +27,7 @@ const SYNC_CHECK_MACS: u64 = 1 << 22;
 const SLICE_MS: f64 = 4.0;
 
 fn now() -> f64 {
-    crate::ui::window().performance().map(|p| p.now()).unwrap_or(0.0)
+    crate::ui::dom::window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// Resolve when the browser is idle (`requestIdleCallback`, else a zero
@@ -36,7 +36,7 @@ fn now() -> f64 {
 async fn next_task() {
     use wasm_bindgen::JsCast;
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let w = crate::ui::window();
+        let w = crate::ui::dom::window();
         let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok());

@@ -34,7 +34,7 @@ struct Running {
 type Slot = Rc<RefCell<Option<Running>>>;
 
 fn now() -> f64 {
-    crate::ui::window().performance().map_or(0.0, |p| p.now())
+    crate::ui::dom::window().performance().map_or(0.0, |p| p.now())
 }
 
 /// One frame's slice: batches until `SLICE_MS` has passed, then the next
@@ -236,7 +236,7 @@ fn slot_frame(slot: &Slot) -> Option<std::cell::RefMut<'_, Running>> {
 }
 
 /// The measurements table: every pass with its time, bytes/s and FLOP/s.
-fn table(ctx: &crate::ui::app::AppCtx, r: &Results) -> Html {
+fn table(ctx: &crate::ui::ctx::AppCtx, r: &Results) -> Html {
     let (bw, peak) = (r.bandwidth_gbps(), r.peak_gflops());
     let f = |x: f64| {
         if x >= 100.0 {
@@ -355,7 +355,7 @@ struct ChartData {
 }
 
 impl ChartData {
-    fn new(ctx: &crate::ui::app::AppCtx, r: &Results) -> Self {
+    fn new(ctx: &crate::ui::ctx::AppCtx, r: &Results) -> Self {
         let dots = roof_points(r)
             .into_iter()
             .map(|(key, n, i, g)| {
@@ -481,7 +481,7 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
 #[component]
 fn BenchChart(p: &BenchChartProps) -> Html {
     let canvas = use_node_ref();
-    let dpr = crate::ui::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let dpr = crate::ui::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let (canvas, data, roof, present) = (canvas.clone(), p.data.clone(), p.roof, p.present);

@@ -1,9 +1,12 @@
 //! The shell: hash routing, the global `lang`, `present`, `embed` and `deck`
-//! parameters, the header, the landing page and the not-found page.
+//! parameters, the header, the landing page and the not-found page. The top
+//! of the app: it reads the registry (`topics::ALL`, each topic's view).
 
+use super::ctx::{key_belongs_to_control, query_pairs, AppCtx, Route};
 use super::readouts::Notices;
-use crate::i18n::{tr, trf, Lang};
+use crate::i18n::{tr, Lang};
 use crate::params::{Notice, Problem};
+use crate::topic::Part;
 use crate::topics::{self, ALL as TOPICS};
 use gloo::events::EventListener;
 use gloo::storage::{LocalStorage, Storage};
@@ -12,83 +15,6 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 const LANG_KEY: &str = "warpscope.lang";
-
-#[derive(Clone, Routable, PartialEq, Debug)]
-pub enum Route {
-    #[at("/")]
-    Home,
-    #[at("/practice")]
-    Practice,
-    #[at("/:id")]
-    Topic { id: String },
-    #[not_found]
-    #[at("/404")]
-    NotFound,
-}
-
-/// What every component may read: the language, projector mode, embed mode
-/// (`embed=1`: the stage only, for an iframe) and the deck view being
-/// presented (`deck=k`, 1-based).
-#[derive(Clone, PartialEq, Debug)]
-pub struct AppCtx {
-    /// The language shown.
-    pub lang: Lang,
-    /// The language the URL asks for: the one shown, except for the moment
-    /// its texts are still loading. Links and URL updates carry this one.
-    pub asked_lang: Lang,
-    pub present: bool,
-    pub embed: bool,
-    pub deck: Option<usize>,
-    /// Practice mode (`practice=1`) and its question (`q=<seed>`).
-    pub practice: super::practice::Mode,
-}
-
-impl AppCtx {
-    pub fn t(&self, key: &str) -> String {
-        tr(self.lang, key)
-    }
-    pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
-        trf(self.lang, key, args)
-    }
-    /// The global query pairs that every link and URL update carries along.
-    pub fn globals(&self) -> Vec<(String, String)> {
-        let mut g = vec![("lang".to_string(), self.asked_lang.code().to_string())];
-        if self.present {
-            g.push(("present".into(), "1".into()));
-        }
-        if self.embed {
-            g.push(("embed".into(), "1".into()));
-        }
-        if let Some(k) = self.deck {
-            g.push(("deck".into(), k.to_string()));
-        }
-        g.extend(self.practice.globals());
-        g
-    }
-}
-
-/// The query of the current location as pairs (`None` if it can't be decoded).
-pub fn query_pairs(location: &Location) -> Option<Vec<(String, String)>> {
-    location.query::<Vec<(String, String)>>().ok()
-}
-
-/// Should a key press be left to the element that has focus?
-pub fn key_belongs_to_control(e: &web_sys::KeyboardEvent) -> bool {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-        return true;
-    }
-    let key = e.key();
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| match el.tag_name().as_str() {
-            "INPUT" | "SELECT" | "TEXTAREA" => true,
-            // A focused button keeps Space and Enter; arrows, Home, End and P
-            // still drive the player.
-            "BUTTON" => key == " " || key == "Enter",
-            _ => false,
-        })
-        .unwrap_or(false)
-}
 
 /// A 0/1 global parameter (`present`, `embed`): anything else is off, with a notice.
 fn flag(name: &str, given: Option<String>, notices: &mut Vec<Notice>) -> bool {
@@ -180,7 +106,7 @@ fn Shell() -> Html {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
         *remembered.borrow_mut() = Some(lang);
     }
-    let practice = super::practice::Mode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
+    let practice = super::ctx::PracticeMode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
 
     // The texts of the language asked for may still be on their way (a
     // switch, or a link in the other language): the page stays in the one
@@ -236,12 +162,12 @@ fn Shell() -> Html {
     // Reflect language and projector mode on <html>.
     use_effect_with((lang, present, embed), |&(lang, present, embed)| {
         let (lang, present) = (&lang, &present);
-        if let Some(root) = super::window().document().and_then(|d| d.document_element()) {
+        if let Some(root) = super::dom::window().document().and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", if *lang == Lang::Zh { "zh-CN" } else { "en" });
             let _ = root.set_attribute("class", if *present { "present" } else { "" });
             let _ = root.class_list().toggle_with_force("embed", embed);
         }
-        if let Some(doc) = super::window().document() {
+        if let Some(doc) = super::dom::window().document() {
             doc.set_title(&format!("{} · {}", tr(*lang, "app.name"), tr(*lang, "app.tagline")));
         }
     });
@@ -285,8 +211,10 @@ fn Shell() -> Html {
     // Key P toggles projector mode anywhere.
     {
         let toggle_present = toggle_present.clone();
-        use_effect_with(present, move |_| {
-            let doc = super::window().document().expect("document");
+        // Set up again whenever the page changes: the toggle keeps the
+        // current route and query (not those of the page first shown).
+        use_effect_with((present, route.clone(), pairs.clone()), move |_| {
+            let doc = super::dom::window().document().expect("document");
             let opts = gloo::events::EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("keydown is a KeyboardEvent");
@@ -295,14 +223,14 @@ fn Shell() -> Html {
                     toggle_present.emit(());
                 }
                 if e.key() == "Escape" {
-                    super::present::release_focus();
+                    super::tools::release_focus();
                 }
             });
             // A slider or button used with the pointer gives the keys back to
             // the player when let go: a clicker's PageDown or Space never
             // changes a parameter or presses a preset again. Tab still
             // focuses them for the keyboard.
-            let pointer = EventListener::new(&doc, "pointerup", |_| super::present::release_focus());
+            let pointer = EventListener::new(&doc, "pointerup", |_| super::tools::release_focus());
             move || {
                 drop(listener);
                 drop(pointer);
@@ -312,10 +240,10 @@ fn Shell() -> Html {
 
     let body = match &route {
         Route::Home => html! { <Landing /> },
-        Route::Topic { id } if id == "deck" => html! { <super::present::DeckPage /> },
-        Route::Practice => html! { <super::practice::RoundPage /> },
-        Route::Topic { id } => match topics::find(id) {
-            Some(topic) => (topic.view)(),
+        Route::Deck => html! { <super::deck_page::DeckPage /> },
+        Route::Practice => html! { <super::practice_round::RoundPage /> },
+        Route::Topic { id } => match topics::find(id).and_then(topics::view) {
+            Some(view) => view(),
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
         },
         Route::NotFound => html! { <NotFoundPage path={location.path().to_string()} /> },
@@ -362,13 +290,12 @@ fn Shell() -> Html {
 #[component]
 fn Landing() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let parts: Vec<topics::Part> =
-        topics::Part::ALL.into_iter().filter(|p| TOPICS.iter().any(|t| t.meta.part == *p)).collect();
+    let parts: Vec<Part> = Part::ALL.into_iter().filter(|p| TOPICS.iter().any(|t| t.meta.part == *p)).collect();
     html! {
         <div class="landing">
             <h1>{ ctx.t("landing.title") }</h1>
             <p class="lead">{ ctx.t("landing.intro") }</p>
-            <super::present::ContinueLink />
+            <ContinueLink />
             { for parts.iter().map(|part| html! {
                 <section class="landing-part">
                     <h2>{ ctx.t(part.key()) }</h2>
@@ -411,5 +338,25 @@ fn NotFoundPage(props: &NotFoundProps) -> Html {
             <h1>{ ctx.t("notfound.title") }</h1>
             <Landing />
         </div>
+    }
+}
+
+/// The landing page's "continue with …" link to the last panel visited.
+#[component]
+pub fn ContinueLink() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let last: Option<String> = LocalStorage::get::<String>(super::tools::LAST_KEY).ok();
+    let Some(t) = last.as_deref().and_then(crate::topics::find) else { return html! {} };
+    let title = ctx.t(&format!("topic.{}.title", t.meta.id));
+    html! {
+        <p class="continue" data-testid="continue">
+            <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.meta.id.to_string() }} query={Some(ctx.globals())}>
+                { ctx.tf("landing.continue", &[("title", &title)]) }
+            </Link<Route, Vec<(String, String)>>>
+            {" · "}
+            <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
+                { ctx.t("deck.title") }
+            </Link<Route, Vec<(String, String)>>>
+        </p>
     }
 }

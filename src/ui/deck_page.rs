@@ -1,0 +1,165 @@
+//! The deck editor (`#/deck`): rename, annotate, reorder and remove views,
+//! present them, export and import them as JSON, copy one link that carries
+//! the whole deck.
+
+use super::ctx::{self, query_pairs, AppCtx};
+use super::tools::{base_url, copied, copy_text, load, present, store, DECK_KEY};
+use crate::deck::{Deck, DeckError};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+/// `#/deck`: edit the deck (titles, notes, order), present it, export and
+/// import it as JSON, share it as a link. A link with views (`v=…`) opens
+/// straight into presentation.
+#[component]
+pub fn DeckPage() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let location = use_location().expect("inside a router");
+    let deck = use_state(|| load(DECK_KEY));
+    let problem = use_state(|| None::<String>);
+    let shared = use_state(|| None::<String>);
+    let lang = ctx.asked_lang.code();
+    // A shared link: check it, then present it.
+    {
+        let pairs = query_pairs(&location).unwrap_or_default();
+        let problem = problem.clone();
+        let ctx = ctx.clone();
+        use_effect_with(pairs, move |pairs| match Deck::from_query(pairs, &ctx::is_route) {
+            Some(Ok(d)) => present(&d, lang),
+            Some(Err(e)) => problem.set(Some(deck_error(&ctx, &e))),
+            None => {}
+        });
+    }
+    let update = {
+        let deck = deck.clone();
+        Rc::new(move |f: &dyn Fn(&mut Deck)| {
+            let mut d = (*deck).clone();
+            f(&mut d);
+            store(DECK_KEY, &d);
+            deck.set(d);
+        })
+    };
+    let text_input = |f: fn(&mut Deck, usize, String), i: usize| {
+        let update = update.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                let v = input.value();
+                update(&|d: &mut Deck| f(d, i, v.clone()));
+            }
+        })
+    };
+    let export = {
+        let deck = deck.clone();
+        Callback::from(move |_: MouseEvent| super::dom::download("warpscope-deck.json", &deck.to_json()))
+    };
+    let import = {
+        let deck = deck.clone();
+        let problem = problem.clone();
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let (deck, problem, ctx) = (deck.clone(), problem.clone(), ctx.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+                match Deck::from_json(&text.unwrap_or_default(), &ctx::is_route) {
+                    Ok(d) => {
+                        store(DECK_KEY, &d);
+                        deck.set(d);
+                        problem.set(None);
+                    }
+                    Err(e) => problem.set(Some(deck_error(&ctx, &e))),
+                }
+            });
+        })
+    };
+    let share = {
+        let deck = deck.clone();
+        let shared = shared.clone();
+        Callback::from(move |_: MouseEvent| {
+            let q: Vec<String> =
+                deck.to_query().iter().map(|(k, v)| format!("{}={}", k, crate::deck::encode(v))).collect();
+            let link = format!("{}#/deck?{}", base_url(), q.join("&"));
+            copy_text(&link);
+            shared.set(Some(link));
+        })
+    };
+    let start = {
+        let deck = deck.clone();
+        Callback::from(move |_: MouseEvent| present(&deck, lang))
+    };
+    let clear = {
+        let update = update.clone();
+        Callback::from(move |_: MouseEvent| update(&|d: &mut Deck| *d = Deck::default()))
+    };
+    let title_input = {
+        let update = update.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                let v = input.value();
+                update(&|d: &mut Deck| d.title = v.clone());
+            }
+        })
+    };
+    let empty = deck.views.is_empty();
+    html! {
+        <div class="deck-page" data-testid="deck-page" data-views={deck.views.len().to_string()}>
+            <h1>{ ctx.t("deck.title") }</h1>
+            <p class="lead">{ ctx.t("deck.intro") }</p>
+            if let Some(p) = (*problem).clone() {
+                <div class="notices" role="status" data-testid="notices"><p class="notice">{ p }</p></div>
+            }
+            <label class="deck-name">{ ctx.t("deck.name") }
+                <input type="text" value={deck.title.clone()} oninput={title_input} data-testid="deck-name" />
+            </label>
+            if empty {
+                <p class="muted" data-testid="deck-empty">{ ctx.t("deck.empty") }</p>
+            }
+            <ol class="deck-views">
+                { for deck.views.iter().enumerate().map(|(i, v)| {
+                    let up = { let u = update.clone(); Callback::from(move |_: MouseEvent| u(&|d: &mut Deck| d.shift(i, -1))) };
+                    let down = { let u = update.clone(); Callback::from(move |_: MouseEvent| u(&|d: &mut Deck| d.shift(i, 1))) };
+                    let remove = { let u = update.clone(); Callback::from(move |_: MouseEvent| u(&|d: &mut Deck| { if i < d.views.len() { d.views.remove(i); } })) };
+                    html! {
+                        <li class="deck-view" data-testid="deck-view">
+                            <input type="text" class="deck-view-title" value={v.title.clone()} aria-label={ctx.t("deck.view-title")}
+                                oninput={text_input(|d, i, s| if let Some(v) = d.views.get_mut(i) { v.title = s }, i)} />
+                            <input type="text" class="deck-view-note" value={v.note.clone()} placeholder={ctx.t("deck.note")}
+                                aria-label={ctx.t("deck.note")}
+                                oninput={text_input(|d, i, s| if let Some(v) = d.views.get_mut(i) { v.note = s }, i)} />
+                            <a class="deck-view-url mono" href={format!("#{}", v.url)}>{ v.url.clone() }</a>
+                            <span class="deck-view-buttons">
+                                <button class="tool" onclick={up} disabled={i == 0} aria-label={ctx.t("deck.up")}>{"↑"}</button>
+                                <button class="tool" onclick={down} disabled={i + 1 == deck.views.len()} aria-label={ctx.t("deck.down")}>{"↓"}</button>
+                                <button class="tool" onclick={remove} aria-label={ctx.t("deck.remove")}>{"✕"}</button>
+                            </span>
+                        </li>
+                    }
+                }) }
+            </ol>
+            <div class="deck-buttons">
+                <button class="tool primary" data-testid="deck-present" onclick={start} disabled={empty}>{ ctx.t("deck.present") }</button>
+                <button class="tool" data-testid="deck-share" onclick={share} disabled={empty}>{ ctx.t("deck.share") }</button>
+                <button class="tool" data-testid="deck-export" onclick={export} disabled={empty}>{ ctx.t("deck.export") }</button>
+                <label class="tool file">{ ctx.t("deck.import") }
+                    <input type="file" accept="application/json,.json" data-testid="deck-import" onchange={import} />
+                </label>
+                <button class="tool" data-testid="deck-clear" onclick={clear} disabled={empty}>{ ctx.t("deck.clear") }</button>
+            </div>
+            { copied(&ctx, "deck.share.copied", "deck-link", &shared) }
+            <p class="muted">{ ctx.t("deck.keys") }</p>
+        </div>
+    }
+}
+
+fn deck_error(ctx: &AppCtx, e: &DeckError) -> String {
+    match e {
+        DeckError::Json(m) => ctx.tf("deck.error.json", &[("why", m)]),
+        DeckError::BadUrl(u) => ctx.tf("deck.error.url", &[("url", u)]),
+        DeckError::TooLong(n) => {
+            ctx.tf("deck.error.long", &[("n", &n.to_string()), ("max", &crate::deck::MAX_VIEWS.to_string())])
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The DOM helpers every part of the UI may use: the window, the next
+//! animation frame, and file downloads (JSON, blobs, a canvas as PNG).
+
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+
+/// Resolve at the next animation frame (work in slices between frames).
+pub async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().request_animation_frame(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// The window (always present in a page).
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("no window")
+}
+
+/// Offer `text` as a file download.
+pub fn download(name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    download_blob(name, &blob);
+}
+
+/// Offer a blob as a file download.
+pub fn download_blob(name: &str, blob: &web_sys::Blob) {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
+    download_href(&url, name);
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Download what a canvas shows as `<name>.png`.
+pub fn save_png(canvas: &HtmlCanvasElement, name: &str) {
+    let Ok(url) = canvas.to_data_url_with_type("image/png") else { return };
+    download_href(&url, &format!("{name}.png"));
+}
+
+/// Offer what `href` points at (a data: or blob: URL) as a file download.
+pub fn download_href(href: &str, file: &str) {
+    let Some(doc) = window().document() else { return };
+    let Ok(a) = doc.create_element("a") else { return };
+    let _ = a.set_attribute("href", href);
+    let _ = a.set_attribute("download", file);
+    if let Some(a) = a.dyn_ref::<web_sys::HtmlElement>() {
+        a.click();
+    }
+}

@@ -1,0 +1,219 @@
+//! The practice round page (`#/practice`): ten questions across the panels
+//! of the registry (or of one part of the lecture), the review and the
+//! rounds played before.
+
+use super::ctx::{query_pairs, AppCtx};
+use super::practice::{fresh_seed, href, question_href, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN};
+use crate::practice::{self, Given, Grade, Question};
+use crate::topic::Part;
+use crate::topics;
+use gloo::storage::{LocalStorage, Storage};
+use std::rc::Rc;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+/// One finished round, as kept in local storage.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Record {
+    round: u64,
+    part: String,
+    right: u32,
+    close: u32,
+    n: u32,
+}
+
+fn history() -> Vec<Record> {
+    LocalStorage::get::<Vec<Record>>(HISTORY_KEY).unwrap_or_default()
+}
+
+fn remember(r: Record) {
+    let mut h = history();
+    if h.iter().any(|x| x.round == r.round && x.part == r.part) {
+        return;
+    }
+    h.insert(0, r);
+    h.truncate(HISTORY_LEN);
+    let _ = LocalStorage::set(HISTORY_KEY, h);
+}
+
+fn part_label(ctx: &AppCtx, part: Option<Part>) -> String {
+    match part {
+        Some(p) => ctx.t(p.key()),
+        None => ctx.t("practice.round.all"),
+    }
+}
+
+/// `#/practice?round=<seed>&part=gpu|fast|flash|tpu`: ten questions, a
+/// score, the ones to review with links to their panels, earlier scores.
+#[component]
+pub fn RoundPage() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let location = use_location().expect("inside a router");
+    let set = use_set_query();
+    let pairs = query_pairs(&location).unwrap_or_default();
+    let get = |k: &str| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let part = get("part").and_then(|c| practice::part_from_code(&c));
+    let seed = get("round").and_then(|s| s.parse::<u64>().ok()).filter(|s| *s <= u32::MAX as u64);
+    {
+        let set = set.clone();
+        use_effect_with(seed, move |s| {
+            if s.is_none() {
+                set.emit(vec![("round", Some(fresh_seed().to_string()))]);
+            }
+        });
+    }
+    let answers = use_state(Vec::<Option<Given>>::new);
+    let revealed = use_state(|| false);
+    // A new round (or part) starts over.
+    {
+        let answers = answers.clone();
+        let revealed = revealed.clone();
+        use_effect_with((seed, part), move |_| {
+            answers.set(Vec::new());
+            revealed.set(false);
+        });
+    }
+    let Some(seed) = seed else { return html! {} };
+    let round = practice::round(seed, part, topics::ALL);
+    let questions: Vec<Rc<Question>> = round
+        .items
+        .iter()
+        .filter_map(|(t, s)| topics::find(t).map(|t| practice::question(t.practice, *s)))
+        .map(Rc::new)
+        .collect();
+    let n = questions.len();
+    let i = answers.len();
+    let parts = std::iter::once(None).chain(Part::ALL.into_iter().map(Some));
+    let lang_pair = ("lang".to_string(), ctx.asked_lang.code().to_string());
+    let part_links = html! {
+        <nav class="practice-parts">
+            { for parts.map(|p| {
+                let mut q = vec![lang_pair.clone()];
+                if let Some(p) = p { q.push(("part".into(), practice::part_code(p).into())); }
+                html! {
+                    <a class="seg" aria-pressed={(p == part).to_string()} data-part={p.map_or("all", practice::part_code)}
+                        href={href("practice", &q)}>{ part_label(&ctx, p) }</a>
+                }
+            }) }
+        </nav>
+    };
+    let again = {
+        let set = set.clone();
+        Callback::from(move |_: MouseEvent| set.emit(vec![("round", Some(fresh_seed().to_string()))]))
+    };
+    let body = if i < n {
+        let q = questions[i].clone();
+        let on_reveal = {
+            let revealed = revealed.clone();
+            let answers = answers.clone();
+            Callback::from(move |g: Option<Given>| {
+                let mut a = (*answers).clone();
+                a.push(g);
+                answers.set(a);
+                revealed.set(true);
+            })
+        };
+        html! {
+            <section class="practice-card" data-testid="round-question" data-index={i.to_string()}
+                data-topic={q.topic} data-seed={q.seed.to_string()}>
+                <header class="practice-head">
+                    <h2>{ ctx.tf("practice.round.progress", &[("i", &(i + 1).to_string()), ("n", &n.to_string())]) }</h2>
+                    <span class="practice-meta">{ ctx.t(&format!("topic.{}.title", q.topic)) }</span>
+                </header>
+                <Ask key={format!("{seed}-{i}")} q={q} revealed={None::<Option<Given>>} on_reveal={on_reveal} />
+            </section>
+        }
+    } else {
+        html! {}
+    };
+    // The question just answered stays up, revealed, until "next".
+    let last = if *revealed && i > 0 {
+        let q = questions[i - 1].clone();
+        let next = {
+            let revealed = revealed.clone();
+            Callback::from(move |_: MouseEvent| revealed.set(false))
+        };
+        Some(html! {
+            <section class="practice-card" data-testid="round-question" data-index={(i - 1).to_string()}
+                data-topic={q.topic} data-seed={q.seed.to_string()} data-revealed="true">
+                <header class="practice-head">
+                    <h2>{ ctx.tf("practice.round.progress", &[("i", &i.to_string()), ("n", &n.to_string())]) }</h2>
+                    <span class="practice-meta">{ ctx.t(&format!("topic.{}.title", q.topic)) }</span>
+                </header>
+                <Ask key={format!("{seed}-{}-done", i - 1)} q={q.clone()} revealed={Some(answers[i - 1])} on_reveal={Callback::noop()} />
+                <nav class="practice-actions">
+                    <button class="practice-next" data-testid="round-next" onclick={next}>
+                        { ctx.t(if i < n { "practice.round.next" } else { "practice.round.finish" }) }
+                    </button>
+                    <a class="practice-link" href={question_href(&q, &ctx)}>{ ctx.t("practice.round.open") }</a>
+                </nav>
+            </section>
+        })
+    } else {
+        None
+    };
+    let finished = i >= n && !*revealed;
+    let grades: Vec<Grade> =
+        questions.iter().zip(answers.iter()).map(|(q, g)| g.map_or(Grade::Wrong, |g| q.answer.grade(g))).collect();
+    let right = grades.iter().filter(|g| **g == Grade::Right).count();
+    let close = grades.iter().filter(|g| **g == Grade::Close).count();
+    let part_code = part.map_or("all", practice::part_code).to_string();
+    {
+        let rec =
+            Record { round: seed, part: part_code.clone(), right: right as u32, close: close as u32, n: n as u32 };
+        use_effect_with((finished, seed, part_code.clone()), move |(done, _, _)| {
+            if *done {
+                remember(rec);
+            }
+        });
+    }
+    let score = if finished {
+        let missed: Vec<(Rc<Question>, Grade)> =
+            questions.iter().cloned().zip(grades.iter().copied()).filter(|(_, g)| *g != Grade::Right).collect();
+        html! {
+            <section class="practice-score" data-testid="round-score" data-right={right.to_string()}
+                data-close={close.to_string()} data-n={n.to_string()}>
+                <h2>{ ctx.tf("practice.round.score", &[("right", &right.to_string()), ("close", &close.to_string()), ("n", &n.to_string())]) }</h2>
+                <h3>{ ctx.t("practice.round.review") }</h3>
+                if missed.is_empty() {
+                    <p>{ ctx.t("practice.round.perfect") }</p>
+                } else {
+                    <ol class="practice-review" data-testid="round-review">
+                        { for missed.iter().map(|(q, g)| html! {
+                            <li data-topic={q.topic} data-grade={g.code()}>
+                                <span class={classes!("practice-grade", format!("grade-{}", g.code()))}>{ ctx.t(&format!("practice.{}", g.code())) }</span>
+                                {" "}{ q.prompt.render(ctx.lang) }{" "}
+                                <a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
+                            </li>
+                        }) }
+                    </ol>
+                }
+                <button class="practice-next" data-testid="round-again" onclick={again.clone()}>{ ctx.t("practice.round.again") }</button>
+            </section>
+        }
+    } else {
+        html! {}
+    };
+    let earlier = history();
+    html! {
+        <div class="practice-page" data-testid="practice-round" data-round={seed.to_string()}>
+            <h1>{ ctx.t("practice.round") }{": "}{ part_label(&ctx, part) }</h1>
+            <p class="lead">{ ctx.t("practice.round.intro") }</p>
+            { part_links }
+            { score }
+            { for last }
+            if !*revealed { { body } }
+            if !earlier.is_empty() {
+                <section class="practice-history" data-testid="round-history">
+                    <h3>{ ctx.t("practice.round.history") }</h3>
+                    <ul>
+                        { for earlier.iter().map(|r| {
+                            let label = format!("#{} · {}", r.round, part_label(&ctx, practice::part_from_code(&r.part)));
+                            html! { <li>{ ctx.tf("practice.round.history.row", &[("when", &label), ("right", &r.right.to_string()), ("close", &r.close.to_string()), ("n", &r.n.to_string())]) }</li> }
+                        }) }
+                    </ul>
+                </section>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,244 @@
+//! Lecture-hall tools around a panel: previous/next panel, "add this view"
+//! to the deck, the embed code, the deck's progress bar and keys while
+//! presenting; the decks in local storage. The deck editor is
+//! `deck_page`, the landing page's "continue" link is the shell's.
+
+use super::ctx::{self, query_pairs, AppCtx, MetaRef, Route};
+use crate::deck::{present_hash, view_url, Deck, View};
+use gloo::events::EventListener;
+use gloo::storage::{LocalStorage, Storage};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+/// The instructor's own deck (the editor's).
+pub const DECK_KEY: &str = "warpscope.deck";
+/// The deck being presented (own, or opened from a link).
+pub const LIVE_KEY: &str = "warpscope.deck.live";
+/// The last panel visited (landing page: "continue").
+pub const LAST_KEY: &str = "warpscope.last";
+
+pub fn load(key: &str) -> Deck {
+    LocalStorage::get::<Deck>(key).ok().and_then(|d| d.checked(&ctx::is_route).ok()).unwrap_or_default()
+}
+
+pub fn store(key: &str, deck: &Deck) {
+    let _ = LocalStorage::set(key, deck);
+}
+
+/// Give the keys back to the page (the player, the deck): blur a focused
+/// slider or button. Text fields keep their focus.
+pub fn release_focus() {
+    let Some(doc) = super::dom::window().document() else { return };
+    let Some(el) = doc.active_element() else { return };
+    let keep = match el.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => el.dyn_ref::<web_sys::HtmlInputElement>().is_some_and(|i| i.type_() != "range"),
+        _ => false,
+    };
+    if !keep {
+        if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = h.blur();
+        }
+    }
+}
+
+/// Open view `k` (1-based) of the deck being presented, if there is one.
+pub fn deck_go(lang: &str, k: usize) -> bool {
+    let deck = load(LIVE_KEY);
+    let Some(view) = k.checked_sub(1).and_then(|i| deck.views.get(i)) else { return false };
+    super::dom::window().location().set_hash(&present_hash(view, k, lang)).is_ok()
+}
+
+/// Present `deck` from its first view.
+pub fn present(deck: &Deck, lang: &str) {
+    store(LIVE_KEY, deck);
+    deck_go(lang, 1);
+}
+
+pub fn copy_text(text: &str) {
+    let clipboard = super::dom::window().navigator().clipboard();
+    let _ = clipboard.write_text(text);
+}
+
+/// The app's address without the hash (works from a subpath too).
+pub fn base_url() -> String {
+    let loc = super::dom::window().location();
+    format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PanelToolsProps {
+    pub meta: MetaRef,
+    pub title: String,
+}
+
+/// The panel header's tools: add this view to the deck, copy the embed code,
+/// previous and next panel in lecture order. Also remembers the panel as
+/// the last one visited.
+#[component]
+pub fn PanelTools(p: &PanelToolsProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let location = use_location().expect("inside a router");
+    let id = p.meta.0.id;
+    use_effect_with(id, |id| {
+        let _ = LocalStorage::set(LAST_KEY, *id);
+    });
+    let added = use_state(|| None::<usize>);
+    let embed_code = use_state(|| None::<String>);
+    let pairs = query_pairs(&location).unwrap_or_default();
+    let url = view_url(location.path(), &pairs);
+    let add = {
+        let added = added.clone();
+        let url = url.clone();
+        let title = p.title.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut deck = load(DECK_KEY);
+            if deck.views.len() < crate::deck::MAX_VIEWS {
+                deck.views.push(View { url: url.clone(), title: title.clone(), note: String::new() });
+                store(DECK_KEY, &deck);
+            }
+            added.set(Some(deck.views.len()));
+        })
+    };
+    let embed = {
+        let embed_code = embed_code.clone();
+        let title = p.title.clone();
+        let lang = ctx.asked_lang.code();
+        Callback::from(move |_: MouseEvent| {
+            if embed_code.is_some() {
+                embed_code.set(None);
+                return;
+            }
+            let sep = if url.contains('?') { '&' } else { '?' };
+            let src = format!("{}#{url}{sep}embed=1&lang={lang}", base_url());
+            let code = format!(
+                r#"<iframe src="{}" width="960" height="540" style="border:0" title="{}" loading="lazy"></iframe>"#,
+                src.replace('"', "%22"),
+                title.replace('"', "&quot;").replace('<', "&lt;")
+            );
+            copy_text(&code);
+            embed_code.set(Some(code));
+        })
+    };
+    let i = ctx::topics().iter().position(|t| t.meta.id == id).unwrap_or(0);
+    let link = |t: Option<&crate::topic::Topic>, rel: &'static str, arrow: &'static str| match t {
+        Some(t) => {
+            let name = ctx.t(&format!("topic.{}.title", t.meta.id));
+            let label = ctx.tf(&format!("frame.{rel}"), &[("title", &name)]);
+            html! {
+                <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.meta.id.to_string() }}
+                    query={Some(ctx.globals())} classes={classes!("neighbour", rel)}>
+                    <span aria-hidden="true">{ arrow }</span><span class="sr-only">{ label.clone() }</span>
+                </Link<Route, Vec<(String, String)>>>
+            }
+        }
+        None => html! {},
+    };
+    let exit_present = {
+        let navigator = use_navigator().expect("inside a router");
+        let path = location.path().to_string();
+        let pairs = pairs.clone();
+        Callback::from(move |_: MouseEvent| {
+            let q: Vec<(String, String)> = pairs.iter().filter(|(k, _)| k != "present").cloned().collect();
+            let id = path.trim_start_matches('/').to_string();
+            let _ = navigator.replace_with_query(&Route::Topic { id }, &q);
+        })
+    };
+    let prev = i.checked_sub(1).and_then(|j| ctx::topics().get(j)).copied();
+    let next = ctx::topics().get(i + 1).copied();
+    html! {
+        <>
+            <button class="tool" data-testid="deck-add" title={ctx.t("frame.deck-add.title")} onclick={add}>
+                { ctx.t("frame.deck-add") }
+            </button>
+            if let Some(n) = *added {
+                <span class="tool-status" role="status" data-testid="deck-added">
+                    { ctx.tf("frame.deck-added", &[("n", &n.to_string())]) }{" "}
+                    <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
+                        { ctx.t("frame.deck-open") }
+                    </Link<Route, Vec<(String, String)>>>
+                </span>
+            }
+            <button class="tool" data-testid="embed-copy" title={ctx.t("frame.embed.title")} onclick={embed}
+                aria-expanded={embed_code.is_some().to_string()}>{ ctx.t("frame.embed") }</button>
+            if ctx.present {
+                <button class="tool" data-testid="present-exit" onclick={exit_present}>{ ctx.t("app.present.exit") }</button>
+            }
+            <nav class="neighbours" aria-label={ctx.t("frame.neighbours")}>
+                { link(prev, "prev", "←") }
+                <span class="neighbour-pos">{ format!("{}/{}", i + 1, ctx::topics().len()) }</span>
+                { link(next, "next", "→") }
+            </nav>
+            { copied(&ctx, "frame.embed.copied", "embed-code", &embed_code) }
+        </>
+    }
+}
+
+/// While presenting a deck (`deck=k`): the deck's title, "k of n", the next
+/// view's title, and the keys: PageDown/PageUp move between views when the
+/// panel has no player (the player moves on itself at its last step).
+#[component]
+pub fn DeckProgress() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let Some(k) = ctx.deck else { return html! {} };
+    let deck = load(LIVE_KEY);
+    let n = deck.views.len();
+    let lang = ctx.asked_lang.code();
+    {
+        use_effect_with((k, lang), move |&(k, lang)| {
+            let doc = super::dom::window().document().expect("document");
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("KeyboardEvent");
+                let has_player = super::dom::window()
+                    .document()
+                    .and_then(|d| d.query_selector("[data-testid=player]").ok().flatten())
+                    .is_some();
+                let to = match e.key().as_str() {
+                    "PageDown" if !has_player => k + 1,
+                    "PageUp" if !has_player => k.saturating_sub(1),
+                    _ => return,
+                };
+                if deck_go(lang, to) {
+                    e.prevent_default();
+                }
+            });
+            move || drop(listener)
+        });
+    }
+    if k > n {
+        return html! {};
+    }
+    let view = &deck.views[k - 1];
+    let go = |to: usize| Callback::from(move |_: MouseEvent| _ = deck_go(lang, to));
+    let keep = {
+        let deck = deck.clone();
+        Callback::from(move |_: MouseEvent| store(DECK_KEY, &deck))
+    };
+    html! {
+        <div class="deck-bar" data-testid="deck-bar" data-view={k.to_string()} data-views={n.to_string()}>
+            <button class="tool" disabled={k <= 1} onclick={go(k.saturating_sub(1))} aria-label={ctx.t("deck.prev")}>{"←"}</button>
+            <span class="deck-pos">{ ctx.tf("deck.progress", &[("k", &k.to_string()), ("n", &n.to_string())]) }</span>
+            <progress max={n.to_string()} value={k.to_string()} aria-hidden="true"></progress>
+            <span class="deck-title">{ if view.title.is_empty() { deck.title.clone() } else { view.title.clone() } }</span>
+            if !view.note.is_empty() {
+                <span class="deck-note">{ view.note.clone() }</span>
+            }
+            <button class="tool" disabled={k >= n} onclick={go(k + 1)} aria-label={ctx.t("deck.next")}>{"→"}</button>
+            <button class="tool" onclick={keep} title={ctx.t("deck.keep.title")}>{ ctx.t("deck.keep") }</button>
+        </div>
+    }
+}
+
+/// What was just put on the clipboard (an embed code, a deck's link), shown
+/// to read or copy by hand, under the note `said`.
+pub fn copied(ctx: &AppCtx, said: &str, testid: &'static str, text: &Option<String>) -> Html {
+    let Some(text) = text.clone() else { return Html::default() };
+    html! {
+        <div class="embed-code" role="status">
+            <p>{ ctx.t(said) }</p>
+            <textarea readonly=true rows="3" data-testid={testid} value={text} />
+        </div>
+    }
+}
