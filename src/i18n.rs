@@ -197,6 +197,7 @@ static TABLE: &[(&str, &str, &str)] = crate::texts![
     ("player.per-second", "{n}/s", "{n}/秒"),
     ("player.keys", "Keys: Space play/pause · ←/→ or a clicker (PageDown/PageUp) step · Home/End · P projector", "按键：空格 播放/暂停 · ←/→ 或翻页笔（PageDown/PageUp）单步 · Home/End · P 投影"),
     ("player.position", "{pos} / {len}", "{pos} / {len}"),
+    ("panel.presets", "Lecture presets", "讲义示例"),
     // Canvas
     ("canvas.save", "Save PNG", "保存 PNG"),
     // Systolic panel

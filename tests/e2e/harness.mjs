@@ -1,6 +1,7 @@
 // Shared harness for the end-to-end tests and the benchmark: serves the
 // release build (dist/) from a subpath on 127.0.0.1 and drives Debian's
 // Chromium through playwright-core.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -12,6 +13,15 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = process.env.WARPSCOPE_DIST ?? join(ROOT, 'dist');
 /** The app is served from a subpath, as on a static host. */
 export const BASE_PATH = '/sub/warpscope/';
+
+/** Every topic's route id, in lecture order, from the README's panel table
+ * (written from the registry, `topics::readme_table`, and checked against it
+ * by a native test): the e2e tests keep no hand list of topics. */
+export const TOPIC_IDS = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  .split('\n')
+  .map((line) => line.match(/^\| `#\/([a-z0-9-]+)` \|/))
+  .filter(Boolean)
+  .map((m) => m[1]);
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',

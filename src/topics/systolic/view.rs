@@ -216,7 +216,7 @@ pub fn use_systolic_panel() -> Html {
                 { p.controls(&["dbuf"]) }
             }
             { p.controls(&["conv", "seed"]) }
-            { preset_row(ctx, "systolic.presets", &presets, &p.dispatch) }
+            { preset_row(ctx, "panel.presets", &presets, &p.dispatch) }
             { preset_row(ctx, "systolic.tpus", &tpu_presets, &p.dispatch) }
         </>
     };

@@ -1,13 +1,9 @@
 //! `#/threads`: its URL parameters, its registry entry and the typed conversion
 //! from URL values to simulation parameters.
 
-#[allow(unused_imports)]
-use crate::params::{Kind, ParamSpec, Value, Values};
-#[allow(unused_imports)]
-use crate::sim::systolic::{self, Dataflow, MAX_DIM, MAX_K};
-#[allow(unused_imports)]
-use crate::sim::{coalescing, divergence, expr, flash, fusion, matmul, occupancy, roofline, softmax, threads};
-use crate::topic::*;
+use crate::params::{ParamSpec, Values};
+use crate::sim::threads;
+use crate::topic::{Part, Topic, TopicMeta};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]

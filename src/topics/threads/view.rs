@@ -50,7 +50,7 @@ pub fn use_threads_panel() -> Html {
     let controls = html! {
         <>
             { p.controls(&["n", "block", "thread"]) }
-            { preset_row(ctx, "systolic.presets", &presets, &p.dispatch) }
+            { preset_row(ctx, "panel.presets", &presets, &p.dispatch) }
         </>
     };
     let stage = html! {
