@@ -8,8 +8,12 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_OFFLINE=true
 step() { printf '\n== %s\n' "$*"; }
 
-step "cargo fmt --check"
+step "cargo fmt --check (every file of src/; fails on a misformatted topic file in a scratch copy)"
 cargo fmt --check
+bash .ci/fmt-gate.sh
+
+step "no import circle in src/ (.ci/imports.py)"
+python3 .ci/imports.py
 
 step "cargo clippy, native and wasm32 (warnings are errors)"
 cargo clippy --all-targets --quiet -- -D warnings
@@ -17,6 +21,9 @@ cargo clippy --target wasm32-unknown-unknown --quiet -- -D warnings
 
 step "cargo test (native: simulations, URL parsing, i18n, scenes, registry)"
 cargo test --quiet
+
+step "an 18th topic is one folder + one registry item (.ci/new-topic.sh, in a scratch copy)"
+bash .ci/new-topic.sh
 
 step "trunk build --release"
 trunk build --release
