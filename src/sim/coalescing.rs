@@ -6,8 +6,6 @@ use super::{Metric, SplitMix64};
 
 pub const LANES: usize = 32;
 
-pub use super::hw::dtype_bytes;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
     /// Lane `t` reads `x[offset + t × stride]`.

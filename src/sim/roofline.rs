@@ -4,17 +4,10 @@
 
 use super::Metric;
 
-/// The GPUs are the crate's one table (`sim::hw`); the roofline calls a GPU
-/// "hardware".
-pub use super::hw::{gpu as hardware, Gpu as Hardware, GPUS as HARDWARE};
-
-/// Bytes per element of a dtype (as a float, for FLOP/byte arithmetic).
-pub fn dtype_bytes(dtype: &str) -> f64 {
-    super::hw::dtype_bytes(dtype) as f64
-}
+use crate::sim::hw::Gpu;
 
 /// `min(peak, intensity × bandwidth)` in TFLOP/s (the one roofline formula).
-pub fn attainable_tflops(h: &Hardware, dtype: &str, intensity: f64) -> f64 {
+pub fn attainable_tflops(h: &Gpu, dtype: &str, intensity: f64) -> f64 {
     (intensity * h.hbm_tbps).min(h.peak_tflops(dtype))
 }
 
@@ -47,7 +40,7 @@ pub fn op_work(op: &str, n: f64, d: f64, batch: f64, e: f64) -> Work {
     }
 }
 
-pub fn metrics(h: &Hardware, dtype: &str, w: Work) -> Vec<Metric> {
+pub fn metrics(h: &Gpu, dtype: &str, w: Work) -> Vec<Metric> {
     let i = w.intensity();
     let att = attainable_tflops(h, dtype, i);
     let bound = if i * h.hbm_tbps < h.peak_tflops(dtype) { "memory" } else { "compute" };
@@ -75,15 +68,15 @@ mod tests {
         // notes §4: A100 156, H100 295, B200 281 FLOP/byte (with the notes'
         // bandwidths; NVIDIA's 2,039 GB/s gives the A100 153).
         for (code, r) in [("a100", "156"), ("h100", "295"), ("b200", "281")] {
-            assert_eq!(format!("{:.0}", hardware(code).notes_ridge("bf16")), r, "{code}");
+            assert_eq!(format!("{:.0}", crate::sim::hw::gpu(code).notes_ridge("bf16")), r, "{code}");
         }
-        assert_eq!(format!("{:.0}", hardware("a100").ridge("bf16")), "153");
+        assert_eq!(format!("{:.0}", crate::sim::hw::gpu("a100").ridge("bf16")), "153");
     }
 
     #[test]
     fn lecture_ops() {
         // notes §5.2 (H100, bf16, n = 4096).
-        let h = hardware("h100");
+        let h = crate::sim::hw::gpu("h100");
         let row = |op: &str| {
             let w = op_work(op, 4096.0, 0.0, 0.0, 2.0);
             let a = attainable_tflops(h, "bf16", w.intensity());
@@ -105,7 +98,7 @@ mod tests {
     #[test]
     fn lecture_decode() {
         // notes §5.3 (d = 8192, bf16, H100).
-        let h = hardware("h100");
+        let h = crate::sim::hw::gpu("h100");
         let expect = [
             (1.0, "1.0", "0.3"),
             (8.0, "8.0", "2.7"),
@@ -136,7 +129,7 @@ mod tests {
     proptest! {
         #[test]
         fn roofline_properties(i in 0.001f64..1e5, j in 0.001f64..1e5, g in 0usize..4) {
-            let h = &HARDWARE[g];
+            let h = &crate::sim::hw::GPUS[g];
             let a = attainable_tflops(h, "bf16", i);
             prop_assert!(a <= h.peak_tflops("bf16"));
             if i <= j {

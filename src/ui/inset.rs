@@ -3,7 +3,7 @@
 //! `sim::roofline` (no second roofline formula anywhere).
 
 use super::widgets::choice;
-use crate::sim::roofline::{attainable_tflops, hardware, Work};
+use crate::sim::roofline::{attainable_tflops, Work};
 use crate::ui::chart::{RoofDot, RooflineChart};
 use crate::ui::ctx::AppCtx;
 use crate::ui::url_state::Action;
@@ -36,7 +36,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
         (Some((peak, bw)), "custom") => {
             crate::sim::hw::custom(crate::sim::hw::parse_peak(peak).unwrap_or(1000.0), *bw as f64)
         }
-        _ => *hardware(p.gpu),
+        _ => *crate::sim::hw::gpu(p.gpu),
     };
     let h = &machine;
     let dots: Vec<RoofDot> = p

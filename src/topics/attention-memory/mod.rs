@@ -3,7 +3,7 @@
 
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes};
-use crate::sim::coalescing::dtype_bytes;
+use crate::sim::hw::dtype_bytes;
 use crate::sim::measured::Table;
 use crate::topic::*;
 
@@ -338,7 +338,7 @@ mod tests {
                 assert!((q - 1.0).abs() < 0.01, "naive n = {}: {q}", r.n);
             } else {
                 // Out of memory where the model exceeds the H200's HBM.
-                let hbm = crate::sim::roofline::hardware("h200").hbm_gb * 1e9;
+                let hbm = crate::sim::hw::gpu("h200").hbm_gb * 1e9;
                 assert!(r.model_naive() > hbm, "n = {}", r.n);
             }
             // Flash: L and O, once n is past the kernel's scratch.

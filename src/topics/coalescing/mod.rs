@@ -35,7 +35,7 @@ pub static COALESCING: TopicMeta = TopicMeta {
 
 pub fn coalescing_params(v: &Values) -> coalescing::Params {
     coalescing::Params {
-        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        elem_bytes: crate::sim::hw::dtype_bytes(v.choice("dtype")),
         pattern: coalescing::Pattern::from_code(v.choice("pattern")).unwrap_or(coalescing::Pattern::Stride),
         stride: v.int("stride") as u64,
         offset: v.int("offset") as u64,
@@ -363,7 +363,7 @@ mod tests {
     fn the_measured_table_has_every_series_the_overlay_shows() {
         let t = shipped();
         for dtype in ["fp32", "bf16"] {
-            assert_eq!(measured_elem_bytes(&t, dtype), Some(coalescing::dtype_bytes(dtype)));
+            assert_eq!(measured_elem_bytes(&t, dtype), Some(crate::sim::hw::dtype_bytes(dtype)));
             for loads in MEASURED_LOADS {
                 for s in MEASURED_STRIDES.map(Some).into_iter().chain([None]) {
                     let g = measured_gbps(&t, dtype, loads, s).expect("a measured row");

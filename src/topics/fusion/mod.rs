@@ -45,7 +45,7 @@ pub fn expression(v: &Values) -> Node {
 
 /// Bytes per element of the chosen dtype.
 pub fn elem_bytes(v: &Values) -> u64 {
-    crate::sim::coalescing::dtype_bytes(v.choice("dtype"))
+    crate::sim::hw::dtype_bytes(v.choice("dtype"))
 }
 
 /// The arguments of `fusion.total`, in arrays of n elements: unfused reads,

@@ -3,8 +3,8 @@
 //! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
 use crate::params::{ParamSpec, Value, Values};
+use crate::sim::hw::Gpu;
 use crate::sim::measured::Table;
-use crate::sim::roofline::{self, Hardware};
 use crate::sim::Metric;
 use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
@@ -33,7 +33,7 @@ pub static HARDWARE: TopicMeta = TopicMeta {
 
 /// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
 /// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
-pub fn machine(v: &Values) -> Hardware {
+pub fn machine(v: &Values) -> Gpu {
     crate::params::machine(v)
 }
 
@@ -77,7 +77,7 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
 }
 
 /// The readouts: ridge point, peak and bandwidth for the dtype.
-pub fn metrics(h: &Hardware, dtype: &str) -> Vec<Metric> {
+pub fn metrics(h: &Gpu, dtype: &str) -> Vec<Metric> {
     vec![
         Metric::real("ridge", h.ridge(dtype)),
         Metric::real("peak-tflops", h.peak_tflops(dtype)),
@@ -98,7 +98,7 @@ pub fn short(x: f64) -> String {
 
 /// The arguments of `hardware.ridge`: peak (TFLOP/s), bandwidth (TB/s) and
 /// their quotient (FLOP per byte).
-pub fn ridge_args(h: &Hardware, dtype: &str) -> [(&'static str, String); 3] {
+pub fn ridge_args(h: &Gpu, dtype: &str) -> [(&'static str, String); 3] {
     [("peak", short(h.peak_tflops(dtype))), ("bw", h.hbm_tbps.to_string()), ("r", format!("{:.0}", h.ridge(dtype)))]
 }
 
@@ -123,7 +123,7 @@ fn known(x: f64, unit: &str) -> String {
 }
 
 /// Registers, shared memory, L2 and HBM of the machine, closest first.
-pub fn hierarchy(h: &Hardware) -> [Level; 4] {
+pub fn hierarchy(h: &Gpu) -> [Level; 4] {
     let level = |key, size, scope, speed| Level { key, size, scope, speed, speed_args: vec![] };
     [
         level("hardware.level.regs", known(h.regs_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.regs"),
@@ -152,7 +152,7 @@ pub struct GpuRow {
 
 /// The lecture's GPU table: every preset, bf16.
 pub fn gpu_table() -> Vec<GpuRow> {
-    roofline::HARDWARE
+    crate::sim::hw::GPUS
         .iter()
         .map(|g| GpuRow {
             code: g.code,
@@ -207,7 +207,7 @@ impl CopyRow {
 
 /// The measured copies the table has.
 pub fn measured_copies(t: &Table) -> Vec<CopyRow> {
-    let spec_gbps = roofline::hardware("h200").hbm_tbps * 1000.0;
+    let spec_gbps = crate::sim::hw::gpu("h200").hbm_tbps * 1000.0;
     MEASURED_COPIES
         .iter()
         .filter_map(|&(id, key)| t.value(key).filter(|&g| g > 0.0).map(|gbps| CopyRow { id, gbps, spec_gbps }))
@@ -328,12 +328,12 @@ mod tests {
 
     #[test]
     fn memory_hierarchy() {
-        let levels = hierarchy(roofline::hardware("h100"));
+        let levels = hierarchy(crate::sim::hw::gpu("h100"));
         let sizes: Vec<&str> = levels.iter().map(|l| l.size.as_str()).collect();
         assert_eq!(sizes, ["256 KB", "228 KB", "50 MB", "80 GB"]);
         assert_eq!(levels[3].speed_args, [("bw", "3.35".to_string())]);
         // B200's L2 size is not published.
-        assert_eq!(hierarchy(roofline::hardware("b200"))[2].size, "—");
+        assert_eq!(hierarchy(crate::sim::hw::gpu("b200"))[2].size, "—");
     }
 
     /// Every preset's sources in both languages; the English is hw.rs's.

@@ -2,7 +2,7 @@
 //! from URL values to the simulation, and its ledger's rows as pure data.
 
 use crate::params::{ParamSpec, Value, Values};
-use crate::sim::{coalescing, fusion};
+use crate::sim::fusion;
 use crate::topic::{Part, Topic, TopicMeta};
 
 pub mod practice;
@@ -70,7 +70,7 @@ pub fn recompute(v: &Values) -> fusion::Recompute {
     fusion::Recompute {
         depth: v.int("depth") as u64,
         n: v.int("n") as u64,
-        elem_bytes: coalescing::dtype_bytes(v.choice("dtype")),
+        elem_bytes: crate::sim::hw::dtype_bytes(v.choice("dtype")),
         upstream: v.choice("upstream") == "1",
     }
 }

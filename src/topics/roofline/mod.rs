@@ -6,8 +6,9 @@
 use super::fusion::measured_ledger;
 use super::hardware::short;
 use crate::params::{ParamSpec, Value, Values};
+use crate::sim::hw::Gpu;
 use crate::sim::measured::Table;
-use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work, Hardware};
+use crate::sim::roofline::{self, attainable_tflops, block_scaled_bits, op_work};
 use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
 pub mod practice;
@@ -41,7 +42,7 @@ pub static ROOFLINE: TopicMeta = TopicMeta {
 
 /// FLOPs and bytes of the chosen operation.
 pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
-    let e = roofline::dtype_bytes(v.choice("dtype"));
+    let e = crate::sim::hw::dtype_bytes(v.choice("dtype")) as f64;
     if op == "custom" {
         return roofline::Work { flops: v.int("flops") as f64, bytes: v.int("bytes") as f64 };
     }
@@ -49,7 +50,7 @@ pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
 }
 
 /// The chosen GPU, or the custom machine (`peak`, `bw`).
-pub fn gpu(v: &Values) -> Hardware {
+pub fn gpu(v: &Values) -> Gpu {
     crate::params::machine(v)
 }
 
@@ -108,7 +109,7 @@ pub fn chart_points(v: &Values) -> Vec<OpPoint> {
 /// FLOP in this dtype, and the effective bits of MXFP8 (E4M3, an E8M0 scale
 /// per 32 values) and NVFP4 (E2M1, a scale per 16).
 pub fn precision_args(dtype: &'static str) -> [(&'static str, String); 4] {
-    let relu = op_work("relu", 1.0, 0.0, 0.0, roofline::dtype_bytes(dtype));
+    let relu = op_work("relu", 1.0, 0.0, 0.0, crate::sim::hw::dtype_bytes(dtype) as f64);
     [
         ("b", format!("{}", relu.bytes)),
         ("dtype", dtype.to_string()),
@@ -233,13 +234,13 @@ impl MeasuredRoof {
 
 /// The copy bandwidth against the H200's spec, if the table has it.
 pub fn measured_roof(t: &Table) -> Option<MeasuredRoof> {
-    let h = roofline::hardware(MEASURED_GPU);
+    let h = crate::sim::hw::gpu(MEASURED_GPU);
     t.value(COPY_KEY).filter(|&g| g > 0.0).map(|copy_gbps| MeasuredRoof { copy_gbps, spec_gbps: h.hbm_tbps * 1000.0 })
 }
 
 /// The elementwise kernels as points on the H200's fp32 roofline.
 pub fn measured_points(t: &Table) -> Vec<MeasuredPoint> {
-    let h = roofline::hardware(MEASURED_GPU);
+    let h = crate::sim::hw::gpu(MEASURED_GPU);
     MEASURED_KERNELS
         .iter()
         .filter_map(|&(id, expr, fused, key, draw)| {
@@ -410,7 +411,7 @@ mod tests {
     #[test]
     fn measured_points_from_the_shipped_figures() {
         let t = Table::parse(include_str!("../../../assets/measured/h200-figures.csv"));
-        let h = roofline::hardware(MEASURED_GPU);
+        let h = crate::sim::hw::gpu(MEASURED_GPU);
         let roof = measured_roof(&t).expect("copy bandwidth");
         assert_eq!(roof.spec_gbps, 4800.0);
         assert_eq!(roof.copy_gbps, t.value(COPY_KEY).unwrap());
