@@ -175,6 +175,9 @@ static TABLE: &[(&str, &str, &str)] = crate::texts![
     ("notice.out-of-range", "{param}={given} is outside {min}–{max}; using {used}.", "{param}={given} 超出范围 {min}–{max}，已改用 {used}。"),
     ("notice.malformed", "{param}={given} is not a valid value; using {used}.", "{param}={given} 不是有效值，已改用 {used}。"),
     ("notice.invalid", "{param}={given}: {reason}; using {used}.", "{param}={given}：{reason}；已改用 {used}。"),
+    ("notice.too-long", "longer than {max} characters", "超过 {max} 个字符"),
+    ("notice.peak-range", "a peak from 0.001 to 100000 TFLOP/s", "峰值须在 0.001 到 100000 TFLOP/s 之间"),
+    ("notice.peak-number", "a decimal number of TFLOP/s", "须为十进制数（单位 TFLOP/s）"),
     ("notice.unknown", "{param} is not a parameter of this panel; ignored.", "{param} 不是本面板的参数，已忽略。"),
     ("notice.broken", "The link's query could not be read; using defaults.", "无法解析链接中的参数，已使用默认值。"),
     ("notice.broken-link", "The address “#{given}” could not be read; here is the start page.", "无法识别地址“#{given}”，已转到首页。"),
@@ -498,7 +501,8 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         }
         Problem::Unknown => trf(lang, "notice.unknown", &[("param", &n.param)]),
         Problem::Invalid { reason, used } => {
-            let (reason, used) = (shorten(reason, 120), shorten(used, 60));
+            let args: Vec<(&str, &str)> = reason.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let (reason, used) = (shorten(&trf(lang, reason.key, &args), 120), shorten(used, 60));
             trf(
                 lang,
                 "notice.invalid",

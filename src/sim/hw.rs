@@ -180,12 +180,21 @@ pub fn custom(peak_tflops: f64, bw_gbs: f64) -> Gpu {
 }
 
 /// A peak in TFLOP/s as a URL gives it: a decimal number, 0.001 to 100,000.
-pub fn parse_peak(s: &str) -> Result<f64, String> {
+pub fn parse_peak(s: &str) -> Result<f64, PeakError> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && (0.001..=100_000.0).contains(&x) => Ok(x),
-        Ok(_) => Err("a peak from 0.001 to 100000 TFLOP/s".into()),
-        Err(_) => Err("a decimal number of TFLOP/s".into()),
+        Ok(_) => Err(PeakError::OutOfRange),
+        Err(_) => Err(PeakError::NotANumber),
     }
+}
+
+/// Why a custom peak is unusable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeakError {
+    /// Outside 0.001–100000 TFLOP/s (or not finite).
+    OutOfRange,
+    /// Not a decimal number.
+    NotANumber,
 }
 
 /// The GPU with this code; an unknown code (never one a URL lets through)

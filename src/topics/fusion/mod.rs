@@ -3,7 +3,8 @@
 //! ledger's totals, the roofline inset's two points) as pure data.
 
 use super::{Part, Topic, TopicMeta, MEASURED};
-use crate::params::{ParamSpec, Values};
+use crate::i18n::{trf, Lang};
+use crate::params::{ParamSpec, Reason, Values};
 use crate::sim::fusion::{self, Ledger, Node};
 use crate::sim::measured::Table;
 use crate::sim::roofline::Work;
@@ -12,8 +13,15 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-fn check_fusion(s: &str) -> Result<(), String> {
-    fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
+fn check_fusion(s: &str) -> Result<(), Reason> {
+    fusion::parse(s).map(|_| ()).map_err(|e| super::divergence::syntax_reason(e.kind))
+}
+
+/// What the expression box says about an expression that doesn't parse, in
+/// `lang`: the message, then the expression with a caret under the problem.
+pub fn expr_error(lang: Lang, expr: &str, e: &fusion::FusionError) -> String {
+    let msg = super::divergence::syntax_text(lang, e.kind, e.pos);
+    format!("{}\n{expr}\n{}", trf(lang, "fusion.error", &[("msg", &msg)]), crate::sim::expr::caret_line(expr, e.pos))
 }
 
 pub static FUSION_PARAMS: [ParamSpec; 7] = [

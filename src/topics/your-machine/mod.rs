@@ -6,6 +6,12 @@
 use super::{Part, Topic, TopicMeta};
 use crate::params::{ParamSpec, Values};
 use crate::sim::bench::{check_results, Plan, Results, MAX_ENCODED};
+
+/// The `r` of a shared link: results this page wrote, or empty. The decoder's
+/// own complaint is a developer's detail; the reader is told what `r` is for.
+fn check_r(s: &str) -> Result<(), crate::params::Reason> {
+    check_results(s).map_err(|_| crate::params::Reason::new("your-machine.r-invalid", &[]))
+}
 use crate::sim::Metric;
 
 pub mod practice;
@@ -15,7 +21,7 @@ mod view;
 pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
     ParamSpec::choice("quick", &["0", "1"], "0").optional(),
     // Always written (an empty `r=` says "not measured"), like every text parameter.
-    ParamSpec::text("r", MAX_ENCODED, "", check_results),
+    ParamSpec::text("r", MAX_ENCODED, "", check_r),
 ];
 
 pub static YOUR_MACHINE: TopicMeta = TopicMeta {
@@ -126,6 +132,7 @@ pub static TOPIC: Topic = Topic {
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
 pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
+    ("your-machine.r-invalid", "not results written by this page", "不是本页写出的测量结果"),
     ("topic.your-machine.title", "The roofline of your computer", "你电脑上的 roofline"),
     ("topic.your-machine.summary", "Measure this machine in your browser (WebAssembly, one CPU core): memory bandwidth from L1 to past the last cache, matmul speed, and the lecture's x*2, x*2+1, transposed and 16-bit copies, then draw its roofline beside the lecture's Apple M4 Pro.", "在浏览器里实测这台电脑（WebAssembly，单个 CPU 核）：从 L1 到超出末级缓存的内存带宽、矩阵乘法速度，以及讲义中的 x*2、x*2+1、转置复制和 16 位复制，再把它的 roofline 画在讲义的 Apple M4 Pro 旁边。"),
     ("param.quick", "Run length", "测量时长"),
