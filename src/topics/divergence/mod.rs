@@ -11,7 +11,7 @@ use crate::sim::Steppable;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
-mod view;
+pub(crate) mod view;
 
 fn check_cond(s: &str) -> Result<(), Reason> {
     expr::parse(s).map(|_| ()).map_err(|e| syntax_reason(e.kind))
@@ -64,24 +64,55 @@ pub fn divergence_run(v: &Values) -> divergence::Divergence {
     divergence::Divergence::new(divergence_params(v))
 }
 
+/// What an expression box says about text that can't run: the message (in
+/// the reader's language) and the character it points at, if any. The box
+/// shows the message wrapped, then the text with that character marked
+/// (never a line that scrolls sideways).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxError {
+    pub message: String,
+    /// The 0-based character the problem is at (the text's length: at its end).
+    pub at: Option<usize>,
+}
+
+impl BoxError {
+    /// The text as `before`, the marked character (empty at the end) and `after`.
+    pub fn split<'a>(&self, text: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
+        let at = self.at?;
+        let start = text.char_indices().nth(at).map_or(text.len(), |(i, _)| i);
+        let end = text[start..].chars().next().map_or(start, |c| start + c.len_utf8());
+        Some((&text[..start], &text[start..end], &text[end..]))
+    }
+
+    /// Plain text: the message, then the text and a caret line under the
+    /// problem (for a copy, a log or a test).
+    pub fn plain(&self, text: &str) -> String {
+        match self.at {
+            Some(at) => format!("{}\n{text}\n{}", self.message, expr::caret_line(text, at)),
+            None => self.message.clone(),
+        }
+    }
+}
+
 /// What the condition box says about a condition that can't run: the
-/// parser's complaint, then the condition with a caret under the problem; or
-/// the thread that divides by zero.
-pub fn cond_error(lang: Lang, cond: &str, e: &CondError) -> String {
+/// parser's complaint and where; or the thread that divides by zero.
+pub fn cond_error(lang: Lang, e: &CondError) -> BoxError {
     match e {
         CondError::Parse(p) => {
-            let caret = expr::caret_line(cond, p.pos);
             let msg = syntax_text(lang, p.kind, p.pos);
-            format!("{}\n{cond}\n{caret}", trf(lang, "divergence.error", &[("msg", &msg)]))
+            BoxError { message: trf(lang, "divergence.error", &[("msg", &msg)]), at: Some(p.pos) }
         }
-        CondError::DivByZero { tid } => trf(lang, "divergence.div-zero", &[("tid", &tid.to_string())]),
+        CondError::DivByZero { tid } => {
+            BoxError { message: trf(lang, "divergence.div-zero", &[("tid", &tid.to_string())]), at: None }
+        }
     }
 }
 
 /// The error of a condition typed for `warps` warps, if it can't run (a valid
-/// one is applied at once; an invalid one stays a draft).
-pub fn draft_error(lang: Lang, cond: &str, warps: usize) -> Option<String> {
-    divergence::evaluate(cond, warps).err().map(|e| cond_error(lang, cond, &e))
+/// one is applied at once; an invalid one stays a draft, and the drawing
+/// still shows the last one that ran: the panel marks it stale).
+pub fn draft_error(lang: Lang, cond: &str, warps: usize) -> Option<BoxError> {
+    divergence::evaluate(cond, warps).err().map(|e| cond_error(lang, &e))
 }
 
 /// What happens at step `step`: the warp issuing, which part, which of its
@@ -286,6 +317,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("divergence.presets", "Lecture conditions", "讲义中的条件"),
     ("divergence.apply", "Apply", "应用"),
     ("divergence.error", "Condition error: {msg}", "条件有误：{msg}"),
+    ("divergence.stale", "Not updated: the drawing still shows the last condition that ran, {cond}. Correct the condition to run it.", "画面未更新：仍是上一个能运行的条件 {cond}。改正条件后才会运行。"),
     // Expression errors, shared with fusion's parser (sim::expr::Syntax).
     ("syntax.at", "{msg} (at character {at})", "{msg}（第 {at} 个字符）"),
     ("syntax.empty", "empty expression", "表达式为空"),
@@ -464,15 +496,22 @@ mod tests {
     fn condition_errors_point_at_the_problem() {
         assert_eq!(draft_error(Lang::En, "lane < 8 || warp == 2", 4), None);
         let e = draft_error(Lang::En, "tid % 2 = 0", 4).expect("an error");
+        assert_eq!(e.split("tid % 2 = 0"), Some(("tid % 2 ", "=", " 0")));
+        let e = e.plain("tid % 2 = 0");
         let lines: Vec<&str> = e.lines().collect();
         assert!(lines[0].starts_with("Condition error: ") && lines[0].contains("use == to compare"), "{e}");
         assert_eq!(lines[1], "tid % 2 = 0");
         assert_eq!(lines[2], "        ^");
         // Under a wide character, the caret counts its two columns.
         let e = draft_error(Lang::En, "线程", 4).expect("an error");
-        assert_eq!(e.lines().nth(2), Some("^"));
+        assert_eq!(e.plain("线程").lines().nth(2), Some("^"));
+        assert_eq!(e.split("线程"), Some(("", "线", "程")));
+        // At the end: nothing to mark but the place after the text.
+        let e = draft_error(Lang::En, "tid <", 4).expect("an error");
+        assert_eq!(e.split("tid <"), Some(("tid <", "", "")));
         let e = draft_error(Lang::Zh, "tid / (lane - 3) == 0", 4).expect("an error");
-        assert_eq!(e, "线程 tid = 3 出现除以零。");
+        assert_eq!(e, BoxError { message: "线程 tid = 3 出现除以零。".into(), at: None });
+        assert_eq!(e.split("x"), None);
     }
 
     /// Words of two or more Latin letters in `s`, other than the names a
@@ -512,16 +551,16 @@ mod tests {
             "tid 3",
             "tid <",
         ] {
-            let e = draft_error(zh, cond, 4).expect("an error");
-            let first = e.lines().next().unwrap_or_default().to_string();
+            let first = draft_error(zh, cond, 4).expect("an error").message;
             assert!(first.starts_with("条件有误："), "{first}");
             messages.push(first);
         }
-        assert!(draft_error(zh, "tid＜100", 4).unwrap().contains("全角字符：请把输入法切换到半角（英文）标点"));
+        assert!(draft_error(zh, "tid＜100", 4).unwrap().message.contains("全角字符：请把输入法切换到半角（英文）标点"));
         for ex in ["sin（x）", "foo(x)", "max(x)", "sin x", "x +", "1..2", "x y", "(x"] {
             let e = fusion::parse(ex).expect_err(ex);
-            let text = super::super::fusion::expr_error(zh, ex, &e);
-            messages.push(text.lines().next().unwrap_or_default().to_string());
+            let shown = super::super::fusion::expr_error(zh, &e);
+            assert_eq!(shown.at, Some(e.pos));
+            messages.push(shown.message);
         }
         let too_many = "1,".repeat(softmax::MAX_VALUES + 2);
         for x in ["1,二,3", "一,二,三,四,五,六,七", too_many.as_str()] {

@@ -18,10 +18,10 @@ fn check_fusion(s: &str) -> Result<(), Reason> {
 }
 
 /// What the expression box says about an expression that doesn't parse, in
-/// `lang`: the message, then the expression with a caret under the problem.
-pub fn expr_error(lang: Lang, expr: &str, e: &fusion::FusionError) -> String {
+/// `lang`: the message and the character it points at.
+pub fn expr_error(lang: Lang, e: &fusion::FusionError) -> super::divergence::BoxError {
     let msg = super::divergence::syntax_text(lang, e.kind, e.pos);
-    format!("{}\n{expr}\n{}", trf(lang, "fusion.error", &[("msg", &msg)]), crate::sim::expr::caret_line(expr, e.pos))
+    super::divergence::BoxError { message: trf(lang, "fusion.error", &[("msg", &msg)]), at: Some(e.pos) }
 }
 
 pub static FUSION_PARAMS: [ParamSpec; 7] = [

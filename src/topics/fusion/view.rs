@@ -57,9 +57,7 @@ pub fn use_fusion_panel() -> Html {
                 <input id="param-expr" name="expr" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
                     spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_expr} />
                 if let Some(err) = draft_error {
-                    <pre class="cond-error" data-testid="expr-error">{
-                        super::expr_error(ctx.lang, &draft, &err)
-                    }</pre>
+                    { crate::topics::divergence::view::error_box(&super::expr_error(ctx.lang, &err), &draft, "expr-error") }
                 }
             </div>
             <div class="presets">
