@@ -235,65 +235,99 @@ pub struct AskProps {
     pub on_reveal: Callback<Option<Given>>,
 }
 
-/// A number as a person may type it: "1,234", "48 %", "1.5e3".
-fn parse_number(s: &str) -> Option<f64> {
-    let t: String = s.chars().filter(|c| !matches!(c, ',' | '，' | '%' | ' ' | '_')).collect();
-    t.parse::<f64>().ok().filter(|x| x.is_finite())
+/// A question's text with its `code` spans shown as code (never raw backticks).
+fn rich(text: &str) -> Html {
+    html! {
+        { for practice::code_spans(text).into_iter().map(|(code, t)| {
+            if code { html! { <code>{ t.to_string() }</code> } } else { html! { { t.to_string() } } }
+        }) }
+    }
 }
 
 /// The question, the prediction (a number or a choice) and, once revealed,
 /// the grade, the simulation's answer and why. In projector mode the
 /// prediction is left to the room: only the key R (or the button) reveals.
+/// A prediction that is not a number ("五十") is not revealed as "no
+/// prediction": the box says it could not read it.
 #[component]
 pub fn Ask(p: &AskProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let draft = use_state(String::new);
     let picked = use_state(|| None::<usize>);
+    let unreadable = use_state(|| false);
+    let typed = practice::read_number(&draft);
     let given = match &p.q.answer {
-        Answer::Number { .. } => parse_number(&draft).map(Given::Number),
+        Answer::Number { .. } => match typed {
+            practice::Typed::Number(x) => Some(Given::Number(x)),
+            _ => None,
+        },
         Answer::Choice(_) => picked.map(Given::Choice),
+    };
+    // Reveal, unless the box holds something that isn't a number.
+    let attempt = {
+        let on_reveal = p.on_reveal.clone();
+        let unreadable = unreadable.clone();
+        let refuse = matches!(p.q.answer, Answer::Number { .. }) && typed == practice::Typed::Unreadable;
+        Callback::from(move |_: ()| {
+            if refuse {
+                unreadable.set(true);
+            } else {
+                on_reveal.emit(given);
+            }
+        })
     };
     // R reveals (unless typing in a field).
     {
-        let on_reveal = p.on_reveal.clone();
+        let attempt = attempt.clone();
         let done = p.revealed.is_some();
-        use_effect_with((given.map(|g| format!("{g:?}")), done), move |_| {
+        use_effect_with((given.map(|g| format!("{g:?}")), typed == practice::Typed::Unreadable, done), move |_| {
             let doc = super::window().document().expect("document");
             let listener = EventListener::new(&doc, "keydown", move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                 if (e.key() == "r" || e.key() == "R") && !key_belongs_to_control(e) && !done {
-                    on_reveal.emit(given);
+                    attempt.emit(());
                 }
             });
             move || drop(listener)
         });
     }
     let lang = ctx.lang;
-    let prompt = html! { <p class="practice-prompt" data-testid="practice-prompt">{ p.q.prompt.render(lang) }</p> };
+    let prompt =
+        html! { <p class="practice-prompt" data-testid="practice-prompt">{ rich(&p.q.prompt.render(lang)) }</p> };
     let Some(given_then) = p.revealed else {
         let reveal = {
-            let on_reveal = p.on_reveal.clone();
-            Callback::from(move |_: MouseEvent| on_reveal.emit(given))
+            let attempt = attempt.clone();
+            Callback::from(move |_: MouseEvent| attempt.emit(()))
         };
         let input = match &p.q.answer {
             Answer::Number { .. } => {
                 let draft2 = draft.clone();
+                let unreadable2 = unreadable.clone();
                 let oninput = Callback::from(move |e: InputEvent| {
                     if let Some(el) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                         draft2.set(el.value());
+                        unreadable2.set(false);
                     }
                 });
-                let on_reveal = p.on_reveal.clone();
+                let attempt = attempt.clone();
                 let onkeydown = Callback::from(move |e: KeyboardEvent| {
                     if e.key() == "Enter" {
-                        on_reveal.emit(given);
+                        attempt.emit(());
                     }
                 });
+                let bad = *unreadable && typed == practice::Typed::Unreadable;
                 html! {
-                    <label class="practice-input-label">{ ctx.t("practice.your-answer") }
-                        <input class="practice-input" data-testid="practice-input" type="text" inputmode="decimal"
-                            autocomplete="off" value={(*draft).clone()} {oninput} {onkeydown} />
-                    </label>
+                    <>
+                        <label class="practice-input-label">{ ctx.t("practice.your-answer") }
+                            <input class={classes!("practice-input", bad.then_some("bad"))} data-testid="practice-input" type="text" inputmode="decimal"
+                                autocomplete="off" aria-invalid={bad.to_string()} value={(*draft).clone()} {oninput} {onkeydown} />
+                        </label>
+                        if bad {
+                            <p class="practice-unreadable" role="alert" data-testid="practice-unreadable">
+                                { ctx.tf("practice.unreadable", &[("given", &draft.trim().chars().take(40).collect::<String>())]) }
+                            </p>
+                        }
+                    </>
                 }
             }
             Answer::Choice(options) => html! {
@@ -351,7 +385,7 @@ pub fn Ask(p: &AskProps) -> Html {
                     { ctx.tf("practice.answer", &[("value", &p.q.answer.shown(lang))]) }
                 </span>
             </div>
-            <p class="practice-explain" data-testid="practice-explain">{ p.q.explain.render(lang) }</p>
+            <p class="practice-explain" data-testid="practice-explain">{ rich(&p.q.explain.render(lang)) }</p>
         </div>
     }
 }
@@ -493,10 +527,12 @@ pub fn RoundPage() -> Html {
         None
     };
     let finished = i >= n && !*revealed;
-    let grades: Vec<Grade> =
-        questions.iter().zip(answers.iter()).map(|(q, g)| g.map_or(Grade::Wrong, |g| q.answer.grade(g))).collect();
-    let right = grades.iter().filter(|g| **g == Grade::Right).count();
-    let close = grades.iter().filter(|g| **g == Grade::Close).count();
+    // A question revealed without a prediction scores as not right, and is
+    // labelled "No prediction" here as on its panel.
+    let grades: Vec<Option<Grade>> =
+        questions.iter().zip(answers.iter()).map(|(q, g)| g.map(|g| q.answer.grade(g))).collect();
+    let right = grades.iter().filter(|g| **g == Some(Grade::Right)).count();
+    let close = grades.iter().filter(|g| **g == Some(Grade::Close)).count();
     let part_code = part.map_or("all", practice::part_code).to_string();
     {
         let rec =
@@ -508,8 +544,14 @@ pub fn RoundPage() -> Html {
         });
     }
     let score = if finished {
-        let missed: Vec<(Rc<Question>, Grade)> =
-            questions.iter().cloned().zip(grades.iter().copied()).filter(|(_, g)| *g != Grade::Right).collect();
+        let missed: Vec<(Rc<Question>, Option<Grade>, Option<Given>)> = questions
+            .iter()
+            .cloned()
+            .zip(grades.iter().copied())
+            .zip(answers.iter().copied())
+            .filter(|((_, g), _)| *g != Some(Grade::Right))
+            .map(|((q, g), a)| (q, g, a))
+            .collect();
         html! {
             <section class="practice-score" data-testid="round-score" data-right={right.to_string()}
                 data-close={close.to_string()} data-n={n.to_string()}>
@@ -519,12 +561,26 @@ pub fn RoundPage() -> Html {
                     <p>{ ctx.t("practice.round.perfect") }</p>
                 } else {
                     <ol class="practice-review" data-testid="round-review">
-                        { for missed.iter().map(|(q, g)| html! {
-                            <li data-topic={q.topic} data-grade={g.code()}>
-                                <span class={classes!("practice-grade", format!("grade-{}", g.code()))}>{ ctx.t(&format!("practice.{}", g.code())) }</span>
-                                {" "}{ q.prompt.render(ctx.lang) }{" "}
-                                <a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
-                            </li>
+                        { for missed.iter().map(|(q, g, given)| {
+                            let code = g.map_or("none", |g| g.code());
+                            let you = given.map(|g| match (g, &q.answer) {
+                                (Given::Number(x), _) => practice::fmt(x),
+                                (Given::Choice(i), Answer::Choice(o)) => o.get(i).map(|c| c.label.render(ctx.lang)).unwrap_or_default(),
+                                _ => String::new(),
+                            });
+                            html! {
+                                <li data-topic={q.topic} data-grade={code}>
+                                    <span class={classes!("practice-grade", format!("grade-{code}"))}>{ ctx.t(&format!("practice.{code}")) }</span>
+                                    {" "}{ rich(&q.prompt.render(ctx.lang)) }
+                                    <span class="practice-review-answer">
+                                        if let Some(you) = you {
+                                            <span class="practice-you">{ ctx.tf("practice.you", &[("value", &you)]) }</span>{" "}
+                                        }
+                                        <span class="practice-answer" data-testid="review-answer">{ ctx.tf("practice.answer", &[("value", &q.answer.shown(ctx.lang))]) }</span>
+                                    </span>
+                                    {" "}<a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
+                                </li>
+                            }
                         }) }
                     </ol>
                 }
