@@ -491,7 +491,7 @@ describe('matmul panels', () => {
     await waitForQuery(page, 'ti', '3');
     await open(page, srv.base, '#/tiling?n=256&tile=200&dtype=fp32&mode=tiled&smem=228');
     await painted(page);
-    assert.match(await page.getByTestId('smem-fit').innerText(), /more than 228 KB/);
+    assert.match(await page.getByTestId('smem-fit').innerText(), /more than 228 KiB/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

@@ -126,8 +126,8 @@ fn known(x: f64, unit: &str) -> String {
 pub fn hierarchy(h: &Hardware) -> [Level; 4] {
     let level = |key, size, scope, speed| Level { key, size, scope, speed, speed_args: vec![] };
     [
-        level("hardware.level.regs", known(h.regs_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.regs"),
-        level("hardware.level.smem", known(h.smem_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.smem"),
+        level("hardware.level.regs", known(h.regs_kb_per_sm, "KiB"), "hardware.per-sm", "hardware.speed.regs"),
+        level("hardware.level.smem", known(h.smem_kb_per_sm, "KiB"), "hardware.per-sm", "hardware.speed.smem"),
         level("hardware.level.l2", known(h.l2_mb, "MB"), "hardware.chip", "hardware.speed.l2"),
         Level {
             speed_args: vec![("bw", format!("{:.2}", h.hbm_tbps))],
@@ -331,7 +331,7 @@ mod tests {
     fn memory_hierarchy() {
         let levels = hierarchy(roofline::hardware("h100"));
         let sizes: Vec<&str> = levels.iter().map(|l| l.size.as_str()).collect();
-        assert_eq!(sizes, ["256 KB", "228 KB", "50 MB", "80 GB"]);
+        assert_eq!(sizes, ["256 KiB", "228 KiB", "50 MB", "80 GB"]);
         assert_eq!(levels[3].speed_args, [("bw", "3.35".to_string())]);
         // B200's L2 size is not published.
         assert_eq!(hierarchy(roofline::hardware("b200"))[2].size, "—");
