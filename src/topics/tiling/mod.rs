@@ -3,7 +3,7 @@
 //! memory check and the lecture cases.
 
 use super::*;
-use crate::i18n::{format_bytes, group_digits, tr, trf, Lang};
+use crate::i18n::{format_kib, group_digits, tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw;
 use crate::sim::matmul::{self, TileRun, TileState};
@@ -114,7 +114,7 @@ pub fn fit_text(lang: Lang, v: &Values) -> (bool, String) {
         &[
             ("t", &t.t.to_string()),
             ("dtype", v.choice("dtype")),
-            ("bytes", &crate::i18n::format_kib(fit.bytes as f64)),
+            ("bytes", &format_kib(fit.bytes as f64)),
             ("smem", &v.int("smem").to_string()),
             ("max", &fit.max_tile.to_string()),
         ],
