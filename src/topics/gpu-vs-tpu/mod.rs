@@ -133,7 +133,6 @@ pub fn gpu_detail(lang: Lang, c: &Compare) -> String {
 /// the peaks and the times.
 pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
     let (t, g, ch) = (chip(v), hw::gpu(v.choice("gpu")), chips(v));
-    let derived = t.clock_note().map(|k| tr(lang, k)).unwrap_or_default();
     [
         trf(
             lang,
@@ -141,8 +140,7 @@ pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
             &[
                 ("chip", t.name),
                 ("mxus", &t.mxus.to_string()),
-                ("ghz", &format!("{:.2}", t.ghz)),
-                ("derived", &derived),
+                ("clock", &super::systolic::clock_text(lang, t)),
                 ("peak", &format!("{:.0}", t.bf16_tflops)),
                 ("rounds", &group_digits(ch.tpu_rounds())),
                 ("cycles", &group_digits(ch.tpu_cycles())),
@@ -232,8 +230,8 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("gpu-vs-tpu.gpu.detail.one", "All SMs: 1 wave × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：1 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
     ("gpu-vs-tpu.gpu.detail.other", "All SMs: {waves} waves × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：{waves} 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
     ("gpu-vs-tpu.chips", "Whole chip against whole chip", "整芯片对整芯片"),
-    ("gpu-vs-tpu.chip.tpu.one", "{chip}: {mxus} MXUs at {ghz} GHz{derived}, peak {peak} TFLOP/s bf16 · the passes in 1 round over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU，{ghz} GHz{derived}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 1 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
-    ("gpu-vs-tpu.chip.tpu.other", "{chip}: {mxus} MXUs at {ghz} GHz{derived}, peak {peak} TFLOP/s bf16 · the passes in {rounds} rounds over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU，{ghz} GHz{derived}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 {rounds} 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chip.tpu.one", "{chip}: {mxus} MXUs{clock}, peak {peak} TFLOP/s bf16 · the passes in 1 round over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU{clock}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 1 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chip.tpu.other", "{chip}: {mxus} MXUs{clock}, peak {peak} TFLOP/s bf16 · the passes in {rounds} rounds over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU{clock}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 {rounds} 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
     ("gpu-vs-tpu.chip.gpu", "{gpu}: {sms} SMs at {ghz} GHz (Tensor Core clock from the peak), peak {peak} TFLOP/s bf16 · {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{gpu}：{sms} 个 SM，{ghz} GHz（由峰值推算的 Tensor Core 时钟），峰值 {peak} TFLOP/s（bf16）· {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
     ("gpu-vs-tpu.chips.note", "One MXU's cycles above are not comparable with all SMs' cycles: a chip has several MXUs and runs at another clock. Below, both chips whole, in time; at full use both come near their peaks, which are of the same order, as the lecture says.", "上面一个 MXU 的周期数不能直接与全部 SM 的周期数比较：一块芯片有多个 MXU，时钟也不同。下面按整芯片、按时间比较；满负荷时两者都接近各自峰值，而两者峰值在同一量级，正如讲义所说。"),
     ("gpu-vs-tpu.systolic.one", "Step through this GEMM ({m}×{k}×{n}) as 1 fold on one {s}×{s} MXU", "在一个 {s}×{s} MXU 上逐周期观看这个 GEMM（{m}×{k}×{n}）：1 折"),

@@ -47,7 +47,7 @@ pub fn use_gpu_tpu_panel() -> Html {
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
             { chart_title(ctx, "gpu-vs-tpu.chips") }
             <p>{ ctx.t("gpu-vs-tpu.chips.note") }</p>
-            <p class="formula" data-testid="tpu-chip">{ chip_tpu }</p>
+            <p class="formula" data-testid="tpu-chip" data-clock={super::super::systolic::clock_value(super::chip(&p.v))}>{ chip_tpu }</p>
             <p class="formula" data-testid="gpu-chip">{ chip_gpu }</p>
             <p>
                 <a href={super::systolic_link(ctx.asked_lang, &p.v)} data-testid="systolic-link">

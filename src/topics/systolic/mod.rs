@@ -170,11 +170,32 @@ pub fn chip_line(lang: Lang, v: &Values, sim: &Systolic) -> Option<String> {
             ("chip", t.name),
             ("mxus", &t.mxus.to_string()),
             ("dim", &t.dim.to_string()),
-            ("ghz", &format!("{:.2}", t.ghz)),
-            ("derived", &t.clock_note().map(|k| tr(lang, k)).unwrap_or_default()),
+            ("clock", &clock_text(lang, t)),
             ("us", &format!("{us:.1}")),
         ],
     ))
+}
+
+/// A TPU's clock as the panels say it: published, derived from the published
+/// peak (and said so), or, where the derivation is doubtful (v6e: 3.5 GHz,
+/// twice any other TPU's), "unpublished": a number that is probably wrong
+/// is never shown as a clock. Times still follow from the published peak.
+pub fn clock_text(lang: Lang, t: &crate::sim::hw::tpu::Tpu) -> String {
+    if t.clock_doubtful() {
+        tr(lang, "systolic.tpu.unpublished")
+    } else {
+        let derived = t.clock_note().map(|k| tr(lang, k)).unwrap_or_default();
+        trf(lang, "systolic.tpu.clock", &[("ghz", &format!("{:.2}", t.ghz)), ("derived", &derived)])
+    }
+}
+
+/// The clock as data (`data-clock`): GHz, or "unpublished".
+pub fn clock_value(t: &crate::sim::hw::tpu::Tpu) -> String {
+    if t.clock_doubtful() {
+        "unpublished".into()
+    } else {
+        t.ghz.to_string()
+    }
 }
 
 /// The link to this panel for an `m × k × n` GEMM on a `dim × dim` MXU of
@@ -269,7 +290,9 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("systolic.conv.drain", "Output drain: both end an OS fold with its last multiply-accumulate, the accumulators read out behind the next fold (SCALE-Sim counts the outputs' exit within its C − 1 inter-fold gap).", "输出排出：两者都以最后一次乘加结束一个输出驻留的折，累加结果在下一折进行时读出（SCALE-Sim 把输出离开阵列的时间算在它的 C − 1 折间间隔里）。"),
     ("systolic.conv.util", "Compute utilisation: Warpscope divides all MACs by PEs × compute cycles; SCALE-Sim averages each fold's figure without weights and, for WS and IS, divides a fold by 2R + 2C + T − 3 cycles although it lasts 2R + C + T − 2.", "计算利用率：Warpscope 用全部乘加除以 PE 数 × 计算周期；SCALE-Sim 对每折的值做不加权平均，且对 WS 和 IS 每折除以 2R + 2C + T − 3 个周期，而该折实际为 2R + C + T − 2 个周期。"),
     ("systolic.conv.index", "Cycle numbering: Warpscope's cycle c means \"after c cycles\" (0 = empty array, the last cycle = the total); SCALE-Sim numbers demand rows from 0, so its last cycle is the total − 1.", "周期编号：Warpscope 的第 c 周期表示“经过 c 个周期后”（0 为空阵列，最后一个周期等于总数）；SCALE-Sim 的需求行从 0 编号，最后一个周期是总数 − 1。"),
-    ("systolic.tpu", "{chip}: {mxus} MXUs of {dim}×{dim} at {ghz} GHz{derived} · this GEMM on one MXU: {us} µs", "{chip}：{mxus} 个 {dim}×{dim} 的 MXU，{ghz} GHz{derived} · 本 GEMM 在一个 MXU 上：{us} µs"),
+    ("systolic.tpu", "{chip}: {mxus} MXUs of {dim}×{dim}{clock} · this GEMM on one MXU: {us} µs", "{chip}：{mxus} 个 {dim}×{dim} 的 MXU{clock} · 本 GEMM 在一个 MXU 上：{us} µs"),
+    ("systolic.tpu.clock", " at {ghz} GHz{derived}", "，{ghz} GHz{derived}"),
+    ("systolic.tpu.unpublished", ", clock unpublished (Google gives the peak and the MXUs, never the clock; the clock they imply is twice any other TPU's, so one of those figures is probably counted differently; times here follow from the published peak)", "，时钟未公开（Google 只公布峰值和 MXU，从不公布时钟；由它们推出的时钟是其他 TPU 的两倍，说明其中某个数字的算法可能不同；这里的时间按公开峰值计算）"),
     ("systolic.tpu.derived", " (clock derived from the published peak)", "（时钟由公开峰值推算）"),
     ("systolic.tpu.doubtful", " (clock derived from the published peak and MXUs: twice any other TPU's, so Google probably counts one of those figures differently; four such MXUs would give half)", "（时钟由公开的峰值与 MXU 数推算：是其他任何 TPU 的两倍，谷歌很可能对其中某个数字的算法不同；若有四个这样的 MXU，时钟减半）"),
     ("systolic.tpus", "TPU MXUs", "TPU 的 MXU"),
@@ -387,7 +410,11 @@ mod tests {
         assert_eq!(sim.folds(), 16 * 4);
         assert_eq!(chip(&v).map(|t| t.mxus), Some(2));
         let line = chip_line(Lang::En, &v, &sim).unwrap();
-        assert!(line.starts_with("TPU v6e (Trillium): 2 MXUs of 256×256 at 3.50 GHz (clock derived"), "{line}");
+        // Google never publishes v6e's clock: "unpublished", never a derived 3.5 GHz.
+        assert!(line.starts_with("TPU v6e (Trillium): 2 MXUs of 256×256, clock unpublished"), "{line}");
+        assert!(!line.contains("GHz") && !chip_line(Lang::Zh, &v, &sim).unwrap().contains("GHz"), "{line}");
+        assert_eq!(clock_value(chip(&v).unwrap()), "unpublished");
+        assert_eq!(clock_value(crate::sim::hw::tpu::tpu("v4")), "1.05");
         assert!(chip_line(Lang::Zh, &v, &sim).unwrap().contains("个 256×256 的 MXU"));
     }
 
