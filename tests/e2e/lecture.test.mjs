@@ -171,7 +171,7 @@ describe('the panels a student would question', () => {
   test("the lecture's tables: live rows, ✓ or the reason, a row loads its case", async () => {
     for (const [hash, rows, differing] of [
       ['#/roofline', 9, 0],
-      ['#/hardware', 4, 1],
+      ['#/hardware', 5, 1],
       ['#/coalescing', 4, 0],
       ['#/tiling', 4, 0],
       ['#/quantization', 2, 0],
