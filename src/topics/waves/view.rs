@@ -90,7 +90,8 @@ pub fn use_waves_panel() -> Html {
             </div>
             { readouts(ctx, "waves", &super::metrics(v)) }
             { lecture_table(ctx, "waves", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
-            <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
+            <p class="formula" data-testid="why" data-sms={w.sms.to_string()} data-last-wave-tiles={w.last_wave_tiles().to_string()}
+                data-idle-sms={(w.sms - w.last_wave_tiles()).to_string()}>{ super::why(ctx.lang, v) }</p>
             <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
             { chart_title(ctx, "waves.chart") }
             <Chart data={(*chart).clone()} width={(p.width - 4.0).max(240.0)} height={if ctx.present { 260.0 } else { 220.0 }}
