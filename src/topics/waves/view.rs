@@ -112,6 +112,11 @@ pub fn use_waves_panel() -> Html {
                         <span hidden=true data-measured="tflops-odd" data-value={a.odd.to_string()} />
                         <span hidden=true data-measured="alignment-ratio" data-value={a.ratio.to_string()} />
                         <p class="current">{ texts[0].clone() }</p>
+                        if let Some([m128, m32, rest]) = super::by_divisor(&t) {
+                            <p class="current" data-testid="by-divisor" data-m128={m128.to_string()} data-m32={m32.to_string()} data-rest={rest.to_string()}>
+                                { ctx.tf("waves.measured.divisors", &[("m128", &format!("{m128:.0}")), ("m32", &format!("{m32:.0}")), ("rest", &format!("{rest:.0}"))]) }
+                            </p>
+                        }
                         <p class="current" data-measured="model-over-measured"
                             data-value={ratio.map(|r| r.to_string()).unwrap_or_default()}>{ texts[1].clone() }</p>
                     }
