@@ -118,7 +118,7 @@ static TABLE: &[(&str, &str, &str)] = crate::texts![
     ("metric.useful-fraction.doc", "Bytes the lanes asked for ÷ bytes moved", "lane 请求的字节 ÷ 实际搬运的字节"),
     // Occupancy panel
     ("param.smem", "Shared memory per block (bytes)", "每块共享内存（字节）"),
-    ("param.smem.doc", "Allocated in 128-byte units, plus 1 KB reserved by the system per block", "以 128 字节为单位分配，另加系统为每块保留的 1 KB"),
+    ("param.smem.doc", "Allocated in 128-byte units, plus 1 KiB reserved by the system per block", "以 128 字节为单位分配，另加系统为每块保留的 1 KiB"),
     ("word.warps", "warp slots", "warp 槽位"),
     ("word.blocks", "block slots", "块槽位"),
     ("word.registers", "registers", "寄存器"),
@@ -175,6 +175,9 @@ static TABLE: &[(&str, &str, &str)] = crate::texts![
     ("notice.out-of-range", "{param}={given} is outside {min}–{max}; using {used}.", "{param}={given} 超出范围 {min}–{max}，已改用 {used}。"),
     ("notice.malformed", "{param}={given} is not a valid value; using {used}.", "{param}={given} 不是有效值，已改用 {used}。"),
     ("notice.invalid", "{param}={given}: {reason}; using {used}.", "{param}={given}：{reason}；已改用 {used}。"),
+    ("notice.too-long", "longer than {max} characters", "超过 {max} 个字符"),
+    ("notice.peak-range", "a peak from 0.001 to 100000 TFLOP/s", "峰值须在 0.001 到 100000 TFLOP/s 之间"),
+    ("notice.peak-number", "a decimal number of TFLOP/s", "须为十进制数（单位 TFLOP/s）"),
     ("notice.unknown", "{param} is not a parameter of this panel; ignored.", "{param} 不是本面板的参数，已忽略。"),
     ("notice.broken", "The link's query could not be read; using defaults.", "无法解析链接中的参数，已使用默认值。"),
     ("notice.broken-link", "The address “#{given}” could not be read; here is the start page.", "无法识别地址“#{given}”，已转到首页。"),
@@ -430,6 +433,17 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// On-chip bytes in KiB, one decimal where it isn't whole (`216.5 KiB`,
+/// `192 KiB`): the one unit of SRAM, shared memory and registers.
+pub fn format_kib(b: f64) -> String {
+    let k = b / 1024.0;
+    if (k - k.round()).abs() < 0.05 {
+        format!("{k:.0} KiB")
+    } else {
+        format!("{k:.1} KiB")
+    }
+}
+
 /// Bytes with decimal units and three significant digits (`67.1 MB`, `17.2 GB`).
 pub fn format_bytes(b: f64) -> String {
     let units = [("GB", 1e9), ("MB", 1e6), ("kB", 1e3)];
@@ -470,6 +484,7 @@ pub fn format_metric(m: &Metric) -> String {
         Unit::Word => m.word.unwrap_or("").to_string(),
         Unit::Flag => if m.value != 0.0 { "yes" } else { "no" }.to_string(),
         Unit::Bytes => format_bytes(m.value),
+        Unit::KiB => format_kib(m.value),
         Unit::Real => {
             let v = m.value;
             if v != 0.0 && v.abs() < 1e-3 {
@@ -499,7 +514,8 @@ pub fn tick(y: f64) -> String {
 /// The exact value behind a rounded one (bytes: "738,197,504 B"), for a
 /// tooltip; `None` where the shown value is already exact.
 pub fn exact_value(m: &Metric) -> Option<String> {
-    (m.unit == Unit::Bytes && m.value >= 1e3).then(|| format!("{} B", group_digits(m.value.max(0.0) as u64)))
+    (matches!(m.unit, Unit::Bytes | Unit::KiB) && m.value >= 1e3)
+        .then(|| format!("{} B", group_digits(m.value.max(0.0) as u64)))
 }
 
 /// At most `max` characters of `s` (a value quoted in a notice can be a
@@ -537,7 +553,8 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         }
         Problem::Unknown => trf(lang, "notice.unknown", &[("param", &n.param)]),
         Problem::Invalid { reason, used } => {
-            let (reason, used) = (shorten(reason, 120), shorten(used, 60));
+            let args: Vec<(&str, &str)> = reason.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let (reason, used) = (shorten(&trf(lang, reason.key, &args), 120), shorten(used, 60));
             trf(
                 lang,
                 "notice.invalid",

@@ -80,7 +80,13 @@ pub fn rows(base: &Values, cases: Vec<Case>, metrics: impl Fn(&Values) -> Vec<Me
                 .iter()
                 .map(|&(metric, printed)| {
                     let value = m.iter().find(|x| x.name == metric).map_or(f64::NAN, |x| x.value);
-                    Cell { metric, printed, computed: like(printed, value) }
+                    // Neither printed nor computed (a custom machine's SMs): a dash, not "NaN".
+                    let computed = if value.is_nan() && printed == NOT_PRINTED {
+                        NOT_PRINTED.to_string()
+                    } else {
+                        like(printed, value)
+                    };
+                    Cell { metric, printed, computed }
                 })
                 .collect();
             Row { label: c.label, values: c.values, cells, reason: c.reason }

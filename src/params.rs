@@ -11,8 +11,12 @@ pub const CUSTOM_BW: ParamSpec = ParamSpec::int("bw", 1, 100_000, 3350).optional
 /// The `gpu` of a panel's roofline inset where a custom machine is offered.
 pub const INSET_GPU_CUSTOM: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100").optional();
 
-fn check_peak(s: &str) -> Result<(), String> {
-    crate::sim::hw::parse_peak(s).map(|_| ())
+fn check_peak(s: &str) -> Result<(), Reason> {
+    use crate::sim::hw::{parse_peak, PeakError};
+    parse_peak(s).map(|_| ()).map_err(|e| match e {
+        PeakError::OutOfRange => Reason::new("notice.peak-range", &[]),
+        PeakError::NotANumber => Reason::new("notice.peak-number", &[]),
+    })
 }
 
 /// The machine a panel's `gpu`, `peak` and `bw` describe.
@@ -46,7 +50,21 @@ pub enum Kind {
 /// A text parameter's validator. (Specs compare equal regardless of it:
 /// function pointers have no meaningful identity.)
 #[derive(Clone, Copy)]
-pub struct Check(pub fn(&str) -> Result<(), String>);
+pub struct Check(pub fn(&str) -> Result<(), Reason>);
+
+/// Why a text value is unusable, in no language yet: a translation key and
+/// its placeholders' values, so the notice is written in the reader's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Reason {
+    pub fn new(key: &'static str, args: &[(&'static str, String)]) -> Self {
+        Reason { key, args: args.to_vec() }
+    }
+}
 
 impl PartialEq for Check {
     fn eq(&self, _: &Self) -> bool {
@@ -91,7 +109,7 @@ impl ParamSpec {
         name: &'static str,
         max_len: usize,
         default: &'static str,
-        check: fn(&str) -> Result<(), String>,
+        check: fn(&str) -> Result<(), Reason>,
     ) -> Self {
         ParamSpec { name, kind: Kind::Text { max_len, default, check: Check(check) }, always: true, log: false }
     }
@@ -137,7 +155,7 @@ pub enum Problem {
     /// Not a number / not one of the options: the default is used.
     Malformed { used: String },
     /// Text the panel can't use (the reason says why): the default is used.
-    Invalid { reason: String, used: String },
+    Invalid { reason: Reason, used: String },
     /// A parameter this panel does not have: ignored.
     Unknown,
     /// The query string itself could not be decoded.
@@ -331,7 +349,7 @@ pub fn parse(specs: &'static [ParamSpec], query: &[(String, String)]) -> (Values
             },
             Kind::Text { max_len, default, check } => {
                 let problem = if given.chars().take(max_len + 1).count() > max_len {
-                    Some(format!("longer than {max_len} characters"))
+                    Some(Reason::new("notice.too-long", &[("max", max_len.to_string())]))
                 } else {
                     (check.0)(given).err()
                 };

@@ -63,11 +63,24 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
+/** The app's page: the scope itself or its index.html (any query). */
+function isAppPage(url) {
+  const u = new URL(url);
+  const path = u.origin + u.pathname;
+  return path === SCOPE || path === SCOPE + 'index.html';
+}
+
+/** An HTML document (not a data file someone opened, such as a measured JSON). */
+const isHtml = (response) => (response.headers.get('content-type') || '').toLowerCase().startsWith('text/html');
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET' || !ours(request.url)) return;
   const url = request.url.split('#')[0];
-  const isIndex = request.mode === 'navigate' || url === SCOPE || url === SCOPE + 'index.html';
+  // Only the app's own page is adopted as the app: a visit to any other file
+  // in scope (assets/measured/h200.json, which the measured labels cite) is
+  // that file, cached under its own address, never the offline start page.
+  const isIndex = isAppPage(url);
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     if (!isIndex && HASHED.test(new URL(url).pathname)) {
@@ -77,8 +90,8 @@ self.addEventListener('fetch', (event) => {
     try {
       const response = await fetch(request);
       if (response.ok && response.type === 'basic') {
-        if (isIndex) event.waitUntil(adopt(cache, response.clone()));
-        else event.waitUntil(cache.put(url, response.clone()));
+        if (isIndex && isHtml(response)) event.waitUntil(adopt(cache, response.clone()));
+        else if (!isIndex) event.waitUntil(cache.put(url, response.clone()));
       }
       return response;
     } catch (offline) {

@@ -322,7 +322,17 @@ mod tests {
     use proptest::prelude::*;
 
     fn sched(n: usize, bq: usize, bk: usize, causal: bool) -> Flash {
-        Flash::schedule_only(Params { n, d: 8, bq, bk, causal, seed: 0, elem_bytes: 2, sram: 1 << 20 })
+        Flash::schedule_only(Params {
+            n,
+            d: 8,
+            bq,
+            bk,
+            causal,
+            skip_masked: true,
+            seed: 0,
+            elem_bytes: 2,
+            sram: 1 << 20,
+        })
     }
 
     /// The step of every tile against the step shown, as the first version did.

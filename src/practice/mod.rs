@@ -12,11 +12,13 @@ use crate::params::Values;
 use crate::sim::SplitMix64;
 use crate::topic::TopicMeta;
 
+mod input;
 mod round;
 mod strings;
 #[cfg(test)]
 mod tests;
 
+pub use input::{code_spans, read_number, Typed};
 pub use round::{part_code, part_from_code, round, Round, ROUND_LEN};
 pub use strings::STRINGS;
 
@@ -121,7 +123,17 @@ impl Answer {
 
     pub fn grade(&self, given: Given) -> Grade {
         match (self, given) {
-            (Answer::Number { value, tol, .. }, Given::Number(x)) => grade_number(*value, *tol, x),
+            (Answer::Number { value, tol, traps }, Given::Number(x)) => {
+                let g = grade_number(*value, *tol, x);
+                // A trap is the very misreading the panel teaches (a floor for
+                // a ceiling): never right, and not "close" either.
+                let trapped = traps.iter().any(|t| grade_number(*t, *tol, x) == Grade::Right);
+                if g != Grade::Right && trapped {
+                    Grade::Wrong
+                } else {
+                    g
+                }
+            }
             (Answer::Choice(options), Given::Choice(i)) => match options.get(i) {
                 Some(c) if c.right => Grade::Right,
                 _ => Grade::Wrong,

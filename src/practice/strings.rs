@@ -17,6 +17,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("practice.close", "Close", "接近"),
     ("practice.wrong", "Not quite", "不对"),
     ("practice.none", "No prediction", "未作答"),
+    ("practice.unreadable", "Could not read “{given}” as a number: type it in digits, such as 50 (or leave the box empty to reveal without a prediction).", "无法把“{given}”读成数字：请用阿拉伯数字输入，例如 50（或清空输入框，不作预测直接揭晓）。"),
     ("practice.answer", "The simulation says: {value}", "模拟给出：{value}"),
     ("practice.you", "You said: {value}", "你的答案：{value}"),
     ("practice.link", "Link to this question", "本题链接"),

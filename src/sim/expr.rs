@@ -7,8 +7,6 @@
 //! a depth limit, so no input can overflow the stack; arithmetic wraps and
 //! division or remainder by zero is an error naming the lane.
 
-use std::fmt;
-
 pub const MAX_LEN: usize = 200;
 const MAX_DEPTH: usize = 40;
 
@@ -45,17 +43,95 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
-/// A parse error at character `pos` (0-based, in `char`s) of the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub pos: usize,
-    pub msg: &'static str,
+/// What is wrong with an expression: typed, so that the panel shows it in
+/// the reader's language (see [`Syntax::key`]). Shared
+/// by this parser and fusion's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Empty,
+    TooLong,
+    NumberTooLarge,
+    NotANumber,
+    /// A name the language doesn't know (`tid`, `warp`, `lane` here).
+    UnknownName,
+    UnknownFunction,
+    /// A function name without `(…)`.
+    NeedsParens,
+    /// `max`/`min` without a second argument.
+    TwoArguments,
+    /// `=` where `==` was meant.
+    UseEq,
+    /// `&` where `&&` was meant.
+    UseAnd,
+    /// `|` where `||` was meant.
+    UseOr,
+    /// A full-width form (`（`, `＜`, `５`) from a Chinese input method.
+    FullWidth,
+    UnexpectedChar,
+    NestedTooDeeply,
+    MissingParen,
+    UnexpectedParen,
+    /// Where a number, a name or `(` should be (a function too, in fusion).
+    ExpectedOperand,
+    ExpectedOperator,
+    EndsTooSoon,
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at character {})", self.msg, self.pos + 1)
+impl Syntax {
+    pub const ALL: [Syntax; 19] = [
+        Syntax::Empty,
+        Syntax::TooLong,
+        Syntax::NumberTooLarge,
+        Syntax::NotANumber,
+        Syntax::UnknownName,
+        Syntax::UnknownFunction,
+        Syntax::NeedsParens,
+        Syntax::TwoArguments,
+        Syntax::UseEq,
+        Syntax::UseAnd,
+        Syntax::UseOr,
+        Syntax::FullWidth,
+        Syntax::UnexpectedChar,
+        Syntax::NestedTooDeeply,
+        Syntax::MissingParen,
+        Syntax::UnexpectedParen,
+        Syntax::ExpectedOperand,
+        Syntax::ExpectedOperator,
+        Syntax::EndsTooSoon,
+    ];
+
+    /// Its translation key (the texts are in the divergence topic's table;
+    /// each has an `{at}`, the 1-based character).
+    pub fn key(self) -> &'static str {
+        match self {
+            Syntax::Empty => "syntax.empty",
+            Syntax::TooLong => "syntax.too-long",
+            Syntax::NumberTooLarge => "syntax.number-too-large",
+            Syntax::NotANumber => "syntax.not-a-number",
+            Syntax::UnknownName => "syntax.unknown-name",
+            Syntax::UnknownFunction => "syntax.unknown-function",
+            Syntax::NeedsParens => "syntax.needs-parens",
+            Syntax::TwoArguments => "syntax.two-arguments",
+            Syntax::UseEq => "syntax.use-eq",
+            Syntax::UseAnd => "syntax.use-and",
+            Syntax::UseOr => "syntax.use-or",
+            Syntax::FullWidth => "syntax.full-width",
+            Syntax::UnexpectedChar => "syntax.unexpected-char",
+            Syntax::NestedTooDeeply => "syntax.nested-too-deeply",
+            Syntax::MissingParen => "syntax.missing-paren",
+            Syntax::UnexpectedParen => "syntax.unexpected-paren",
+            Syntax::ExpectedOperand => "syntax.expected-operand",
+            Syntax::ExpectedOperator => "syntax.expected-operator",
+            Syntax::EndsTooSoon => "syntax.ends-too-soon",
+        }
     }
+}
+
+/// A parse error at character `pos` (0-based, in `char`s) of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub pos: usize,
+    pub kind: Syntax,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,13 +143,13 @@ enum Tok {
     RParen,
 }
 
-/// The message for a character the language has no use for. Chinese input
+/// The error for a character the language has no use for. Chinese input
 /// methods type full-width forms (`（`, `＜`, `５`): name the fix.
-pub fn unexpected_char_msg(c: char) -> &'static str {
+pub fn unexpected_char(c: char) -> Syntax {
     if ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}' {
-        "full-width character: switch the input method to half-width (English) punctuation"
+        Syntax::FullWidth
     } else {
-        "unexpected character"
+        Syntax::UnexpectedChar
     }
 }
 
@@ -104,7 +180,7 @@ pub fn caret_line(src: &str, pos: usize) -> String {
 fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
     let chars: Vec<char> = src.chars().take(MAX_LEN + 1).collect();
     if chars.len() > MAX_LEN || src.len() > 4 * MAX_LEN {
-        return Err(ParseError { pos: MAX_LEN, msg: "expression too long" });
+        return Err(ParseError { pos: MAX_LEN, kind: Syntax::TooLong });
     }
     let mut out = Vec::new();
     let mut i = 0;
@@ -120,7 +196,7 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
                 i += 1;
             }
             let text: String = chars[start..i].iter().collect();
-            let n = text.parse::<i64>().map_err(|_| ParseError { pos: start, msg: "number too large" })?;
+            let n = text.parse::<i64>().map_err(|_| ParseError { pos: start, kind: Syntax::NumberTooLarge })?;
             out.push((start, Tok::Num(n)));
             continue;
         }
@@ -133,7 +209,7 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
                 "tid" | "threadIdx" => Var::Tid,
                 "warp" => Var::Warp,
                 "lane" => Var::Lane,
-                _ => return Err(ParseError { pos: start, msg: "unknown name: use tid, warp or lane" }),
+                _ => return Err(ParseError { pos: start, kind: Syntax::UnknownName }),
             };
             out.push((start, Tok::Var(v)));
             continue;
@@ -159,10 +235,10 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
             '<' => Tok::Op("<"),
             '>' => Tok::Op(">"),
             '!' => Tok::Op("!"),
-            '=' => return Err(ParseError { pos: start, msg: "use == to compare" }),
-            '&' => return Err(ParseError { pos: start, msg: "use && for “and”" }),
-            '|' => return Err(ParseError { pos: start, msg: "use || for “or”" }),
-            _ => return Err(ParseError { pos: start, msg: unexpected_char_msg(c) }),
+            '=' => return Err(ParseError { pos: start, kind: Syntax::UseEq }),
+            '&' => return Err(ParseError { pos: start, kind: Syntax::UseAnd }),
+            '|' => return Err(ParseError { pos: start, kind: Syntax::UseOr }),
+            _ => return Err(ParseError { pos: start, kind: unexpected_char(c) }),
         };
         out.push((start, tok));
         i += 1;
@@ -202,7 +278,7 @@ impl Parser {
 
     fn expr(&mut self, min_prec: u8, depth: usize) -> Result<Expr, ParseError> {
         if depth > MAX_DEPTH {
-            return Err(ParseError { pos: self.pos(), msg: "nested too deeply" });
+            return Err(ParseError { pos: self.pos(), kind: Syntax::NestedTooDeeply });
         }
         let mut lhs = self.unary(depth)?;
         while let Some((_, Tok::Op(op))) = self.toks.get(self.i) {
@@ -219,7 +295,7 @@ impl Parser {
 
     fn unary(&mut self, depth: usize) -> Result<Expr, ParseError> {
         if depth > MAX_DEPTH {
-            return Err(ParseError { pos: self.pos(), msg: "nested too deeply" });
+            return Err(ParseError { pos: self.pos(), kind: Syntax::NestedTooDeeply });
         }
         let pos = self.pos();
         match self.toks.get(self.i).cloned() {
@@ -247,12 +323,12 @@ impl Parser {
                         self.i += 1;
                         Ok(e)
                     }
-                    _ => Err(ParseError { pos: self.pos(), msg: "missing )" }),
+                    _ => Err(ParseError { pos: self.pos(), kind: Syntax::MissingParen }),
                 }
             }
-            Some((_, Tok::RParen)) => Err(ParseError { pos, msg: "unexpected )" }),
-            Some(_) => Err(ParseError { pos, msg: "expected a number, a name or (" }),
-            None => Err(ParseError { pos, msg: "expression ends too soon" }),
+            Some((_, Tok::RParen)) => Err(ParseError { pos, kind: Syntax::UnexpectedParen }),
+            Some(_) => Err(ParseError { pos, kind: Syntax::ExpectedOperand }),
+            None => Err(ParseError { pos, kind: Syntax::EndsTooSoon }),
         }
     }
 }
@@ -260,13 +336,13 @@ impl Parser {
 pub fn parse(src: &str) -> Result<Expr, ParseError> {
     let toks = lex(src)?;
     if toks.is_empty() {
-        return Err(ParseError { pos: 0, msg: "empty expression" });
+        return Err(ParseError { pos: 0, kind: Syntax::Empty });
     }
     let mut p = Parser { toks, i: 0, end: src.chars().count() };
     let e = p.expr(0, 0)?;
     if p.i < p.toks.len() {
-        let msg = if p.toks[p.i].1 == Tok::RParen { "unexpected )" } else { "expected an operator" };
-        return Err(ParseError { pos: p.pos(), msg });
+        let kind = if p.toks[p.i].1 == Tok::RParen { Syntax::UnexpectedParen } else { Syntax::ExpectedOperator };
+        return Err(ParseError { pos: p.pos(), kind });
     }
     Ok(e)
 }
@@ -344,14 +420,14 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_problem() {
-        assert_eq!(parse("tid % 2 = 0").unwrap_err(), ParseError { pos: 8, msg: "use == to compare" });
+        assert_eq!(parse("tid % 2 = 0").unwrap_err(), ParseError { pos: 8, kind: Syntax::UseEq });
         assert_eq!(parse("tid <").unwrap_err().pos, 5);
-        assert_eq!(parse("(tid").unwrap_err().msg, "missing )");
-        assert_eq!(parse("tid)").unwrap_err(), ParseError { pos: 3, msg: "unexpected )" });
+        assert_eq!(parse("(tid").unwrap_err().kind, Syntax::MissingParen);
+        assert_eq!(parse("tid)").unwrap_err(), ParseError { pos: 3, kind: Syntax::UnexpectedParen });
         assert_eq!(parse("foo < 3").unwrap_err().pos, 0);
-        assert_eq!(parse("tid 3").unwrap_err().msg, "expected an operator");
-        assert_eq!(parse("").unwrap_err().msg, "empty expression");
-        assert_eq!(parse(&"(".repeat(100)).unwrap_err().msg, "nested too deeply");
+        assert_eq!(parse("tid 3").unwrap_err().kind, Syntax::ExpectedOperator);
+        assert_eq!(parse("").unwrap_err().kind, Syntax::Empty);
+        assert_eq!(parse(&"(".repeat(100)).unwrap_err().kind, Syntax::NestedTooDeeply);
         assert!(parse("99999999999999999999").is_err());
         assert!(parse(&"1+".repeat(150)).is_err());
     }
@@ -363,13 +439,13 @@ mod tests {
         assert_eq!(parse("\u{FF15}").unwrap_err().pos, 0);
         let e = parse("tid\u{FF08}2").unwrap_err();
         assert_eq!(e.pos, 3);
-        assert!(e.msg.starts_with("full-width"));
+        assert_eq!(e.kind, Syntax::FullWidth);
         assert_eq!(parse("tid（2").unwrap_err().pos, 3);
-        assert_eq!(parse("线程").unwrap_err(), ParseError { pos: 0, msg: "unexpected character" });
+        assert_eq!(parse("线程").unwrap_err(), ParseError { pos: 0, kind: Syntax::UnexpectedChar });
         assert_eq!(parse("🚀").unwrap_err().pos, 0);
         assert_eq!(parse("tid < 1线").unwrap_err().pos, 7);
         assert_eq!(parse("tid <").unwrap_err().pos, 5);
-        assert_eq!(parse(&"线".repeat(MAX_LEN + 1)).unwrap_err().msg, "expression too long");
+        assert_eq!(parse(&"线".repeat(MAX_LEN + 1)).unwrap_err().kind, Syntax::TooLong);
     }
 
     #[test]

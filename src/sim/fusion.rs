@@ -9,6 +9,7 @@
 //! sqrt abs sigmoid relu` (one argument) and `max min` (two); parsed with a
 //! depth limit, errors point at the character.
 
+use super::expr::Syntax;
 use super::Metric;
 
 pub const MAX_LEN: usize = 300;
@@ -22,16 +23,12 @@ pub enum Node {
     Op(String, Vec<Node>),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A parse error at character `pos`, of the kinds the condition parser
+/// shares ([`Syntax`]), so both panels show it in the reader's language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FusionError {
     pub pos: usize,
-    pub msg: &'static str,
-}
-
-impl std::fmt::Display for FusionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (at character {})", self.msg, self.pos + 1)
-    }
+    pub kind: Syntax,
 }
 
 const FUNCS1: [&str; 10] = ["sin", "cos", "tan", "exp", "log", "tanh", "sqrt", "abs", "sigmoid", "relu"];
@@ -53,12 +50,12 @@ impl P<'_> {
         self.ws();
         self.s.get(self.i).copied()
     }
-    fn err<T>(&self, msg: &'static str) -> Result<T, FusionError> {
-        Err(FusionError { pos: self.i.min(self.s.len()), msg })
+    fn err<T>(&self, kind: Syntax) -> Result<T, FusionError> {
+        Err(FusionError { pos: self.i.min(self.s.len()), kind })
     }
     fn expr(&mut self, depth: usize) -> Result<Node, FusionError> {
         if depth > MAX_DEPTH {
-            return self.err("nested too deeply");
+            return self.err(Syntax::NestedTooDeeply);
         }
         let mut lhs = self.term(depth + 1)?;
         while let Some(c @ (b'+' | b'-')) = self.peek() {
@@ -88,7 +85,7 @@ impl P<'_> {
     }
     fn unary(&mut self, depth: usize) -> Result<Node, FusionError> {
         if depth > MAX_DEPTH {
-            return self.err("nested too deeply");
+            return self.err(Syntax::NestedTooDeeply);
         }
         match self.peek() {
             Some(b'-') => {
@@ -99,7 +96,7 @@ impl P<'_> {
                 self.i += 1;
                 let e = self.expr(depth + 1)?;
                 if self.peek() != Some(b')') {
-                    return self.err("missing )");
+                    return self.err(Syntax::MissingParen);
                 }
                 self.i += 1;
                 Ok(e)
@@ -111,7 +108,7 @@ impl P<'_> {
                 }
                 match self.src[start..self.i].parse::<f64>() {
                     Ok(v) => Ok(Node::Num(v)),
-                    Err(_) => Err(FusionError { pos: start, msg: "not a number" }),
+                    Err(_) => Err(FusionError { pos: start, kind: Syntax::NotANumber }),
                 }
             }
             Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
@@ -124,50 +121,50 @@ impl P<'_> {
                 let is2 = FUNCS2.contains(&name);
                 if !(is1 || is2) {
                     if self.peek() == Some(b'(') {
-                        return Err(FusionError { pos: start, msg: "unknown function" });
+                        return Err(FusionError { pos: start, kind: Syntax::UnknownFunction });
                     }
                     return Ok(Node::Input(name.to_string()));
                 }
                 if self.peek() != Some(b'(') {
-                    return self.err("a function needs (…)");
+                    return self.err(Syntax::NeedsParens);
                 }
                 self.i += 1;
                 let mut args = vec![self.expr(depth + 1)?];
                 if is2 {
                     if self.peek() != Some(b',') {
-                        return self.err("this function takes two arguments: (a, b)");
+                        return self.err(Syntax::TwoArguments);
                     }
                     self.i += 1;
                     args.push(self.expr(depth + 1)?);
                 }
                 if self.peek() != Some(b')') {
-                    return self.err("missing )");
+                    return self.err(Syntax::MissingParen);
                 }
                 self.i += 1;
                 Ok(Node::Op(name.to_string(), args))
             }
-            Some(_) => self.err("expected a number, a name, a function or ("),
-            None => self.err("expression ends too soon"),
+            Some(_) => self.err(Syntax::ExpectedOperand),
+            None => self.err(Syntax::EndsTooSoon),
         }
     }
 }
 
 pub fn parse(src: &str) -> Result<Node, FusionError> {
     if src.chars().take(MAX_LEN + 1).count() > MAX_LEN {
-        return Err(FusionError { pos: MAX_LEN, msg: "expression too long" });
+        return Err(FusionError { pos: MAX_LEN, kind: Syntax::TooLong });
     }
     // Positions are in characters; everything before the first non-ASCII
     // character is ASCII, so its byte and character positions agree.
     if let Some((pos, c)) = src.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
-        return Err(FusionError { pos, msg: super::expr::unexpected_char_msg(c) });
+        return Err(FusionError { pos, kind: super::expr::unexpected_char(c) });
     }
     let mut p = P { s: src.as_bytes(), src, i: 0 };
     if p.peek().is_none() {
-        return Err(FusionError { pos: 0, msg: "empty expression" });
+        return Err(FusionError { pos: 0, kind: Syntax::Empty });
     }
     let e = p.expr(0)?;
     if p.peek().is_some() {
-        return p.err("expected an operator");
+        return p.err(Syntax::ExpectedOperator);
     }
     Ok(e)
 }
@@ -387,10 +384,10 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_problem() {
-        assert_eq!(parse("sin(x").unwrap_err().msg, "missing )");
-        assert_eq!(parse("foo(x)").unwrap_err(), FusionError { pos: 0, msg: "unknown function" });
-        assert_eq!(parse("x +").unwrap_err().msg, "expression ends too soon");
-        assert_eq!(parse("max(x)").unwrap_err().msg, "this function takes two arguments: (a, b)");
+        assert_eq!(parse("sin(x").unwrap_err().kind, Syntax::MissingParen);
+        assert_eq!(parse("foo(x)").unwrap_err(), FusionError { pos: 0, kind: Syntax::UnknownFunction });
+        assert_eq!(parse("x +").unwrap_err().kind, Syntax::EndsTooSoon);
+        assert_eq!(parse("max(x)").unwrap_err().kind, Syntax::TwoArguments);
         assert_eq!(parse("x y").unwrap_err().pos, 2);
         assert!(parse(&"(".repeat(200)).is_err());
         assert!(parse("x × 2").is_err());
@@ -399,10 +396,10 @@ mod tests {
     #[test]
     fn wide_characters_are_errors_at_their_character() {
         assert_eq!(parse("sin（x）").unwrap_err().pos, 3);
-        assert!(parse("sin（x）").unwrap_err().msg.starts_with("full-width"));
-        assert_eq!(parse("x + 线").unwrap_err(), FusionError { pos: 4, msg: "unexpected character" });
+        assert_eq!(parse("sin（x）").unwrap_err().kind, Syntax::FullWidth);
+        assert_eq!(parse("x + 线").unwrap_err(), FusionError { pos: 4, kind: Syntax::UnexpectedChar });
         assert_eq!(parse("🚀").unwrap_err().pos, 0);
-        assert_eq!(parse(&"é".repeat(MAX_LEN + 1)).unwrap_err().msg, "expression too long");
+        assert_eq!(parse(&"é".repeat(MAX_LEN + 1)).unwrap_err().kind, Syntax::TooLong);
     }
 
     proptest! {

@@ -57,6 +57,8 @@ pub struct Gpu {
     pub code: &'static str,
     pub name: &'static str,
     pub sms: u32,
+    /// SMs on the full die, of which `sms` are enabled (0 where not given).
+    pub die_sms: u32,
     /// Its occupancy rules (`sim::occupancy::arch`).
     pub arch: &'static str,
     /// Tensor Core bf16 / fp16 peak.
@@ -87,6 +89,8 @@ const H100: Gpu = Gpu {
     code: "h100",
     name: "H100",
     sms: 132,
+    // GH100: 144 SMs on the full die (Hopper whitepaper).
+    die_sms: 144,
     arch: "sm90",
     bf16_tflops: 989.5,
     fp8_tflops: Some(1979.0),
@@ -106,6 +110,8 @@ pub const GPUS: [Gpu; 4] = [
         code: "a100",
         name: "A100",
         sms: 108,
+        // GA100: 128 SMs on the full die (Ampere whitepaper), the slides' "128 SMs".
+        die_sms: 128,
         arch: "sm80",
         bf16_tflops: 312.0,
         fp8_tflops: None,
@@ -135,6 +141,7 @@ pub const GPUS: [Gpu; 4] = [
         code: "b200",
         name: "B200",
         sms: 148,
+        die_sms: 0,
         arch: "sm100",
         bf16_tflops: 2250.0,
         fp8_tflops: Some(4500.0),
@@ -164,6 +171,7 @@ pub fn custom(peak_tflops: f64, bw_gbs: f64) -> Gpu {
         code: "custom",
         name: "custom",
         sms: 0,
+        die_sms: 0,
         arch: "",
         macs_per_sm_cycle: 0,
         notes_hbm_tbps: bw_gbs / 1000.0,
@@ -180,12 +188,21 @@ pub fn custom(peak_tflops: f64, bw_gbs: f64) -> Gpu {
 }
 
 /// A peak in TFLOP/s as a URL gives it: a decimal number, 0.001 to 100,000.
-pub fn parse_peak(s: &str) -> Result<f64, String> {
+pub fn parse_peak(s: &str) -> Result<f64, PeakError> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && (0.001..=100_000.0).contains(&x) => Ok(x),
-        Ok(_) => Err("a peak from 0.001 to 100000 TFLOP/s".into()),
-        Err(_) => Err("a decimal number of TFLOP/s".into()),
+        Ok(_) => Err(PeakError::OutOfRange),
+        Err(_) => Err(PeakError::NotANumber),
     }
+}
+
+/// Why a custom peak is unusable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeakError {
+    /// Outside 0.001–100000 TFLOP/s (or not finite).
+    OutOfRange,
+    /// Not a decimal number.
+    NotANumber,
 }
 
 /// The GPU with this code; an unknown code (never one a URL lets through)

@@ -531,9 +531,13 @@ mod tests {
 /// TPU: one `s × s` systolic MXU, weight-stationary: B (k × n) is cut into
 /// `⌈k/s⌉ × ⌈n/s⌉` weight blocks ("passes"); each pass streams the m rows of
 /// A through the array, taking `m + 2s − 2` cycles (fill and drain; the next
-/// weights load behind the current pass). GPU: `tm × tn` output tiles over
-/// the SMs in waves; each tile's `tm·tn·k` multiply-adds run at the SM's
-/// Tensor Core rate (`macs_per_sm_cycle`).
+/// weights load behind the current pass). Only the first block's load (one
+/// row a cycle) has no pass to hide behind: it comes first. Fill and drain
+/// are counted over the PEs a pass uses (a last block of k or n narrower than
+/// the array fills and drains faster), exactly as the systolic panel's
+/// weight-stationary schedule with double-buffered loads counts them.
+/// GPU: `tm × tn` output tiles over the SMs in waves; each tile's `tm·tn·k`
+/// multiply-adds run at the SM's Tensor Core rate (`macs_per_sm_cycle`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Compare {
     pub m: u64,
@@ -550,8 +554,26 @@ impl Compare {
     pub fn mxu_passes(&self) -> u64 {
         self.k.div_ceil(self.mxu) * self.n.div_ceil(self.mxu)
     }
+    /// The first weight block's load, one row a cycle, before the first pass.
+    pub fn first_load(&self) -> u64 {
+        self.mxu.min(self.k)
+    }
+    /// A full pass: the m rows of A through the whole array, fill and drain.
+    pub fn pass_cycles(&self) -> u64 {
+        self.m + 2 * self.mxu - 2
+    }
+    /// Whether k and n are whole multiples of the array (every pass full).
+    pub fn aligned(&self) -> bool {
+        self.k % self.mxu == 0 && self.n % self.mxu == 0
+    }
+    /// The first load, then every pass (each next load behind the pass
+    /// before): a pass with `r` rows and `c` columns of weights takes
+    /// `m + r + c − 2` cycles; over all passes the rows sum to `k` once per
+    /// column block and the columns to `n` once per row block. Aligned:
+    /// `s + passes × (m + 2s − 2)`.
     pub fn mxu_cycles(&self) -> u64 {
-        self.mxu_passes() * (self.m + 2 * self.mxu - 2)
+        let (kb, nb) = (self.k.div_ceil(self.mxu), self.n.div_ceil(self.mxu));
+        self.first_load() + kb * nb * self.m + nb * self.k + kb * self.n - 2 * kb * nb
     }
     /// Useful MACs ÷ (PEs × cycles): padding of k and n to the array, and
     /// fill/drain of every pass.
@@ -598,9 +620,11 @@ impl Chips {
     pub fn tpu_rounds(&self) -> u64 {
         self.c.mxu_passes().div_ceil(self.mxus)
     }
-    /// Cycles of the whole TPU chip.
+    /// Cycles of the whole TPU chip: every MXU loads its first block at
+    /// once, then the rounds of passes, each as long as a full pass (an
+    /// upper bound where k or n is not a multiple of the array).
     pub fn tpu_cycles(&self) -> u64 {
-        self.tpu_rounds() * (self.c.m + 2 * self.c.mxu - 2)
+        self.c.first_load() + self.tpu_rounds() * self.c.pass_cycles()
     }
     pub fn tpu_us(&self) -> f64 {
         self.tpu_cycles() as f64 / (self.tpu_ghz * 1e3)

@@ -90,6 +90,9 @@ pub enum Unit {
     Real,
     /// A number of bytes (shown with decimal units: kB, MB, GB).
     Bytes,
+    /// Bytes of on-chip memory (registers, shared memory, SRAM), shown in
+    /// KiB (1024 B) as NVIDIA's data sheets count them ("228 KB" per SM).
+    KiB,
     /// A word (`Metric::word`), e.g. the limiting resource; shown translated
     /// as `word.<word>`.
     Word,
@@ -120,6 +123,10 @@ impl Metric {
     }
     pub fn bytes(name: &'static str, value: u64) -> Self {
         Metric { name, value: value as f64, unit: Unit::Bytes, word: None }
+    }
+    /// Bytes of on-chip memory, shown in KiB.
+    pub fn kib(name: &'static str, value: u64) -> Self {
+        Metric { name, value: value as f64, unit: Unit::KiB, word: None }
     }
     pub fn flag(name: &'static str, yes: bool) -> Self {
         Metric { name, value: yes as u8 as f64, unit: Unit::Flag, word: None }

@@ -234,8 +234,13 @@ fn every_question_is_sound() {
                         assert_ne!(q.answer.grade(Given::Number(value + 1.0)), Grade::Right, "{at}");
                     }
                     // The usual misreadings never pass as right.
+                    // The usual misreadings are wrong, not "close" (issue 22: 15 waves for 16).
                     for t in traps.iter().filter(|t| *t != value) {
-                        assert_ne!(q.answer.grade(Given::Number(*t)), Grade::Right, "{at}: trap {t} vs {value}");
+                        let g = q.answer.grade(Given::Number(*t));
+                        assert!(
+                            g == Grade::Wrong || g == Grade::Right && (t - value).abs() <= 1e-9 * value.abs().max(1.0),
+                            "{at}: trap {t} vs {value}: {g:?}"
+                        );
                     }
                     // The shown answer, read back, is right.
                     let shown = q.answer.shown(Lang::En).replace([',', '%'], "");
@@ -337,4 +342,34 @@ fn every_measured_file_a_topic_declares_ships_and_parses() {
         assert!(t.header.len() >= 2 && !t.rows.is_empty(), "{file}: {:?}", t.header);
         assert!(t.rows.iter().all(|r| r.len() == t.header.len()), "{file}: ragged rows");
     }
+}
+
+/// `#/waves?practice=1&q=0` (issue 22): the waves question answered with the
+/// floor (tiles ÷ SMs rounded down) instead of the ceiling is wrong, not close.
+#[test]
+fn waves_floor_is_wrong_not_close() {
+    install_texts();
+    let bank = waves::TOPIC.practice;
+    let mut checked = 0;
+    for seed in 0..200 {
+        let q = question(bank, seed);
+        if q.kind != "waves" {
+            continue;
+        }
+        let Answer::Number { value, ref traps, .. } = q.answer else { panic!("a count") };
+        // The floor is the trap; it differs from the answer unless the tiles fill whole waves.
+        let floor = traps[0];
+        if floor != value {
+            assert_eq!(floor, value - 1.0, "q={seed}");
+            assert_eq!(q.answer.grade(Given::Number(floor)), Grade::Wrong, "q={seed}: {floor} waves for {value}");
+            assert_eq!(q.answer.grade(Given::Number(value)), Grade::Right);
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+    // q=0 is the issue's own question.
+    // (n = 5170, 128×128 tiles, A100: 41 × 41 = 1681 tiles on 108 SMs → 16 waves).
+    let q = question(bank, 0);
+    assert_eq!((q.kind, q.answer.grade(Given::Number(16.0))), ("waves", Grade::Right));
+    assert_eq!(q.answer.grade(Given::Number(15.0)), Grade::Wrong, "q=0: the floor");
 }

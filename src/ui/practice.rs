@@ -184,65 +184,99 @@ pub struct AskProps {
     pub on_reveal: Callback<Option<Given>>,
 }
 
-/// A number as a person may type it: "1,234", "48 %", "1.5e3".
-fn parse_number(s: &str) -> Option<f64> {
-    let t: String = s.chars().filter(|c| !matches!(c, ',' | '，' | '%' | ' ' | '_')).collect();
-    t.parse::<f64>().ok().filter(|x| x.is_finite())
+/// A question's text with its `code` spans shown as code (never raw backticks).
+pub fn rich(text: &str) -> Html {
+    html! {
+        { for practice::code_spans(text).into_iter().map(|(code, t)| {
+            if code { html! { <code>{ t.to_string() }</code> } } else { html! { { t.to_string() } } }
+        }) }
+    }
 }
 
 /// The question, the prediction (a number or a choice) and, once revealed,
 /// the grade, the simulation's answer and why. In projector mode the
 /// prediction is left to the room: only the key R (or the button) reveals.
+/// A prediction that is not a number ("五十") is not revealed as "no
+/// prediction": the box says it could not read it.
 #[component]
 pub fn Ask(p: &AskProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let draft = use_state(String::new);
     let picked = use_state(|| None::<usize>);
+    let unreadable = use_state(|| false);
+    let typed = practice::read_number(&draft);
     let given = match &p.q.answer {
-        Answer::Number { .. } => parse_number(&draft).map(Given::Number),
+        Answer::Number { .. } => match typed {
+            practice::Typed::Number(x) => Some(Given::Number(x)),
+            _ => None,
+        },
         Answer::Choice(_) => picked.map(Given::Choice),
+    };
+    // Reveal, unless the box holds something that isn't a number.
+    let attempt = {
+        let on_reveal = p.on_reveal.clone();
+        let unreadable = unreadable.clone();
+        let refuse = matches!(p.q.answer, Answer::Number { .. }) && typed == practice::Typed::Unreadable;
+        Callback::from(move |_: ()| {
+            if refuse {
+                unreadable.set(true);
+            } else {
+                on_reveal.emit(given);
+            }
+        })
     };
     // R reveals (unless typing in a field).
     {
-        let on_reveal = p.on_reveal.clone();
+        let attempt = attempt.clone();
         let done = p.revealed.is_some();
-        use_effect_with((given.map(|g| format!("{g:?}")), done), move |_| {
+        use_effect_with((given.map(|g| format!("{g:?}")), typed == practice::Typed::Unreadable, done), move |_| {
             let doc = super::dom::window().document().expect("document");
             let listener = EventListener::new(&doc, "keydown", move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                 if (e.key() == "r" || e.key() == "R") && !key_belongs_to_control(e) && !done {
-                    on_reveal.emit(given);
+                    attempt.emit(());
                 }
             });
             move || drop(listener)
         });
     }
     let lang = ctx.lang;
-    let prompt = html! { <p class="practice-prompt" data-testid="practice-prompt">{ p.q.prompt.render(lang) }</p> };
+    let prompt =
+        html! { <p class="practice-prompt" data-testid="practice-prompt">{ rich(&p.q.prompt.render(lang)) }</p> };
     let Some(given_then) = p.revealed else {
         let reveal = {
-            let on_reveal = p.on_reveal.clone();
-            Callback::from(move |_: MouseEvent| on_reveal.emit(given))
+            let attempt = attempt.clone();
+            Callback::from(move |_: MouseEvent| attempt.emit(()))
         };
         let input = match &p.q.answer {
             Answer::Number { .. } => {
                 let draft2 = draft.clone();
+                let unreadable2 = unreadable.clone();
                 let oninput = Callback::from(move |e: InputEvent| {
                     if let Some(el) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                         draft2.set(el.value());
+                        unreadable2.set(false);
                     }
                 });
-                let on_reveal = p.on_reveal.clone();
+                let attempt = attempt.clone();
                 let onkeydown = Callback::from(move |e: KeyboardEvent| {
                     if e.key() == "Enter" {
-                        on_reveal.emit(given);
+                        attempt.emit(());
                     }
                 });
+                let bad = *unreadable && typed == practice::Typed::Unreadable;
                 html! {
-                    <label class="practice-input-label">{ ctx.t("practice.your-answer") }
-                        <input class="practice-input" data-testid="practice-input" type="text" inputmode="decimal"
-                            autocomplete="off" value={(*draft).clone()} {oninput} {onkeydown} />
-                    </label>
+                    <>
+                        <label class="practice-input-label">{ ctx.t("practice.your-answer") }
+                            <input class={classes!("practice-input", bad.then_some("bad"))} data-testid="practice-input" type="text" inputmode="decimal"
+                                autocomplete="off" aria-invalid={bad.to_string()} value={(*draft).clone()} {oninput} {onkeydown} />
+                        </label>
+                        if bad {
+                            <p class="practice-unreadable" role="alert" data-testid="practice-unreadable">
+                                { ctx.tf("practice.unreadable", &[("given", &draft.trim().chars().take(40).collect::<String>())]) }
+                            </p>
+                        }
+                    </>
                 }
             }
             Answer::Choice(options) => html! {
@@ -300,11 +334,12 @@ pub fn Ask(p: &AskProps) -> Html {
                     { ctx.tf("practice.answer", &[("value", &p.q.answer.shown(lang))]) }
                 </span>
             </div>
-            <p class="practice-explain" data-testid="practice-explain">{ p.q.explain.render(lang) }</p>
+            <p class="practice-explain" data-testid="practice-explain">{ rich(&p.q.explain.render(lang)) }</p>
         </div>
     }
 }
 
+/// One finished round, as kept in local storage.
 /// A topic's practice bank, compared by address.
 #[derive(Clone, Copy)]
 pub struct BankRef(pub &'static practice::Bank);

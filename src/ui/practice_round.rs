@@ -3,8 +3,8 @@
 //! rounds played before.
 
 use super::ctx::{query_pairs, AppCtx};
-use super::practice::{fresh_seed, href, question_href, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN};
-use crate::practice::{self, Given, Grade, Question};
+use super::practice::{fresh_seed, href, question_href, rich, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN};
+use crate::practice::{self, Answer, Given, Grade, Question};
 use crate::topic::Part;
 use crate::topics;
 use gloo::storage::{LocalStorage, Storage};
@@ -153,10 +153,12 @@ pub fn RoundPage() -> Html {
         None
     };
     let finished = i >= n && !*revealed;
-    let grades: Vec<Grade> =
-        questions.iter().zip(answers.iter()).map(|(q, g)| g.map_or(Grade::Wrong, |g| q.answer.grade(g))).collect();
-    let right = grades.iter().filter(|g| **g == Grade::Right).count();
-    let close = grades.iter().filter(|g| **g == Grade::Close).count();
+    // A question revealed without a prediction scores as not right, and is
+    // labelled "No prediction" here as on its panel.
+    let grades: Vec<Option<Grade>> =
+        questions.iter().zip(answers.iter()).map(|(q, g)| g.map(|g| q.answer.grade(g))).collect();
+    let right = grades.iter().filter(|g| **g == Some(Grade::Right)).count();
+    let close = grades.iter().filter(|g| **g == Some(Grade::Close)).count();
     let part_code = part.map_or("all", practice::part_code).to_string();
     {
         let rec =
@@ -168,8 +170,14 @@ pub fn RoundPage() -> Html {
         });
     }
     let score = if finished {
-        let missed: Vec<(Rc<Question>, Grade)> =
-            questions.iter().cloned().zip(grades.iter().copied()).filter(|(_, g)| *g != Grade::Right).collect();
+        let missed: Vec<(Rc<Question>, Option<Grade>, Option<Given>)> = questions
+            .iter()
+            .cloned()
+            .zip(grades.iter().copied())
+            .zip(answers.iter().copied())
+            .filter(|((_, g), _)| *g != Some(Grade::Right))
+            .map(|((q, g), a)| (q, g, a))
+            .collect();
         html! {
             <section class="practice-score" data-testid="round-score" data-right={right.to_string()}
                 data-close={close.to_string()} data-n={n.to_string()}>
@@ -179,12 +187,26 @@ pub fn RoundPage() -> Html {
                     <p>{ ctx.t("practice.round.perfect") }</p>
                 } else {
                     <ol class="practice-review" data-testid="round-review">
-                        { for missed.iter().map(|(q, g)| html! {
-                            <li data-topic={q.topic} data-grade={g.code()}>
-                                <span class={classes!("practice-grade", format!("grade-{}", g.code()))}>{ ctx.t(&format!("practice.{}", g.code())) }</span>
-                                {" "}{ q.prompt.render(ctx.lang) }{" "}
-                                <a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
-                            </li>
+                        { for missed.iter().map(|(q, g, given)| {
+                            let code = g.map_or("none", |g| g.code());
+                            let you = given.map(|g| match (g, &q.answer) {
+                                (Given::Number(x), _) => practice::fmt(x),
+                                (Given::Choice(i), Answer::Choice(o)) => o.get(i).map(|c| c.label.render(ctx.lang)).unwrap_or_default(),
+                                _ => String::new(),
+                            });
+                            html! {
+                                <li data-topic={q.topic} data-grade={code}>
+                                    <span class={classes!("practice-grade", format!("grade-{code}"))}>{ ctx.t(&format!("practice.{code}")) }</span>
+                                    {" "}{ rich(&q.prompt.render(ctx.lang)) }
+                                    <span class="practice-review-answer">
+                                        if let Some(you) = you {
+                                            <span class="practice-you">{ ctx.tf("practice.you", &[("value", &you)]) }</span>{" "}
+                                        }
+                                        <span class="practice-answer" data-testid="review-answer">{ ctx.tf("practice.answer", &[("value", &q.answer.shown(ctx.lang))]) }</span>
+                                    </span>
+                                    {" "}<a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
+                                </li>
+                            }
                         }) }
                     </ol>
                 }

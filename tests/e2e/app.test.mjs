@@ -275,14 +275,50 @@ describe('execution-model panels', () => {
     await shot(page, 'divergence-tid-lt-100-step4');
     const input = page.locator('#param-cond');
     await input.fill('tid % 2 = 0');
-    assert.match(await page.getByTestId('cond-error').innerText(), /use == to compare[\s\S]*\n\s{8}\^/);
+    assert.match(await page.getByTestId('cond-error').innerText(), /use == to compare \(at character 9\)\ntid % 2 = 0/);
+    assert.equal(await page.locator('.cond-error-at').innerText(), '=', 'the character at fault is marked');
+    // The drawing still shows tid<100: marked stale, greyed out.
+    assert.match(await page.getByTestId('stale').innerText(), /tid<100/);
+    assert.ok(Number(await page.locator('.scene canvas').evaluate((c) => getComputedStyle(c).opacity)) < 1);
     await shot(page, 'divergence-bad-cond');
     assert.equal((await hashQuery(page)).cond, 'tid<100', 'a bad condition is not applied');
     await input.fill('lane < 8 || warp == 2');
     await waitForQuery(page, 'cond', 'lane < 8 || warp == 2');
     assert.equal(await page.getByTestId('cond-error').count(), 0);
+    assert.equal(await page.getByTestId('stale').count(), 0);
     assert.deepEqual(page.errors, []);
     await page.context().close();
+  });
+
+  test('divergence in 中文: a full-width condition error is Chinese, whole and marked (issue 22 items 6, 7)', async () => {
+    for (const [w, h] of [[1440, 900], [390, 844]]) {
+      const page = await newPage(browser, { viewport: { width: w, height: h } });
+      await open(page, srv.base, '#/divergence?lang=zh&cond=tid%3C100');
+      await painted(page);
+      const input = page.locator('#param-cond');
+      if (!(await input.isVisible())) await page.locator('.drawer-toggle').first().click();
+      // A long condition typed with a Chinese input method: the full-width ＜ near its end.
+      const typed = 'lane < 8 || warp == 2 || tid % 64 == 3 || tid＜100';
+      await input.fill(typed);
+      const err = page.getByTestId('cond-error');
+      await err.waitFor();
+      const text = await err.innerText();
+      assert.match(text, /^条件有误：全角字符：请把输入法切换到半角（英文）标点（第 \d+ 个字符）/);
+      const message = text.split('\n')[0];
+      const latin = (message.match(/[A-Za-z]{2,}/g) ?? []).filter((x) => !['tid', 'warp', 'lane'].includes(x));
+      assert.deepEqual(latin, [], `no English in ${message}`);
+      assert.equal(await page.locator('.cond-error-at').innerText(), '＜');
+      // Whole: nothing scrolls sideways, and the marked character is inside the box.
+      const box = await err.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        const m = e.querySelector('.cond-error-at').getBoundingClientRect();
+        const over = [...e.querySelectorAll('*')].filter((x) => x.scrollWidth > x.clientWidth + 1).length;
+        return { over, inside: m.left >= r.left - 1 && m.right <= r.right + 1 && m.width > 0, own: e.scrollWidth <= e.clientWidth + 1 };
+      });
+      assert.deepEqual(box, { over: 0, inside: true, own: true }, `${w}px`);
+      assert.match(await page.getByTestId('stale').innerText(), /画面未更新.*tid<100/);
+      await page.context().close();
+    }
   });
 
   test("coalescing: the lecture's table through the presets", async () => {
@@ -454,7 +490,7 @@ describe('matmul panels', () => {
     await waitForQuery(page, 'ti', '3');
     await open(page, srv.base, '#/tiling?n=256&tile=200&dtype=fp32&mode=tiled&smem=228');
     await painted(page);
-    assert.match(await page.getByTestId('smem-fit').innerText(), /more than 228 KB/);
+    assert.match(await page.getByTestId('smem-fit').innerText(), /more than 228 KiB/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
@@ -519,8 +555,15 @@ describe('hardware and roofline', () => {
       await page.waitForSelector('[data-metric="ridge"]');
       assert.equal(Math.round(await metric(page, 'ridge')), ridge, gpu);
     }
-    assert.equal(await page.locator('tr[data-gpu="a100"] [data-notes-ridge]').getAttribute('data-notes-ridge'), '156');
-    assert.equal(await page.locator('tr[data-gpu="h100"] [data-ridge]').getAttribute('data-ridge'), '295');
+    // One lecture table (issue 22: the near-duplicate GPU table merged into it): the A100 with
+    // NVIDIA's figure (153) and with the notes' 2.0 TB/s (156), SMs computed.
+    const cell = (row, m) => page.locator(`[data-testid=lecture-table] tr[data-row="${row}"] [data-metric-cell="${m}"]`);
+    assert.equal(await page.locator('[data-testid=lecture-table]').count(), 1);
+    assert.equal(await page.locator('[data-testid=gpu-table]').count(), 0);
+    assert.equal(await cell(0, 'ridge').getAttribute('data-computed'), '153');
+    assert.equal(await cell(1, 'ridge').getAttribute('data-computed'), '156');
+    assert.equal(await cell(2, 'ridge').getAttribute('data-computed'), '295');
+    assert.deepEqual(await Promise.all([0, 2, 3].map((r) => cell(r, 'sms').getAttribute('data-computed'))), ['108', '132', '148']);
     await shot(page, 'hardware-b200');
     await open(page, srv.base, '#/hardware?gpu=custom&dtype=bf16&peak=100&bw=1000');
     await page.waitForSelector('[data-metric="ridge"]');

@@ -114,6 +114,15 @@ describe('the panels a student would question', () => {
     assert.match(await page.locator('[data-testid=paper-standard]').innerText(), /模型 42\.4 GB，论文 40\.3 GB（\+5\.2 %）✓/);
     assert.match(await page.locator('[data-testid=flash-blocks]').innerText(), /M = 98,304.*Bc = ⌈M\/4d⌉ = 384.*Br = min\(Bc, d\) = 64/);
     assert.equal(await page.locator('[data-testid=flash-kernels] tbody tr').count(), 12);
+    // FlashAttention-1's order computes the masked tiles: none skipped (issue 22).
+    assert.equal(await page.locator('[data-metric="tiles-skipped"]').getAttribute('data-value'), '0');
+    assert.equal(await page.locator('[data-metric="tiles-computed"]').getAttribute('data-value'), String(16 * 3));
+    // The SRAM in one unit (KiB) on the card and the line, and the paper's own count beside it.
+    assert.equal(await page.locator('[data-metric="sram-bytes"] .metric-value').innerText(), '216.5 KiB');
+    assert.equal(await page.getByTestId('sram-check').getAttribute('data-value'), '221696');
+    assert.match(await page.getByTestId('sram-check').innerText(), /216\.5 KiB \/ 192 KiB/);
+    assert.equal(await page.getByTestId('sram-paper').getAttribute('data-value'), '82048');
+    assert.match(await page.getByTestId('sram-paper').innerText(), /82,048 \/ M = 98,304 个元素，放得下/);
     // Bytes with units on the card, the exact count on hover and raw in data-value.
     const card = page.locator('[data-metric="hbm-total-standard"]');
     assert.equal(await card.locator('.metric-value').innerText(), '42.4 GB');
@@ -162,7 +171,7 @@ describe('the panels a student would question', () => {
   test("the lecture's tables: live rows, ✓ or the reason, a row loads its case", async () => {
     for (const [hash, rows, differing] of [
       ['#/roofline', 9, 0],
-      ['#/hardware', 4, 1],
+      ['#/hardware', 5, 1],
       ['#/coalescing', 4, 0],
       ['#/tiling', 4, 0],
       ['#/quantization', 2, 0],

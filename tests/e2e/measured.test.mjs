@@ -89,4 +89,25 @@ describe('your machine (notes §5.4)', () => {
     assert.deepEqual(hostile.errors, []);
     await hostile.context().close();
   });
+
+  test('points above the machine\'s own roof are flagged as a noisy run, in both languages (issue 22)', async () => {
+    const tail = 'T4096-14.1-120.5*H16777216-12.25-6.5*M128-21.5_256-24.75';
+    const quiet = `S14-61.23_28-9.876*F8388608-8.0-12.87-7.0*${tail}`;
+    const noisy = `S14-61.23_28-7.28*F8388608-6.123-12.87-10.0*${tail}`;
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, `#/your-machine?quick=1&r=${quiet}&lang=en`);
+    await page.waitForSelector('[data-testid="bench-roofline"] canvas[data-painted="1"]');
+    assert.equal(await page.getByTestId('noise-warning').count(), 0, 'a steady run: no warning');
+    for (const [lang, re] of [['en', /^Noisy run: x\*2 measured 1\.37 GFLOP\/s, above the 0\.91/], ['zh', /^测量有噪声：x\*2 实测 1\.37 GFLOP\/s/]]) {
+      await page.goto('about:blank');
+      await open(page, env.srv.base, `#/your-machine?quick=1&r=${noisy}&lang=${lang}`);
+      const warn = page.getByTestId('noise-warning');
+      await warn.waitFor();
+      assert.equal(await warn.getAttribute('data-value'), '1');
+      assert.match(await warn.innerText(), re);
+      assert.ok(await warn.isVisible());
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
 });

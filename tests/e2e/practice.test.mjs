@@ -50,7 +50,9 @@ test('a panel question hides the panel, then reveals the simulation state and gr
   assert.equal(await hidden(), 'hidden', 'the readouts are hidden before the reveal');
   assert.match(await page.locator('.panel-body').evaluate((e) => getComputedStyle(e).filter), /blur/);
   assert.match(await page.locator('[data-testid="practice-prompt"]').innerText(), /n = 5170/);
-  assert.equal(await answer(page, { number: 15 }), 'close');
+  // 15 is the floor of 1681 ÷ 108 instead of its ceiling: the misconception
+  // the panel teaches, graded wrong, not close (issue 22).
+  assert.equal(await answer(page, { number: 15 }), 'wrong');
   const value = Number(await page.locator('[data-testid="practice-answer"]').getAttribute('data-value'));
   // Revealed: the panel shows the question's configuration, and its readout is the answer.
   assert.equal(await hidden(), '');
@@ -78,6 +80,45 @@ test('a panel question hides the panel, then reveals the simulation state and gr
     assert.deepEqual(again.errors, []);
     await again.context().close();
   }
+});
+
+test('a prediction that is not a number is refused with a message, not revealed as "no prediction"', async () => {
+  const page = await newPage(env.browser);
+  await question(page, '#/waves?practice=1&q=0&lang=zh');
+  const input = page.locator('[data-testid="practice-input"]');
+  await input.fill('五十');
+  await input.press('Enter');
+  const msg = page.locator('[data-testid="practice-unreadable"]');
+  await msg.waitFor();
+  assert.match(await msg.innerText(), /无法把“五十”读成数字/);
+  assert.equal(await page.locator('[data-testid="practice-grade"]').count(), 0, 'not revealed');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  await page.locator('[data-testid="practice-reveal"]').click();
+  assert.equal(await page.locator('[data-testid="practice-grade"]').count(), 0, 'the button refuses too');
+  // Full-width digits from a Chinese input method are a number.
+  await input.fill('１６');
+  assert.equal(await page.locator('[data-testid="practice-unreadable"]').count(), 0, 'typing clears the message');
+  await input.press('Enter');
+  await page.locator('[data-testid="practice-grade"][data-grade="right"]').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('question texts show code as code, never raw backticks', async () => {
+  const page = await newPage(env.browser);
+  let code = 0;
+  for (let seed = 0; seed < 6; seed++) {
+    for (const lang of ['en', 'zh']) {
+      await question(page, `#/divergence?practice=1&q=${seed}&lang=${lang}`);
+      const prompt = page.locator('[data-testid="practice-prompt"]');
+      assert.doesNotMatch(await prompt.innerText(), /`/, `divergence q=${seed} ${lang}`);
+      code += await prompt.locator('code').count();
+      await page.goto('about:blank');
+    }
+  }
+  assert.ok(code > 0, 'some prompts quote a condition as code');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test('a shared question link reproduces the same question, in either language', async () => {
@@ -129,14 +170,18 @@ test('a practice round played through with right and wrong answers, scored, revi
     const seed = await card.getAttribute('data-seed');
     const sol = await solution(topic, seed);
     const right = i % 3 !== 1;
+    // Question 5 is revealed without a prediction.
+    const skip = i === 4;
     let given;
-    if (sol.choices > 0) {
+    if (skip) {
+      given = {};
+    } else if (sol.choices > 0) {
       const v = Number(sol.value);
       given = { choice: right ? v : (v + 1) % sol.choices };
     } else {
       given = { number: right ? sol.value : -1e9 };
     }
-    assert.equal(await answer(card, given), right ? 'right' : 'wrong', `${topic} q=${seed}`);
+    assert.equal(await answer(card, given), skip ? 'none' : right ? 'right' : 'wrong', `${topic} q=${seed}`);
     expectRight.push(right);
     await page.locator('[data-testid="round-next"]').click();
   }
@@ -146,6 +191,13 @@ test('a practice round played through with right and wrong answers, scored, revi
   assert.equal(Number(await score.getAttribute('data-right')), nRight);
   const review = page.locator('[data-testid="round-review"] li');
   assert.equal(await review.count(), 10 - nRight);
+  // Each missed question shows the simulation's answer; the skipped one says
+  // "No prediction", as on its panel.
+  for (const li of await review.all()) {
+    assert.match(await li.locator('[data-testid="review-answer"]').innerText(), /^The simulation says: \S/);
+  }
+  assert.match(await page.locator('[data-testid="round-review"] li[data-grade="none"]').innerText(), /^No prediction/);
+  assert.equal(await page.locator('[data-testid="round-review"] li[data-grade="wrong"]').count(), 10 - nRight - 1);
   // A review link opens the missed question on its panel.
   const href = await page.locator('[data-testid="review-link"]').first().getAttribute('href');
   assert.match(href, /practice=1&q=\d+/);

@@ -175,4 +175,37 @@ describe('offline after the first visit', () => {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
+
+  test('a visit to a data file in scope never becomes the offline start page (issue 22)', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/waves');
+    await painted(page);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const appPage = async () => {
+      const cache = await page.evaluate(async (scope) => {
+        const hit = await (await caches.open('warpscope')).match(scope);
+        return hit ? { type: hit.headers.get('content-type'), text: (await hit.text()).slice(0, 200) } : null;
+      }, env.srv.base);
+      return cache;
+    };
+    // Opened directly (a reader following the measured labels' citation),
+    // and a file that isn't there: both pass through the worker online.
+    for (const file of ['assets/measured/h200.json', 'no-such-file.json']) {
+      await page.goto(env.srv.base + file);
+      const stored = await appPage();
+      assert.match(stored?.type ?? '', /^text\/html/, `${file}: the app's page is still HTML`);
+      assert.match(stored.text, /<!DOCTYPE html>|<html/i, file);
+    }
+    assert.match(await page.evaluate(() => document.body.innerText), /./);
+    // Offline: the app starts, the JSON is the JSON.
+    await page.context().setOffline(true);
+    await page.goto(env.srv.base + '#/waves');
+    await page.waitForSelector('.app');
+    await painted(page);
+    assert.match(await page.locator('.panel-header h1').innerText(), /./);
+    await page.goto(env.srv.base + 'assets/measured/h200.json');
+    assert.doesNotMatch(await page.evaluate(() => document.documentElement.outerHTML), /class="app"/);
+    await page.context().setOffline(false);
+    await page.context().close();
+  });
 });

@@ -154,8 +154,12 @@ describe('gpu-vs-tpu: chip against chip', () => {
     assert.match(await page.getByTestId('gpu-detail').textContent(), /^All SMs: 1 wave ×/);
     assert.equal(await metric(page, 'gpu-waves'), 1);
     assert.equal(await metric(page, 'tpu-mxus'), 8);
-    // 1024 passes over 8 MXUs of v5p: 128 rounds of 512 + 2·128 − 2 cycles.
-    assert.equal(await metric(page, 'tpu-chip-cycles'), 128 * 766);
+    // The first weight loads, then 1024 passes over 8 MXUs of v5p: 128 rounds of 512 + 2·128 − 2 cycles.
+    assert.equal(await metric(page, 'tpu-chip-cycles'), 128 + 128 * 766);
+    // One MXU: the same count the systolic panel steps through (issue 22: 784,384 vs 784,512).
+    const oneMxu = Number(await page.getByTestId('tpu-detail').getAttribute('data-value'));
+    assert.equal(oneMxu, 784512);
+    assert.match(await page.getByTestId('tpu-detail').textContent(), /= 784,512 cycles$/);
     assert.match(await page.getByTestId('tpu-chip').textContent(), /TPU v5p: 8 MXUs/);
     const passes = await metric(page, 'mxu-passes');
     await shot(page, 'gpu-vs-tpu-chips');
@@ -163,6 +167,7 @@ describe('gpu-vs-tpu: chip against chip', () => {
     await page.waitForFunction(() => location.hash.startsWith('#/systolic'));
     await painted(page);
     assert.equal(await metric(page, 'folds'), passes);
+    assert.equal(await metric(page, 'total-cycles'), oneMxu);
     const q = await hashQuery(page);
     assert.deepEqual([q.rows, q.m, q.k, q.n, q.dataflow, q.dbuf, q.tpu], ['128', '512', '4096', '4096', 'ws', 'on', 'v5p']);
     assert.deepEqual(page.errors, []);

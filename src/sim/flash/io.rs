@@ -142,7 +142,17 @@ mod tests {
     use super::*;
 
     fn f(n: usize, d: usize, bq: usize, bk: usize, causal: bool) -> Flash {
-        Flash::schedule_only(Params { n, d, bq, bk, causal, seed: 1, elem_bytes: 2, sram: 192 * 1024 })
+        Flash::schedule_only(Params {
+            n,
+            d,
+            bq,
+            bk,
+            causal,
+            skip_masked: true,
+            seed: 1,
+            elem_bytes: 2,
+            sram: 192 * 1024,
+        })
     }
 
     #[test]

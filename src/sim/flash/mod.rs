@@ -39,6 +39,10 @@ pub struct Params {
     pub bq: usize,
     pub bk: usize,
     pub causal: bool,
+    /// With the causal mask, skip the tiles wholly above the diagonal
+    /// (FlashAttention-2). FlashAttention-1 computes them, the mask applied
+    /// inside (every score −∞, adding nothing): the same numbers, more tiles.
+    pub skip_masked: bool,
     pub seed: u64,
     /// Bytes per element of Q, K, V, O, dO in HBM (statistics are fp32).
     pub elem_bytes: u64,
@@ -220,13 +224,18 @@ impl Flash {
         Flash { p, tr: p.n.div_ceil(p.bq), tc: p.n.div_ceil(p.bk), numeric: None }
     }
 
+    /// Are masked tiles skipped (causal, FlashAttention-2)?
+    pub fn skips(&self) -> bool {
+        self.p.causal && self.p.skip_masked
+    }
+
     fn last_query(&self, i: usize) -> usize {
         ((i + 1) * self.p.bq).min(self.p.n) - 1
     }
     /// Key blocks query block `i` computes (all of them, or up to the
     /// diagonal); non-decreasing in `i`.
     pub fn cols_in_row(&self, i: usize) -> usize {
-        if self.p.causal {
+        if self.skips() {
             (self.last_query(i) / self.p.bk + 1).min(self.tc)
         } else {
             self.tc
@@ -234,7 +243,7 @@ impl Flash {
     }
     /// First query block that key block `j` reaches; non-decreasing in `j`.
     pub fn first_row(&self, j: usize) -> usize {
-        if self.p.causal {
+        if self.skips() {
             ((j * self.p.bk) / self.p.bq).min(self.tr - 1)
         } else {
             0
@@ -246,7 +255,7 @@ impl Flash {
     /// (never more than tc), the last block all tc: a floor sum.
     fn fwd_start(&self, i: usize) -> u64 {
         let (bq, bk) = (self.p.bq as u64, self.p.bk as u64);
-        if !self.p.causal {
+        if !self.skips() {
             i as u64 * self.tc as u64
         } else if i < self.tr {
             i as u64 + floor_sum(i as u64, bk, bq, bq - 1)
@@ -259,7 +268,7 @@ impl Flash {
     fn bwd_start(&self, j: usize) -> u64 {
         let (bq, bk) = (self.p.bq as u64, self.p.bk as u64);
         let all = j as u64 * self.tr as u64;
-        if self.p.causal {
+        if self.skips() {
             all - floor_sum(j as u64, bq, bk, 0)
         } else {
             all
@@ -274,7 +283,7 @@ impl Flash {
     }
     /// Is tile `(i, j)` wholly above the diagonal (skipped)?
     pub fn skipped(&self, i: usize, j: usize) -> bool {
-        self.p.causal && j * self.p.bk > self.last_query(i)
+        self.skips() && j * self.p.bk > self.last_query(i)
     }
     pub fn tiles_computed(&self) -> u64 {
         self.fwd_start(self.tr)
@@ -455,7 +464,7 @@ impl Flash {
     /// exceed n (by tc·bk − n each); they are the last ones.
     fn keys_read(&self) -> u64 {
         let (n, bq, bk, tr, tc) = (self.p.n as u64, self.p.bq as u64, self.p.bk as u64, self.tr as u64, self.tc as u64);
-        let full = if self.p.causal {
+        let full = if self.skips() {
             // c(i) = tc for i < tr − 1 iff (i+1)·bq − 1 ≥ (tc − 1)·bk; and always for i = tr − 1.
             let i_min = ((tc - 1) * bk + 1).div_ceil(bq) - 1;
             tr - i_min.min(tr - 1)
@@ -469,7 +478,7 @@ impl Flash {
     /// `Σ_j (n − first_row(j)·bq)`.
     fn bwd_tile_rows(&self) -> u64 {
         let (n, bq, bk, tc) = (self.p.n as u64, self.p.bq as u64, self.p.bk as u64, self.tc as u64);
-        let skipped_rows = if self.p.causal { bq * floor_sum(tc, bq, bk, 0) } else { 0 };
+        let skipped_rows = if self.skips() { bq * floor_sum(tc, bq, bk, 0) } else { 0 };
         tc * n - skipped_rows
     }
 
@@ -499,6 +508,13 @@ impl Flash {
     pub fn sram_bytes(&self) -> u64 {
         let (bq, bk, d, e) = (self.p.bq as u64, self.p.bk as u64, self.p.d as u64, self.p.elem_bytes);
         bq * d * e + 2 * bk * d * e + bq * bk * 4 + bq * d * 4 + 2 * bq * 4
+    }
+    /// The same working set counted as the paper's Algorithm 1 counts its
+    /// SRAM size M, in elements (every value one element, scores and
+    /// accumulator included): Qᵢ, Kⱼ, Vⱼ, the S tile, Oᵢ, ℓ, m.
+    pub fn sram_elements_paper(&self) -> u64 {
+        let (bq, bk, d) = (self.p.bq as u64, self.p.bk as u64, self.p.d as u64);
+        bq * d + 2 * bk * d + bq * bk + bq * d + 2 * bq
     }
     pub fn fits_sram(&self) -> bool {
         self.sram_bytes() <= self.p.sram
@@ -553,7 +569,7 @@ impl Flash {
         m.extend([
             Metric::bytes("hbm-bytes-flash", self.hbm_bytes_flash(pass)),
             Metric::bytes("hbm-bytes-standard", self.hbm_bytes_standard(pass)),
-            Metric::bytes("sram-bytes", self.sram_bytes()),
+            Metric::kib("sram-bytes", self.sram_bytes()),
         ]);
         m
     }

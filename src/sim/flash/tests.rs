@@ -4,7 +4,7 @@ use super::*;
 use proptest::prelude::*;
 
 fn params(n: usize, d: usize, bq: usize, bk: usize, causal: bool, seed: u64) -> Params {
-    Params { n, d, bq, bk, causal, seed, elem_bytes: 2, sram: 228 * 1024 }
+    Params { n, d, bq, bk, causal, skip_masked: true, seed, elem_bytes: 2, sram: 228 * 1024 }
 }
 fn flash(n: usize, d: usize, bq: usize, bk: usize, causal: bool, seed: u64) -> Flash {
     Flash::new(params(n, d, bq, bk, causal, seed))
@@ -92,6 +92,24 @@ fn exact_forward_and_backward() {
     // Causal: 4 × 4 tiles, the 6 above the diagonal skipped.
     assert_eq!((f.tiles_computed(), f.tiles_skipped()), (10, 6));
     assert_eq!(backward_reference(&f, num), num.grads);
+}
+
+/// FlashAttention-1's order computes the masked tiles (the mask inside):
+/// none skipped, every tile a step, and the same numbers to the last bit.
+#[test]
+fn without_skipping_every_tile_is_computed_with_the_same_numbers() {
+    let skip = flash(64, 16, 16, 12, true, 1);
+    let all = Flash::new(Params { skip_masked: false, ..params(64, 16, 16, 12, true, 1) });
+    assert_eq!((all.tiles_computed(), all.tiles_skipped()), (4 * 6, 0));
+    assert!(skip.tiles_skipped() > 0);
+    assert_eq!(all.steps(), 24);
+    assert!((0..4).all(|i| (0..6).all(|j| !all.skipped(i, j))));
+    let (a, b) = (skip.numeric.as_ref().unwrap(), all.numeric.as_ref().unwrap());
+    assert_eq!((&a.o, &a.grads), (&b.o, &b.grads));
+    assert!(b.err < 1e-14 && b.grad_err < 1e-13);
+    // Without the mask the flag changes nothing.
+    let plain = Flash::new(Params { skip_masked: false, ..params(40, 4, 16, 12, false, 2) });
+    assert_eq!(plain.tiles_computed(), flash(40, 4, 16, 12, false, 2).tiles_computed());
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! from URL values to simulation parameters.
 
 use crate::i18n::{tr, trf, Lang};
-use crate::params::{ParamSpec, Value, Values};
+use crate::params::{ParamSpec, Reason, Value, Values};
 use crate::sim::divergence::{self, CondError, Divergence};
-use crate::sim::expr;
+use crate::sim::expr::{self, Syntax};
 use crate::sim::measured::Table;
 use crate::sim::Steppable;
 use crate::topic::*;
@@ -13,8 +13,19 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-fn check_cond(s: &str) -> Result<(), String> {
-    expr::parse(s).map(|_| ()).map_err(|e| e.to_string())
+fn check_cond(s: &str) -> Result<(), Reason> {
+    expr::parse(s).map(|_| ()).map_err(|e| syntax_reason(e.kind))
+}
+
+/// An expression error (this panel's condition, fusion's expression) as a
+/// URL notice's reason (the notice quotes the text itself).
+pub fn syntax_reason(kind: Syntax) -> Reason {
+    Reason::new(kind.key(), &[])
+}
+
+/// An expression error in `lang`: the message and the 1-based character.
+pub fn syntax_text(lang: Lang, kind: Syntax, pos: usize) -> String {
+    trf(lang, "syntax.at", &[("msg", &tr(lang, kind.key())), ("at", &(pos + 1).to_string())])
 }
 
 pub static DIVERGENCE_PARAMS: [ParamSpec; 8] = [
@@ -53,23 +64,55 @@ pub fn divergence_run(v: &Values) -> divergence::Divergence {
     divergence::Divergence::new(divergence_params(v))
 }
 
+/// What an expression box says about text that can't run: the message (in
+/// the reader's language) and the character it points at, if any. The box
+/// shows the message wrapped, then the text with that character marked
+/// (never a line that scrolls sideways).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxError {
+    pub message: String,
+    /// The 0-based character the problem is at (the text's length: at its end).
+    pub at: Option<usize>,
+}
+
+impl BoxError {
+    /// The text as `before`, the marked character (empty at the end) and `after`.
+    pub fn split<'a>(&self, text: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
+        let at = self.at?;
+        let start = text.char_indices().nth(at).map_or(text.len(), |(i, _)| i);
+        let end = text[start..].chars().next().map_or(start, |c| start + c.len_utf8());
+        Some((&text[..start], &text[start..end], &text[end..]))
+    }
+
+    /// Plain text: the message, then the text and a caret line under the
+    /// problem (for a copy, a log or a test).
+    pub fn plain(&self, text: &str) -> String {
+        match self.at {
+            Some(at) => format!("{}\n{text}\n{}", self.message, expr::caret_line(text, at)),
+            None => self.message.clone(),
+        }
+    }
+}
+
 /// What the condition box says about a condition that can't run: the
-/// parser's complaint, then the condition with a caret under the problem; or
-/// the thread that divides by zero.
-pub fn cond_error(lang: Lang, cond: &str, e: &CondError) -> String {
+/// parser's complaint and where; or the thread that divides by zero.
+pub fn cond_error(lang: Lang, e: &CondError) -> BoxError {
     match e {
         CondError::Parse(p) => {
-            let caret = expr::caret_line(cond, p.pos);
-            format!("{}\n{cond}\n{caret}", trf(lang, "divergence.error", &[("msg", &p.to_string())]))
+            let msg = syntax_text(lang, p.kind, p.pos);
+            BoxError { message: trf(lang, "divergence.error", &[("msg", &msg)]), at: Some(p.pos) }
         }
-        CondError::DivByZero { tid } => trf(lang, "divergence.div-zero", &[("tid", &tid.to_string())]),
+        CondError::DivByZero { tid } => {
+            BoxError { message: trf(lang, "divergence.div-zero", &[("tid", &tid.to_string())]), at: None }
+        }
     }
 }
 
 /// The error of a condition typed for `warps` warps, if it can't run (a valid
-/// one is applied at once; an invalid one stays a draft).
-pub fn draft_error(lang: Lang, cond: &str, warps: usize) -> Option<String> {
-    divergence::evaluate(cond, warps).err().map(|e| cond_error(lang, cond, &e))
+/// one is applied at once; an invalid one stays a draft, and the drawing
+/// still shows the last one that ran: the panel marks it stale).
+pub fn draft_error(lang: Lang, cond: &str, warps: usize) -> Option<BoxError> {
+    divergence::evaluate(cond, warps).err().map(|e| cond_error(lang, &e))
 }
 
 /// What happens at step `step`: the warp issuing, which part, which of its
@@ -271,6 +314,28 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("divergence.presets", "Lecture conditions", "讲义中的条件"),
     ("divergence.apply", "Apply", "应用"),
     ("divergence.error", "Condition error: {msg}", "条件有误：{msg}"),
+    ("divergence.stale", "Not updated: the drawing still shows the last condition that ran, {cond}. Correct the condition to run it.", "画面未更新：仍是上一个能运行的条件 {cond}。改正条件后才会运行。"),
+    // Expression errors, shared with fusion's parser (sim::expr::Syntax).
+    ("syntax.at", "{msg} (at character {at})", "{msg}（第 {at} 个字符）"),
+    ("syntax.empty", "empty expression", "表达式为空"),
+    ("syntax.too-long", "expression too long", "表达式太长"),
+    ("syntax.number-too-large", "number too large", "数字太大"),
+    ("syntax.not-a-number", "not a number", "不是数字"),
+    ("syntax.unknown-name", "unknown name: use tid, warp or lane", "未知的名称：请用 tid、warp 或 lane"),
+    ("syntax.unknown-function", "unknown function", "未知的函数"),
+    ("syntax.needs-parens", "a function needs (…)", "函数名后面要有 (…)"),
+    ("syntax.two-arguments", "this function takes two arguments: (a, b)", "这个函数要两个参数：(a, b)"),
+    ("syntax.use-eq", "use == to compare", "比较请用 =="),
+    ("syntax.use-and", "use && for “and”", "“并且”请用 &&"),
+    ("syntax.use-or", "use || for “or”", "“或者”请用 ||"),
+    ("syntax.full-width", "full-width character: switch the input method to half-width (English) punctuation", "全角字符：请把输入法切换到半角（英文）标点"),
+    ("syntax.unexpected-char", "unexpected character", "无法识别的字符"),
+    ("syntax.nested-too-deeply", "nested too deeply", "括号嵌套太深"),
+    ("syntax.missing-paren", "missing )", "缺少 )"),
+    ("syntax.unexpected-paren", "unexpected )", "多余的 )"),
+    ("syntax.expected-operand", "expected a number, a name or (", "这里应是数字、名称或 ("),
+    ("syntax.expected-operator", "expected an operator", "这里应是运算符"),
+    ("syntax.ends-too-soon", "expression ends too soon", "表达式不完整"),
     ("divergence.div-zero", "Division by zero for thread tid = {tid}.", "线程 tid = {tid} 出现除以零。"),
     ("divergence.current", "Step {t}: warp {w} runs its {part} instruction {s}: {n} of 32 lanes active", "第 {t} 步：warp {w} 执行 {part} 的第 {s} 条指令：32 个 lane 中 {n} 个活跃"),
     ("divergence.part.then", "if-branch", "if 分支"),
@@ -317,7 +382,9 @@ mod tests {
         assert_eq!(v.int("step"), 50);
         let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid % 2 = 0")]));
         assert_eq!(v.text("cond"), "tid%2==0");
-        assert!(matches!(&n[0].problem, crate::params::Problem::Invalid { reason, .. } if reason.contains("==")));
+        assert!(
+            matches!(&n[0].problem, crate::params::Problem::Invalid { reason, .. } if *reason == syntax_reason(Syntax::UseEq))
+        );
     }
 
     #[test]
@@ -425,14 +492,99 @@ mod tests {
         crate::topics::install_texts();
         assert_eq!(draft_error(Lang::En, "lane < 8 || warp == 2", 4), None);
         let e = draft_error(Lang::En, "tid % 2 = 0", 4).expect("an error");
+        assert_eq!(e.split("tid % 2 = 0"), Some(("tid % 2 ", "=", " 0")));
+        let e = e.plain("tid % 2 = 0");
         let lines: Vec<&str> = e.lines().collect();
         assert!(lines[0].starts_with("Condition error: ") && lines[0].contains("use == to compare"), "{e}");
         assert_eq!(lines[1], "tid % 2 = 0");
         assert_eq!(lines[2], "        ^");
         // Under a wide character, the caret counts its two columns.
         let e = draft_error(Lang::En, "线程", 4).expect("an error");
-        assert_eq!(e.lines().nth(2), Some("^"));
+        assert_eq!(e.plain("线程").lines().nth(2), Some("^"));
+        assert_eq!(e.split("线程"), Some(("", "线", "程")));
+        // At the end: nothing to mark but the place after the text.
+        let e = draft_error(Lang::En, "tid <", 4).expect("an error");
+        assert_eq!(e.split("tid <"), Some(("tid <", "", "")));
         let e = draft_error(Lang::Zh, "tid / (lane - 3) == 0", 4).expect("an error");
-        assert_eq!(e, "线程 tid = 3 出现除以零。");
+        assert_eq!(e, BoxError { message: "线程 tid = 3 出现除以零。".into(), at: None });
+        assert_eq!(e.split("x"), None);
+    }
+
+    /// Words of two or more Latin letters in `s`, other than the names a
+    /// reader types or reads as code (`tid`, `warp`, `lane`, the unit TFLOP).
+    fn latin_words(s: &str) -> Vec<String> {
+        const CODE: [&str; 4] = ["tid", "warp", "lane", "TFLOP"];
+        s.split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() >= 2 && !CODE.contains(w))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// No English in a Chinese error (issue 22, item 6): every parser error of
+    /// the condition, fusion's expression and online softmax's vector, as its
+    /// box shows it and as a link's notice says it, in 中文.
+    #[test]
+    fn no_english_in_chinese_errors() {
+        use crate::i18n::notice_text;
+        use crate::sim::{fusion, softmax};
+        let zh = Lang::Zh;
+        let mut messages = Vec::new();
+        for kind in Syntax::ALL {
+            messages.push(syntax_text(zh, kind, 0));
+            assert!(!syntax_text(Lang::En, kind, 0).is_empty());
+        }
+        // The condition box's first line (the others echo the input and the caret).
+        for cond in [
+            "tid＜100",
+            "tid < 100 线",
+            "tid % 2 = 0",
+            "tid & 1",
+            "tid | 1",
+            "foo",
+            "(tid",
+            "tid)",
+            "",
+            "tid 3",
+            "tid <",
+        ] {
+            let first = draft_error(zh, cond, 4).expect("an error").message;
+            assert!(first.starts_with("条件有误："), "{first}");
+            messages.push(first);
+        }
+        assert!(draft_error(zh, "tid＜100", 4).unwrap().message.contains("全角字符：请把输入法切换到半角（英文）标点"));
+        for ex in ["sin（x）", "foo(x)", "max(x)", "sin x", "x +", "1..2", "x y", "(x"] {
+            let e = fusion::parse(ex).expect_err(ex);
+            let shown = super::super::fusion::expr_error(zh, &e);
+            assert_eq!(shown.at, Some(e.pos));
+            messages.push(shown.message);
+        }
+        let too_many = "1,".repeat(softmax::MAX_VALUES + 2);
+        for x in ["1,二,3", "一,二,三,四,五,六,七", too_many.as_str()] {
+            let e = softmax::parse_vector(x).expect_err("not a vector");
+            messages.push(super::super::online_softmax::vector_error(zh, &e));
+        }
+        // A link's notices: the reason in 中文 (the echoed value taken out).
+        let bad: [(&crate::topics::Topic, &str, &str); 6] = [
+            (&super::super::divergence::TOPIC, "cond", "tid＜100"),
+            (&super::super::divergence::TOPIC, "cond", &"线".repeat(expr::MAX_LEN + 1)),
+            (&super::super::fusion::TOPIC, "expr", "sin（x）"),
+            (&super::super::fusion::TOPIC, "peak", "很多"),
+            (&super::super::online_softmax::TOPIC, "x", "1,二"),
+            (&super::super::your_machine::TOPIC, "r", "五十"),
+        ];
+        for (topic, name, given) in bad {
+            let (_, notices) = topic.meta.parse(&q(&[(name, given)]));
+            let n = notices.iter().find(|n| n.param == name).unwrap_or_else(|| panic!("no notice for {name}"));
+            let text = notice_text(zh, n);
+            let reason = text.split_once('：').map(|(_, r)| r.to_string()).unwrap_or_default();
+            let reason = reason.rsplit_once('；').map(|(r, _)| r.to_string()).unwrap_or_default();
+            assert!(!reason.is_empty(), "{text}");
+            messages.push(reason);
+        }
+        for m in &messages {
+            assert!(latin_words(m).is_empty(), "English in a Chinese error: {m:?} ({:?})", latin_words(m));
+        }
+        // And the test would see English: the same messages in English have it.
+        assert!(!latin_words(&syntax_text(Lang::En, Syntax::FullWidth, 0)).is_empty());
     }
 }

@@ -21,6 +21,23 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// An expression box's error (the condition here, fusion's expression): the
+/// message wrapped to the box, then the text with the character at fault
+/// marked (at the end, an empty mark the stylesheet draws as a gap), so
+/// nothing scrolls sideways and the mark is always in view.
+pub(crate) fn error_box(err: &super::BoxError, text: &str, testid: &'static str) -> Html {
+    html! {
+        <div class="cond-error" data-testid={testid} role="alert">
+            <p class="cond-error-msg">{ err.message.clone() }</p>
+            if let Some((before, at, after)) = err.split(text) {
+                <p class="cond-error-src">
+                    { before }<mark class={classes!("cond-error-at", at.is_empty().then_some("end"))}>{ at }</mark>{ after }
+                </p>
+            }
+        </div>
+    }
+}
+
 #[hook]
 pub fn use_divergence_panel() -> Html {
     let p = use_panel(&super::TOPIC);
@@ -91,8 +108,8 @@ pub fn use_divergence_panel() -> Html {
                 <label class="control-label" for="param-cond">{ ctx.t("param.cond") }</label>
                 <input id="param-cond" name="cond" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
                     spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_cond} />
-                if let Some(err) = draft_error.clone() {
-                    <pre class="cond-error" data-testid="cond-error">{ err }</pre>
+                if let Some(err) = draft_error.as_ref() {
+                    { error_box(err, &draft, "cond-error") }
                 }
             </div>
             { p.controls(&["then", "else", "after"]) }
@@ -119,8 +136,18 @@ pub fn use_divergence_panel() -> Html {
         let ctx = ctx.clone();
         use_memo(key, move |_| table.map(|t| measured_overlay(&ctx, &t, tid_current)))
     };
+    // While the typed condition can't run, the drawing is the last one that
+    // did: say so above it (and the stylesheet greys it out).
+    let stale = draft_error.as_ref().map(|_| {
+        html! {
+            <p class="stale-note" role="status" data-testid="stale">
+                { ctx.tf("divergence.stale", &[("cond", p.v.text("cond"))]) }
+            </p>
+        }
+    });
     let stage = html! {
         <>
+            { stale.unwrap_or_default() }
             <SceneCanvas scene={(*scene).clone()} name={format!("divergence-step{step}")} label={caption.clone()} />
             <div class="legend">
                 { legend_item(ctx, part_color(Part::Then), "divergence.legend.then") }

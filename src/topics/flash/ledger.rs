@@ -240,6 +240,33 @@ mod tests {
         assert!(paper_lines(&f, &v.with("batch", Value::Int(8))).is_none());
     }
 
+    /// Issue 22: the preset is FlashAttention-1's order, which computes the
+    /// masked tiles (none skipped); its SRAM in one unit (KiB) everywhere,
+    /// and the truth about the fit: the paper's element count fits, the
+    /// fp32 bytes don't.
+    #[test]
+    fn the_paper_preset_agrees_with_itself() {
+        use crate::topics::flash::{readout_metrics, sram_line, sram_paper_line};
+        let v = paper();
+        let f = Flash::schedule_only(flash_params(&v));
+        let (metrics, _) = readout_metrics(&f, &v, 0, None);
+        let get = |name: &str| metrics.iter().find(|m| m.name == name).unwrap().clone();
+        assert_eq!(get("tiles-skipped").value, 0.0, "FA-1 skips nothing");
+        assert_eq!(get("tiles-computed").value, (16 * 3) as f64, "16 query blocks × 3 key blocks, all computed");
+        let fa2 = v.with("order", Value::Choice("q"));
+        let (m2, _) = readout_metrics(&Flash::schedule_only(flash_params(&fa2)), &fa2, 0, None);
+        assert!(m2.iter().any(|m| m.name == "tiles-skipped" && m.value > 0.0), "FA-2 skips");
+        // 64·64·2 + 2·384·64·2 + 64·384·4 + 64·64·4 + 2·64·4 = 221,696 B.
+        assert_eq!(f.sram_bytes(), 221_696);
+        assert_eq!(crate::i18n::format_metric(&get("sram-bytes")), "216.5 KiB");
+        assert!(sram_line(Lang::En, &f).ends_with("216.5 KiB of 192 KiB"), "{}", sram_line(Lang::En, &f));
+        assert!(!f.fits_sram());
+        // 64·64 + 2·384·64 + 64·384 + 64·64 + 2·64 = 82,048 of M = 98,304 elements.
+        assert_eq!(f.sram_elements_paper(), 82_048);
+        assert!(sram_paper_line(Lang::En, &f).contains("82,048 of M = 98,304 elements, fits"));
+        assert!(sram_paper_line(Lang::Zh, &f).contains("82,048 / M = 98,304 个元素，放得下"));
+    }
+
     #[test]
     fn kernels_and_lines() {
         crate::topics::install_texts();

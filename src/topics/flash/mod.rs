@@ -4,7 +4,7 @@
 //! figures with the pending ones marked, captions, check lines, the rows
 //! table and the ledger's texts.
 
-use crate::i18n::{tr, trf, Lang};
+use crate::i18n::{format_kib, group_digits, tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
 use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
 use crate::sim::{hw, Metric};
@@ -70,7 +70,10 @@ pub fn flash_params(v: &Values) -> flash::Params {
     } else {
         (v.int("bq") as usize, v.int("bk") as usize)
     };
-    flash::Params { n, d, bq, bk, causal: v.choice("causal") == "1", seed: v.int("seed") as u64, elem_bytes, sram }
+    // FlashAttention-1's order (K/V outer) computes the masked tiles too.
+    let skip_masked = v.choice("order") != "kv";
+    let (causal, seed) = (v.choice("causal") == "1", v.int("seed") as u64);
+    flash::Params { n, d, bq, bk, causal, skip_masked, seed, elem_bytes, sram }
 }
 
 pub fn flash_pass(v: &Values) -> Pass {
@@ -346,10 +349,24 @@ pub fn saving(lang: Lang, standard: u64, flash: u64) -> String {
 
 /// The SRAM line: working set of one thread block against what it has.
 pub fn sram_line(lang: Lang, f: &Flash) -> String {
+    trf(lang, "flash.sram", &[("used", &format_kib(f.sram_bytes() as f64)), ("have", &format_kib(f.p.sram as f64))])
+}
+
+/// Where the blocks come from the SRAM size (the paper's Algorithm 1): the
+/// working set counted as the paper counts M, in elements, beside the bytes
+/// line (which keeps S and the O accumulator in fp32, as a kernel does).
+pub fn sram_paper_line(lang: Lang, f: &Flash) -> String {
+    let m = crate::sim::flash::io::sram_elements(f.p.sram, f.p.elem_bytes);
+    let used = f.sram_elements_paper();
     trf(
         lang,
-        "flash.sram",
-        &[("used", &format!("{:.1} KB", f.sram_bytes() as f64 / 1024.0)), ("have", &format!("{} KB", f.p.sram / 1024))],
+        "flash.sram.paper",
+        &[
+            ("used", &group_digits(used)),
+            ("m", &group_digits(m)),
+            ("e", &f.p.elem_bytes.to_string()),
+            ("verdict", &tr(lang, if used <= m { "flash.sram.fits" } else { "flash.sram.too-big.short" })),
+        ],
     )
 }
 
@@ -367,8 +384,8 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.bk", "Key block bk", "key 块大小 bk"),
     ("param.causal", "Mask", "掩码"),
     ("param.pass", "Pass", "阶段"),
-    ("param.sram", "SRAM per thread block (KB)", "每线程块 SRAM（KB）"),
-    ("param.sram.doc", "Shared memory one thread block may use; H100: 228 KB per SM", "一个线程块可用的共享内存；H100 每 SM 228 KB"),
+    ("param.sram", "SRAM per thread block (KiB)", "每线程块 SRAM（KiB）"),
+    ("param.sram.doc", "Shared memory one thread block may use, in KiB (1024 B; NVIDIA's “KB”); H100: 228 KiB per SM", "一个线程块可用的共享内存，单位 KiB（1024 字节，即 NVIDIA 所说的“KB”）；H100 每 SM 228 KiB"),
     ("choice.causal.0", "None", "无"),
     ("choice.causal.1", "Causal", "因果"),
     ("choice.pass.fwd", "Forward", "前向"),
@@ -393,6 +410,8 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("flash.sram", "SRAM working set (Qᵢ, Kⱼ, Vⱼ, the S tile, Oᵢ, m, ℓ): {used} of {have}", "SRAM 工作集（Qᵢ、Kⱼ、Vⱼ、S 分块、Oᵢ、m、ℓ）：{used} / {have}"),
     ("flash.sram.fits", "fits", "放得下"),
     ("flash.sram.too-big", "does not fit: use smaller blocks", "放不下：请用更小的块"),
+    ("flash.sram.too-big.short", "does not fit", "放不下"),
+    ("flash.sram.paper", "Counted as the paper's Algorithm 1 counts its SRAM size M, every value one element of {e} B (scores and accumulator too): {used} of M = {m} elements, {verdict}. The line above counts bytes with S and the O accumulator in fp32, as a kernel keeps them; the paper's block sizes (Bc = ⌈M/4d⌉) assume the first count. Either way the HBM traffic beside the paper's (✓) is the same: it depends on the blocks, not on where they fit.", "按论文算法 1 计算 SRAM 大小 M 的方式（每个值都算一个 {e} 字节的元素，分数和累加器也一样）：{used} / M = {m} 个元素，{verdict}。上一行按字节计算，S 和 O 的累加器用 fp32，与 kernel 实际保存的一样；论文的块大小（Bc = ⌈M/4d⌉）依据的是前一种算法。无论哪种，与论文对照（✓）的显存流量都不变：流量取决于块的大小，与放不放得下无关。"),
     ("flash.recompute", "Recomputation: {flops} FLOPs to rebuild S and P, instead of storing P ({bytes})", "重计算：用 {flops} 次浮点运算重建 S 和 P，代替存储 P（{bytes}）"),
     ("flash.check.fwd", "Forward: max |O − naive attention| = {e}", "前向：max |O − 朴素注意力| = {e}"),
     ("flash.check.bwd", "Backward: max |gradient − direct gradient| over dQ, dK, dV = {e}", "反向：dQ、dK、dV 与直接求导的最大差 = {e}"),
@@ -427,7 +446,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("flash.io", "IO complexity (paper, Theorem 2), in elements: standard Θ(Nd + N²) ≈ {std}; FlashAttention Θ(N²d²/M) ≈ {flash} with M = {m}. (The slides write N²d + N²; the paper's theorem has Nd + N².)", "IO 复杂度（论文定理 2，单位：元素）：标准 Θ(Nd + N²) ≈ {std}；FlashAttention Θ(N²d²/M) ≈ {flash}，M = {m}。（幻灯片写作 N²d + N²，论文定理中是 Nd + N²。）"),
     ("flash.ledger.pass", "Pass", "阶段"),
     ("flash.ledger.total", "Forward + backward × {c} (heads × batch)", "前向 + 反向 × {c}（头数 × 批大小）"),
-    ("flash.order.kv-note", "K/V outer (FlashAttention-1): every query block's Q, O, ℓ, m are read and O, ℓ, m written again for each key block, and the causal mask is applied inside the tiles (skipping masked tiles came with FlashAttention-2).", "K/V 在外层（FlashAttention-1）：每个 key 块都要重新读每个 query 块的 Q、O、ℓ、m 并写回 O、ℓ、m；因果掩码在分块内部施加（跳过被掩码的分块是 FlashAttention-2 才有的）。"),
+    ("flash.order.kv-note", "K/V outer (FlashAttention-1): every query block's Q, O, ℓ, m are read and O, ℓ, m written again for each key block, and the causal mask is applied inside the tiles: the tiles above the diagonal are computed too (skipping them came with FlashAttention-2), so none is skipped here.", "K/V 在外层（FlashAttention-1）：每个 key 块都要重新读每个 query 块的 Q、O、ℓ、m 并写回 O、ℓ、m；因果掩码在分块内部施加：对角线以上的分块也要计算（跳过它们是 FlashAttention-2 才有的），所以这里没有跳过的分块。"),
     ("flash.kernels", "Standard attention, kernel by kernel ({nn} passes over n × n matrices)", "标准注意力，逐个 kernel（共 {nn} 次读写 n × n 矩阵）"),
     ("flash.kernels.kernel", "Kernel", "Kernel"),
     ("flash.kernels.nn", "n × n read + written", "n × n 读 + 写"),

@@ -246,9 +246,12 @@ pub fn use_flash_panel() -> Html {
             { rows_view }
             { chart_title(ctx, "flash.ledger") }
             { ledger_html(ctx, sim, v) }
-            <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check">
+            <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check" data-value={sim.sram_bytes().to_string()}>
                 { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
             </p>
+            if v.choice("blocks") == "sram" {
+                <p class="muted" data-testid="sram-paper" data-value={sim.sram_elements_paper().to_string()}>{ super::sram_paper_line(ctx.lang, sim) }</p>
+            }
             <RooflineInset gpu={v.choice("gpu")} custom={Some((v.text("peak").to_string().into(), v.int("bw")))} dtype={v.choice("dtype")} dispatch={p.dispatch.clone()} points={Rc::new(vec![
                 ("inset.flash", Work { flops: sim.flops(pass) as f64, bytes: fl_b as f64 }),
                 ("inset.standard", Work { flops: sim.flops_standard(pass) as f64, bytes: std_b as f64 }),

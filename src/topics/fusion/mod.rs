@@ -2,7 +2,8 @@
 //! from URL values to the expression, and the numbers its panel shows (the
 //! ledger's totals, the roofline inset's two points) as pure data.
 
-use crate::params::{ParamSpec, Values};
+use crate::i18n::{trf, Lang};
+use crate::params::{ParamSpec, Reason, Values};
 use crate::sim::fusion::{self, Ledger, Node};
 use crate::sim::measured::Table;
 use crate::sim::roofline::Work;
@@ -12,8 +13,15 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-fn check_fusion(s: &str) -> Result<(), String> {
-    fusion::parse(s).map(|_| ()).map_err(|e| e.to_string())
+fn check_fusion(s: &str) -> Result<(), Reason> {
+    fusion::parse(s).map(|_| ()).map_err(|e| super::divergence::syntax_reason(e.kind))
+}
+
+/// What the expression box says about an expression that doesn't parse, in
+/// `lang`: the message and the character it points at.
+pub fn expr_error(lang: Lang, e: &fusion::FusionError) -> super::divergence::BoxError {
+    let msg = super::divergence::syntax_text(lang, e.kind, e.pos);
+    super::divergence::BoxError { message: trf(lang, "fusion.error", &[("msg", &msg)]), at: Some(e.pos) }
 }
 
 pub static FUSION_PARAMS: [ParamSpec; 7] = [

@@ -1,7 +1,6 @@
 //! The `#/fusion` panel: operator fusion (notes §6.3, demo 03).
 
 use crate::params::Value;
-use crate::sim::expr::caret_line;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::sim::measured::Table;
 use crate::ui::inset::RooflineInset;
@@ -57,10 +56,8 @@ pub fn use_fusion_panel() -> Html {
                 <label class="control-label" for="param-expr">{ ctx.t("param.expr") }</label>
                 <input id="param-expr" name="expr" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
                     spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_expr} />
-                if let Some(err) = draft_error.clone() {
-                    <pre class="cond-error" data-testid="expr-error">{
-                        format!("{}\n{}\n{}", ctx.tf("fusion.error", &[("msg", &err.to_string())]), *draft, caret_line(&draft, err.pos))
-                    }</pre>
+                if let Some(err) = draft_error {
+                    { crate::topics::divergence::view::error_box(&super::expr_error(ctx.lang, &err), &draft, "expr-error") }
                 }
             </div>
             <div class="presets">

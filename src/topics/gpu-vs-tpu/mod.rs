@@ -95,12 +95,16 @@ fn plural(key: &str, n: u64) -> String {
     format!("{key}.{}", if n == 1 { "one" } else { "other" })
 }
 
-/// The TPU's cycles: passes × (rows streamed + fill and drain).
+/// The TPU's cycles: the first weight load, then passes × (rows streamed +
+/// fill and drain).
 pub fn tpu_detail(lang: Lang, c: &Compare) -> String {
+    // k or n not a multiple of the array: the last blocks' passes are narrower.
+    let key = if c.aligned() { "gpu-vs-tpu.tpu.detail" } else { "gpu-vs-tpu.tpu.detail-ragged" };
     trf(
         lang,
-        &plural("gpu-vs-tpu.tpu.detail", c.mxu_passes()),
+        &plural(key, c.mxu_passes()),
         &[
+            ("first", &c.first_load().to_string()),
             ("passes", &c.mxu_passes().to_string()),
             ("m", &c.m.to_string()),
             ("s", &c.mxu.to_string()),
@@ -129,7 +133,6 @@ pub fn gpu_detail(lang: Lang, c: &Compare) -> String {
 /// the peaks and the times.
 pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
     let (t, g, ch) = (chip(v), hw::gpu(v.choice("gpu")), chips(v));
-    let derived = t.clock_note().map(|k| tr(lang, k)).unwrap_or_default();
     [
         trf(
             lang,
@@ -137,8 +140,7 @@ pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
             &[
                 ("chip", t.name),
                 ("mxus", &t.mxus.to_string()),
-                ("ghz", &format!("{:.2}", t.ghz)),
-                ("derived", &derived),
+                ("clock", &super::systolic::clock_text(lang, t)),
                 ("peak", &format!("{:.0}", t.bf16_tflops)),
                 ("rounds", &group_digits(ch.tpu_rounds())),
                 ("cycles", &group_digits(ch.tpu_cycles())),
@@ -216,13 +218,15 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.tpu", "TPU chip", "TPU 芯片"),
     ("param.tpu.doc", "Which chip: its MXU count, size and clock (auto: v5p for 128 × 128, v6e for 256 × 256)", "哪款芯片：决定 MXU 的个数、尺寸与时钟（自动：128 × 128 取 v5p，256 × 256 取 v6e）"),
     ("choice.tpu.auto", "auto", "自动"),
-    ("gpu-vs-tpu.tpu.detail.one", "One MXU: 1 pass × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：1 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
-    ("gpu-vs-tpu.tpu.detail.other", "One MXU: {passes} passes × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：{passes} 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
+    ("gpu-vs-tpu.tpu.detail-ragged.one", "One MXU: {first} (first weight load) + 1 pass of {m} + its rows + its columns of weights − 2 cycles (at most {s} each) = {cycles} cycles", "一个 MXU：{first}（首次装入权重）+ 1 遍，{m} + 所用权重行数 + 列数 − 2 个周期（各不超过 {s}）= {cycles} 个周期"),
+    ("gpu-vs-tpu.tpu.detail-ragged.other", "One MXU: {first} (first weight load) + {passes} passes, each {m} + its rows + its columns of weights − 2 cycles (at most {s} each; the last blocks of k and n are narrower) = {cycles} cycles", "一个 MXU：{first}（首次装入权重）+ {passes} 遍，每遍 {m} + 所用权重行数 + 列数 − 2 个周期（各不超过 {s}；k 和 n 的最后一块更窄）= {cycles} 个周期"),
+    ("gpu-vs-tpu.tpu.detail.one", "One MXU: {s} (first weight load) + 1 pass × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：{s}（首次装入权重）+ 1 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
+    ("gpu-vs-tpu.tpu.detail.other", "One MXU: {s} (first weight load) + {passes} passes × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：{s}（首次装入权重）+ {passes} 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
     ("gpu-vs-tpu.gpu.detail.one", "All SMs: 1 wave × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：1 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
     ("gpu-vs-tpu.gpu.detail.other", "All SMs: {waves} waves × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：{waves} 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
     ("gpu-vs-tpu.chips", "Whole chip against whole chip", "整芯片对整芯片"),
-    ("gpu-vs-tpu.chip.tpu.one", "{chip}: {mxus} MXUs at {ghz} GHz{derived}, peak {peak} TFLOP/s bf16 · the passes in 1 round over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU，{ghz} GHz{derived}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 1 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
-    ("gpu-vs-tpu.chip.tpu.other", "{chip}: {mxus} MXUs at {ghz} GHz{derived}, peak {peak} TFLOP/s bf16 · the passes in {rounds} rounds over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU，{ghz} GHz{derived}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 {rounds} 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chip.tpu.one", "{chip}: {mxus} MXUs{clock}, peak {peak} TFLOP/s bf16 · the passes in 1 round over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU{clock}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 1 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
+    ("gpu-vs-tpu.chip.tpu.other", "{chip}: {mxus} MXUs{clock}, peak {peak} TFLOP/s bf16 · the passes in {rounds} rounds over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU{clock}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 {rounds} 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
     ("gpu-vs-tpu.chip.gpu", "{gpu}: {sms} SMs at {ghz} GHz (Tensor Core clock from the peak), peak {peak} TFLOP/s bf16 · {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{gpu}：{sms} 个 SM，{ghz} GHz（由峰值推算的 Tensor Core 时钟），峰值 {peak} TFLOP/s（bf16）· {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
     ("gpu-vs-tpu.chips.note", "One MXU's cycles above are not comparable with all SMs' cycles: a chip has several MXUs and runs at another clock. Below, both chips whole, in time; at full use both come near their peaks, which are of the same order, as the lecture says.", "上面一个 MXU 的周期数不能直接与全部 SM 的周期数比较：一块芯片有多个 MXU，时钟也不同。下面按整芯片、按时间比较；满负荷时两者都接近各自峰值，而两者峰值在同一量级，正如讲义所说。"),
     ("gpu-vs-tpu.systolic.one", "Step through this GEMM ({m}×{k}×{n}) as 1 fold on one {s}×{s} MXU", "在一个 {s}×{s} MXU 上逐周期观看这个 GEMM（{m}×{k}×{n}）：1 折"),
@@ -269,13 +273,17 @@ mod tests {
         assert!(n.is_empty());
         let c = gpu_tpu(&v);
         assert_eq!((c.sms, c.macs_per_sm_cycle), (132, 2048));
-        // 32 × 32 weight blocks, each 512 + 2·128 − 2 cycles.
-        assert_eq!(tpu_detail(Lang::En, &c), "One MXU: 1024 passes × (512 + 2 × 128 − 2) cycles = 784,384 cycles");
+        // The first weight block's load, then 32 × 32 weight blocks of
+        // 512 + 2·128 − 2 cycles: what the systolic panel counts (784,512).
+        assert_eq!(
+            tpu_detail(Lang::En, &c),
+            "One MXU: 128 (first weight load) + 1024 passes × (512 + 2 × 128 − 2) cycles = 784,512 cycles"
+        );
         // 4 × 32 = 128 tiles on 132 SMs: one wave of 128·128·4096 / 2048 cycles.
         assert_eq!(gpu_detail(Lang::En, &c), "All SMs: 1 wave × 128·128·4096 / 2048 MAC per SM-cycle = 32,768 cycles");
         assert!(gpu_detail(Lang::Zh, &c).starts_with("全部 SM：1 波 ×"));
         let one = gpu_tpu(&v.with("k", crate::params::Value::Int(128)).with("n", crate::params::Value::Int(128)));
-        assert!(tpu_detail(Lang::En, &one).starts_with("One MXU: 1 pass × "));
+        assert!(tpu_detail(Lang::En, &one).starts_with("One MXU: 128 (first weight load) + 1 pass × "));
         let a100 = gpu_tpu(&v.with("gpu", crate::params::Value::Choice("a100")));
         assert_eq!((a100.sms, a100.macs_per_sm_cycle), (108, 1024));
     }
@@ -287,9 +295,10 @@ mod tests {
         let (v, _) = GPU_TPU.parse(&q(&[]));
         let ch = chips(&v);
         assert_eq!((chip(&v).code, ch.mxus), ("v5p", 8));
-        // 1024 passes over 8 MXUs: 128 rounds of 766 cycles.
+        // The first loads (all MXUs at once), then 1024 passes over 8 MXUs:
+        // 128 rounds of 766 cycles.
         assert_eq!(ch.tpu_rounds(), 128);
-        assert_eq!(ch.tpu_cycles(), 128 * 766);
+        assert_eq!(ch.tpu_cycles(), 128 + 128 * 766);
         let [t, g] = chip_detail(Lang::En, &v);
         assert!(t.starts_with("TPU v5p: 8 MXUs at 1.75 GHz (clock derived from the published peak), peak 459 TFLOP/s bf16 · the passes in 128 rounds"), "{t}");
         assert!(g.starts_with("H100: 132 SMs at 1.83 GHz"), "{g}");
@@ -327,11 +336,41 @@ mod tests {
         let sim = crate::sim::systolic::Systolic::new(p);
         let c = gpu_tpu(&v);
         assert_eq!(sim.folds() as u64, c.mxu_passes());
-        assert_eq!(sim.total_cycles(), 128 + c.mxu_cycles());
+        // The same count on both panels (issue 22: 784,384 against 784,512 was
+        // the first weight load, which one model left out).
+        assert_eq!(sim.total_cycles(), c.mxu_cycles());
         assert_eq!(
             systolic_link_text(Lang::En, &v),
             "Step through this GEMM (512×1024×512) as 32 folds on one 128×128 MXU"
         );
+        // And on a 256×256 MXU (v6e), k and n not multiples of the array, and
+        // a spread of shapes on 128×128 (v4): one count on both panels.
+        let cases = [("v6e", "300", "600", "300"), ("v6e", "64", "256", "512"), ("v6e", "1", "1", "1")];
+        let more = [1, 7, 128, 129, 300].iter().flat_map(|&m| {
+            [(100, 128), (129, 257), (512, 40)].map(|(k, n)| ("v4", m.to_string(), k.to_string(), n.to_string()))
+        });
+        let cases: Vec<(&str, String, String, String)> =
+            cases.iter().map(|(t, m, k, n)| (*t, m.to_string(), k.to_string(), n.to_string())).chain(more).collect();
+        for (tpu, m, k, n) in &cases {
+            let (m, k, n) = (m.as_str(), k.as_str(), n.as_str());
+            let (v, _) = GPU_TPU.parse(&q(&[("m", m), ("k", k), ("n", n), ("tpu", tpu)]));
+            let link = systolic_link(Lang::En, &v);
+            let query: Vec<(String, String)> = link
+                .split_once('?')
+                .unwrap()
+                .1
+                .split('&')
+                .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap())
+                .collect();
+            let (sv, _) = super::super::systolic::SYSTOLIC.parse(&query);
+            let sim = crate::sim::systolic::Systolic::new(super::super::systolic::systolic_params(&sv));
+            assert_eq!(sim.total_cycles(), gpu_tpu(&v).mxu_cycles(), "{m}×{k}×{n} on {tpu}");
+            let c = gpu_tpu(&v);
+            if !c.aligned() {
+                assert!(tpu_detail(Lang::En, &c).contains(&format!("= {} cycles", group_digits(c.mxu_cycles()))));
+                assert!(tpu_detail(Lang::En, &c).contains("its rows + its columns"), "{}", tpu_detail(Lang::En, &c));
+            }
+        }
     }
 
     #[test]

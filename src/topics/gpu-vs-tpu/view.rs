@@ -43,11 +43,11 @@ pub fn use_gpu_tpu_panel() -> Html {
             <SceneCanvas scene={(*scene).clone()} name={format!("gpu-vs-tpu-{}x{}x{}", c.m, c.k, c.n)}
                 label={format!("{}: {} {}", ctx.t("topic.gpu-vs-tpu.title"), super::tpu_detail(ctx.lang, &c), super::gpu_detail(ctx.lang, &c))} />
             { readouts(ctx, "gpu-vs-tpu", &super::metrics(&p.v)) }
-            <p class="formula" data-testid="tpu-detail">{ super::tpu_detail(ctx.lang, &c) }</p>
+            <p class="formula" data-testid="tpu-detail" data-value={c.mxu_cycles().to_string()}>{ super::tpu_detail(ctx.lang, &c) }</p>
             <p class="formula" data-testid="gpu-detail">{ super::gpu_detail(ctx.lang, &c) }</p>
             { chart_title(ctx, "gpu-vs-tpu.chips") }
             <p>{ ctx.t("gpu-vs-tpu.chips.note") }</p>
-            <p class="formula" data-testid="tpu-chip">{ chip_tpu }</p>
+            <p class="formula" data-testid="tpu-chip" data-clock={super::super::systolic::clock_value(super::chip(&p.v))}>{ chip_tpu }</p>
             <p class="formula" data-testid="gpu-chip">{ chip_gpu }</p>
             <p>
                 <a href={super::systolic_link(ctx.asked_lang, &p.v)} data-testid="systolic-link">

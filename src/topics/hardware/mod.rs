@@ -2,6 +2,7 @@
 //! from URL values to the machine, and what its panel shows (metrics, the
 //! memory hierarchy, the lecture's GPU table and growth curves) as pure data.
 
+use crate::i18n::{trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw::Gpu;
 use crate::sim::measured::Table;
@@ -37,43 +38,93 @@ pub fn machine(v: &Values) -> Gpu {
     crate::params::machine(v)
 }
 
-/// The notes' §4 table and §5.4 machine beside the model: peak, bandwidth
-/// and ridge point.
+/// The notes' §4 table and §5.4 machine beside the model, in one table:
+/// SMs, peak, bandwidth and ridge point. The A100 twice: with NVIDIA's
+/// 2,039 GB/s (153, not the notes' 156, with the reason) and with the
+/// notes' rounded 2.0 TB/s, which gives their 156.
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
-    use crate::lecture::Case;
+    use crate::lecture::{Case, NOT_PRINTED};
+    use crate::sim::hw::M4_PRO;
     let gpu = |code: &'static str| vec![("gpu", Value::Choice(code)), ("dtype", Value::Choice("bf16"))];
+    let custom = |peak: &str, bw: u64, dtype: &'static str| {
+        vec![
+            ("gpu", Value::Choice("custom")),
+            ("dtype", Value::Choice(dtype)),
+            ("peak", Value::Text(peak.into())),
+            ("bw", Value::Int(bw as i64)),
+        ]
+    };
+    let a100 = crate::sim::hw::gpu("a100");
     let cases = vec![
         Case {
             label: "choice.gpu.a100",
             values: gpu("a100"),
-            printed: vec![("peak-tflops", "312"), ("bandwidth-tbps", "2.0"), ("ridge", "156")],
+            printed: vec![("sms", "108"), ("peak-tflops", "312"), ("bandwidth-tbps", "2.0"), ("ridge", "156")],
             reason: Some("hardware.reason.a100"),
+        },
+        Case {
+            label: "hardware.case.a100-notes",
+            values: custom(&format!("{}", a100.bf16_tflops), (a100.notes_hbm_tbps * 1000.0) as u64, "bf16"),
+            printed: vec![("sms", NOT_PRINTED), ("peak-tflops", "312"), ("bandwidth-tbps", "2.0"), ("ridge", "156")],
+            reason: None,
         },
         Case {
             label: "choice.gpu.h100",
             values: gpu("h100"),
-            printed: vec![("peak-tflops", "990"), ("bandwidth-tbps", "3.35"), ("ridge", "295")],
+            printed: vec![("sms", "132"), ("peak-tflops", "990"), ("bandwidth-tbps", "3.35"), ("ridge", "295")],
             reason: None,
         },
         Case {
             label: "choice.gpu.b200",
             values: gpu("b200"),
-            printed: vec![("peak-tflops", "2250"), ("bandwidth-tbps", "8.0"), ("ridge", "281")],
+            printed: vec![("sms", "148"), ("peak-tflops", "2250"), ("bandwidth-tbps", "8.0"), ("ridge", "281")],
             reason: None,
         },
         Case {
             label: "custom.m4-pro",
-            values: vec![
-                ("gpu", Value::Choice("custom")),
-                ("dtype", Value::Choice("fp32")),
-                ("peak", Value::Text(crate::sim::hw::M4_PRO.0.into())),
-                ("bw", Value::Int(crate::sim::hw::M4_PRO.1 as i64)),
-            ],
-            printed: vec![("peak-tflops", "5.5"), ("bandwidth-tbps", "0.215"), ("ridge", "26")],
+            values: custom(M4_PRO.0, M4_PRO.1, "fp32"),
+            printed: vec![("sms", NOT_PRINTED), ("peak-tflops", "5.5"), ("bandwidth-tbps", "0.215"), ("ridge", "26")],
             reason: None,
         },
     ];
-    crate::lecture::rows(v, cases, |v| metrics(&machine(v), v.choice("dtype")))
+    crate::lecture::rows(v, cases, |v| {
+        let h = machine(v);
+        let mut m = metrics(&h, v.choice("dtype"));
+        // SMs where the machine has them (a custom one has none).
+        if h.sms > 0 {
+            m.push(Metric::count("sms", h.sms as u64));
+        }
+        m
+    })
+}
+
+/// The SMs line: enabled SMs, and the full die's where the chip disables
+/// some (A100: 108 of the GA100 die's 128, the slides' "128 SMs").
+pub fn sms_line(lang: Lang, h: &Gpu) -> Option<String> {
+    let args = [("gpu", h.name.to_string()), ("sms", h.sms.to_string()), ("die", h.die_sms.to_string())];
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    match (h.sms, h.die_sms) {
+        (0, _) => None,
+        (_, 0) => Some(trf(lang, "hardware.sms", &args)),
+        _ => Some(trf(lang, "hardware.sms.die", &args)),
+    }
+}
+
+/// Shared memory's bandwidth over the whole chip, TB/s: each SM's 32 banks
+/// deliver 4 bytes a clock (128 B per clock per SM), at the Tensor Core
+/// clock the published bf16 peak implies. The notes' "tens of TB/s".
+/// (`None` for a machine without SMs.)
+pub fn smem_tbps(h: &Gpu) -> Option<(f64, f64)> {
+    (h.sms > 0 && h.macs_per_sm_cycle > 0).then(|| {
+        let ghz = h.bf16_tflops * 1e12 / (2.0 * h.macs_per_sm_cycle as f64 * h.sms as f64) / 1e9;
+        (h.sms as f64 * 128.0 * ghz / 1e3, ghz)
+    })
+}
+
+/// What the growth chart's curves give after two and after ten years
+/// (read off the curves, not the caption): (label key, ×2 years, ×10 years).
+pub fn growth_values() -> Vec<(&'static str, f64, f64)> {
+    GROWTH.iter().map(|(key, per2)| (*key, growth_curve(*per2)[2].1, growth_curve(*per2)[10].1)).collect()
 }
 
 /// The readouts: ridge point, peak and bandwidth for the dtype.
@@ -108,6 +159,8 @@ pub fn ridge_args(h: &Gpu, dtype: &str) -> [(&'static str, String); 3] {
 pub struct Level {
     pub key: &'static str,
     pub size: String,
+    /// The size in bytes (0 where unknown).
+    pub bytes: f64,
     pub scope: &'static str,
     pub speed: &'static str,
     pub speed_args: Vec<(&'static str, String)>,
@@ -124,47 +177,41 @@ fn known(x: f64, unit: &str) -> String {
 
 /// Registers, shared memory, L2 and HBM of the machine, closest first.
 pub fn hierarchy(h: &Gpu) -> [Level; 4] {
-    let level = |key, size, scope, speed| Level { key, size, scope, speed, speed_args: vec![] };
+    let level = |key, size, bytes, scope, speed| Level { key, size, bytes, scope, speed, speed_args: vec![] };
+    let smem = match smem_tbps(h) {
+        Some((tbps, ghz)) => Level {
+            speed_args: vec![("bw", format!("{tbps:.0}")), ("sms", h.sms.to_string()), ("ghz", format!("{ghz:.2}"))],
+            ..level(
+                "hardware.level.smem",
+                known(h.smem_kb_per_sm, "KiB"),
+                h.smem_kb_per_sm * 1024.0,
+                "hardware.per-sm",
+                "hardware.speed.smem.bw",
+            )
+        },
+        None => level(
+            "hardware.level.smem",
+            known(h.smem_kb_per_sm, "KiB"),
+            h.smem_kb_per_sm * 1024.0,
+            "hardware.per-sm",
+            "hardware.speed.smem",
+        ),
+    };
     [
-        level("hardware.level.regs", known(h.regs_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.regs"),
-        level("hardware.level.smem", known(h.smem_kb_per_sm, "KB"), "hardware.per-sm", "hardware.speed.smem"),
-        level("hardware.level.l2", known(h.l2_mb, "MB"), "hardware.chip", "hardware.speed.l2"),
+        level(
+            "hardware.level.regs",
+            known(h.regs_kb_per_sm, "KiB"),
+            h.regs_kb_per_sm * 1024.0,
+            "hardware.per-sm",
+            "hardware.speed.regs",
+        ),
+        smem,
+        level("hardware.level.l2", known(h.l2_mb, "MB"), h.l2_mb * 1e6, "hardware.chip", "hardware.speed.l2"),
         Level {
             speed_args: vec![("bw", format!("{:.2}", h.hbm_tbps))],
-            ..level("hardware.level.hbm", known(h.hbm_gb, "GB"), "hardware.chip", "hardware.speed.hbm")
+            ..level("hardware.level.hbm", known(h.hbm_gb, "GB"), h.hbm_gb * 1e9, "hardware.chip", "hardware.speed.hbm")
         },
     ]
-}
-
-/// One row of the lecture's GPU table (notes §4), formatted.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GpuRow {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub sms: u32,
-    pub bf16: String,
-    pub hbm: String,
-    pub ridge: String,
-    /// The notes' bandwidth and ridge where they round NVIDIA's figure
-    /// (A100: 2.0 TB/s → 156 against 2.039 → 153).
-    pub notes: Option<(String, String)>,
-}
-
-/// The lecture's GPU table: every preset, bf16.
-pub fn gpu_table() -> Vec<GpuRow> {
-    crate::sim::hw::GPUS
-        .iter()
-        .map(|g| GpuRow {
-            code: g.code,
-            name: g.name,
-            sms: g.sms,
-            bf16: format!("{:.0} TFLOP/s", g.bf16_tflops),
-            hbm: format!("{} TB/s", g.hbm_tbps),
-            ridge: format!("{:.0}", g.ridge("bf16")),
-            notes: (g.notes_hbm_tbps != g.hbm_tbps)
-                .then(|| (format!("{:.1} TB/s", g.notes_hbm_tbps), format!("{:.0}", g.notes_ridge("bf16")))),
-        })
-        .collect()
 }
 
 /// Growth per two years (CS336 slides, after Gholami et al., “AI and Memory
@@ -230,7 +277,7 @@ pub const FIGURES_FILE: &str = "h200-figures.csv";
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
 pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.hardware.title", "Hardware: compute against memory", "硬件：算力对比内存"),
+    ("topic.hardware.title", "Gpu: compute against memory", "硬件：算力对比内存"),
     ("topic.hardware.summary", "SMs, Tensor Cores and a memory hierarchy; compute grows faster than bandwidth, so the ridge point keeps rising.", "SM、Tensor Core 与存储层次；算力比带宽涨得快，所以平衡点不断升高。"),
     ("param.hardware.gpu", "GPU", "GPU"),
     ("param.peak", "Custom peak (TFLOP/s)", "自定义峰值（TFLOP/s）"),
@@ -243,9 +290,13 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("hardware.per-sm", "per SM", "每 SM"),
     ("hardware.chip", "whole chip", "整个芯片"),
     ("hardware.ridge", "Ridge point: {peak} TFLOP/s ÷ {bw} TB/s = {r} FLOP per byte: every byte read from HBM must feed about {r} operations to keep the compute busy.", "平衡点：{peak} TFLOP/s ÷ {bw} TB/s = 每字节 {r} 次运算：每从 HBM 读一个字节，要做约 {r} 次运算，计算单元才不会闲着。"),
-    ("hardware.table", "The lecture's table (notes §4)", "讲义中的表（§4）"),
-    ("hardware.notes-value", "notes: {v}", "讲义：{v}"),
-    ("hardware.notes-why", "NVIDIA's data sheet gives the A100 (SXM, 80 GB) 2,039 GB/s; the notes round it to 2.0 TB/s, so their ridge point is 156 where NVIDIA's figures give 153. Both are computed here.", "NVIDIA 数据手册给出 A100（SXM，80 GB）带宽 2,039 GB/s；讲义取整为 2.0 TB/s，所以讲义的平衡点是 156，而按 NVIDIA 的数字是 153。两者都在这里算出。"),
+    ("hardware.case.a100-notes", "A100, the notes' 2.0 TB/s", "A100（讲义取 2.0 TB/s）"),
+    ("metric.sms", "SMs", "SM 数"),
+    ("hardware.sms", "{gpu}: {sms} SMs.", "{gpu}：{sms} 个 SM。"),
+    ("hardware.sms.die", "{gpu}: {sms} SMs enabled of the full die's {die} (a figure like “{die} SMs” counts the whole die).", "{gpu}：整颗芯片 {die} 个 SM 中启用 {sms} 个（“{die} 个 SM”这类说法数的是整颗芯片）。"),
+    ("hardware.growth.values", "Read off the curves: after 2 years compute ×{c2}, DRAM bandwidth ×{d2}, interconnect ×{i2}; after 10 years ×{c10}, ×{d10}, ×{i10}.", "从曲线读出：两年后算力 ×{c2}、DRAM 带宽 ×{d2}、互连 ×{i2}；十年后 ×{c10}、×{d10}、×{i10}。"),
+    ("hardware.speed.smem.bw", "very fast: about {bw} TB/s over the chip (32 banks × 4 B per clock on each of {sms} SMs at {ghz} GHz: the notes' “tens of TB/s”); ~23 cycles latency (slides)", "很快：整个芯片约 {bw} TB/s（{sms} 个 SM 各 32 个存储体 × 每周期 4 字节，{ghz} GHz：即讲义的“每秒几十 TB”）；延迟约 23 个周期（课件）"),
+    ("hardware.notes-why", "NVIDIA's data sheet gives the A100 (SXM, 80 GB) 2,039 GB/s; the notes round it to 2.0 TB/s, so their ridge point is 156 where NVIDIA's figures give 153. The table computes both: its first row with NVIDIA's figure, its second with the notes'.", "NVIDIA 数据手册给出 A100（SXM，80 GB）带宽 2,039 GB/s；讲义取整为 2.0 TB/s，所以讲义的平衡点是 156，而按 NVIDIA 的数字是 153。表中两者都算出：第一行用 NVIDIA 的数字，第二行用讲义的。"),
     ("hardware.growth", "Growth per 2 years (CS336 slides, after Gholami et al., “AI and Memory Wall”): compute 3.0×, DRAM bandwidth 1.6×, interconnect 1.4×", "每两年的增长（CS336 课件，引自 Gholami 等《AI and Memory Wall》）：算力 3.0 倍，DRAM 带宽 1.6 倍，互连 1.4 倍"),
     ("hardware.growth.compute", "compute 3.0× / 2 years", "算力 3.0 倍/两年"),
     ("hardware.growth.dram", "DRAM bandwidth 1.6× / 2 years", "DRAM 带宽 1.6 倍/两年"),
@@ -289,9 +340,14 @@ mod tests {
     #[test]
     fn the_lecture_table() {
         let rows = lecture_rows(&Values::defaults(&HARDWARE_PARAMS));
-        // A100: the notes' 2.0 TB/s against NVIDIA's 2.039: 153, not 156; the rest match.
-        assert_eq!(rows.iter().map(|r| r.ok()).collect::<Vec<_>>(), [false, true, true, true]);
-        assert_eq!((rows[0].cells[2].computed.as_str(), rows[0].reason), ("153", Some("hardware.reason.a100")));
+        // A100: the notes' 2.0 TB/s against NVIDIA's 2.039: 153, not 156; with
+        // the notes' own figure 156 (second row); the rest match.
+        assert_eq!(rows.iter().map(|r| r.ok()).collect::<Vec<_>>(), [false, true, true, true, true]);
+        assert_eq!((rows[0].cells[3].computed.as_str(), rows[0].reason), ("153", Some("hardware.reason.a100")));
+        assert_eq!(rows[1].cells[3].computed, "156");
+        // The SM counts are computed from the hardware table; a custom machine has none.
+        let sms: Vec<&str> = rows.iter().map(|r| r.cells[0].computed.as_str()).collect();
+        assert_eq!(sms, ["108", "—", "132", "148", "—"]);
     }
     use super::*;
 
@@ -330,7 +386,7 @@ mod tests {
     fn memory_hierarchy() {
         let levels = hierarchy(crate::sim::hw::gpu("h100"));
         let sizes: Vec<&str> = levels.iter().map(|l| l.size.as_str()).collect();
-        assert_eq!(sizes, ["256 KB", "228 KB", "50 MB", "80 GB"]);
+        assert_eq!(sizes, ["256 KiB", "228 KiB", "50 MB", "80 GB"]);
         assert_eq!(levels[3].speed_args, [("bw", "3.35".to_string())]);
         // B200's L2 size is not published.
         assert_eq!(hierarchy(crate::sim::hw::gpu("b200"))[2].size, "—");
@@ -348,22 +404,24 @@ mod tests {
     }
 
     #[test]
-    fn lecture_gpu_table() {
-        let rows = gpu_table();
-        let cells: Vec<(&str, u32, &str, &str, &str)> =
-            rows.iter().map(|r| (r.code, r.sms, r.bf16.as_str(), r.hbm.as_str(), r.ridge.as_str())).collect();
+    fn sms_shared_memory_and_growth_are_computed() {
+        let a100 = crate::sim::hw::gpu("a100");
         assert_eq!(
-            cells,
-            [
-                ("a100", 108, "312 TFLOP/s", "2.039 TB/s", "153"),
-                ("h100", 132, "990 TFLOP/s", "3.35 TB/s", "295"),
-                ("h200", 132, "990 TFLOP/s", "4.8 TB/s", "206"),
-                ("b200", 148, "2250 TFLOP/s", "8 TB/s", "281"),
-            ]
+            sms_line(Lang::En, a100).unwrap(),
+            "A100: 108 SMs enabled of the full die's 128 (a figure like “128 SMs” counts the whole die)."
         );
-        // The notes' rounding, shown beside it: 2.0 TB/s → 156.
-        assert_eq!(rows[0].notes, Some(("2.0 TB/s".to_string(), "156".to_string())));
-        assert!(rows[1..].iter().all(|r| r.notes.is_none()));
+        assert_eq!(sms_line(Lang::En, crate::sim::hw::gpu("b200")).unwrap(), "B200: 148 SMs.");
+        assert!(sms_line(Lang::En, &crate::sim::hw::custom(5.5, 215.0)).is_none());
+        // H100: 132 SMs × 128 B × 1.83 GHz ≈ 31 TB/s: "tens of TB/s".
+        let (tbps, ghz) = smem_tbps(crate::sim::hw::gpu("h100")).unwrap();
+        assert_eq!((format!("{tbps:.0}"), format!("{ghz:.2}")), ("31".into(), "1.83".into()));
+        assert!(smem_tbps(crate::sim::hw::gpu("a100")).unwrap().0 > 10.0);
+        let levels = hierarchy(crate::sim::hw::gpu("h100"));
+        assert_eq!(levels[1].speed, "hardware.speed.smem.bw");
+        assert_eq!(levels.map(|l| l.bytes), [262_144.0, 233_472.0, 50e6, 80e9]);
+        let g = growth_values();
+        assert_eq!(g.iter().map(|x| format!("{:.1}", x.1)).collect::<Vec<_>>(), ["3.0", "1.6", "1.4"]);
+        assert_eq!(format!("{:.0}", g[0].2), "243");
     }
 
     #[test]

@@ -29,11 +29,26 @@ pub fn use_hardware_panel() -> Html {
     let ridge = ctx.tf("hardware.ridge", &args.each_ref().map(|(k, v)| (*k, v.as_str())));
     let levels = super::hierarchy(&h).map(|l| {
         let speed_args: Vec<(&str, &str)> = l.speed_args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let level = l.key.trim_start_matches("hardware.level.");
+        // The shared memory's chip-wide bandwidth, where computed (TB/s).
+        let speed_value = (l.speed == "hardware.speed.smem.bw").then(|| super::smem_tbps(&h).map(|b| b.0.to_string())).flatten();
         html! {
-            <tr><td>{ ctx.t(l.key) }</td><td class="num">{ l.size }</td><td>{ ctx.t(l.scope) }</td>
-                <td>{ ctx.tf(l.speed, &speed_args) }</td></tr>
+            <tr data-level={level}><td>{ ctx.t(l.key) }</td><td class="num" data-value={l.bytes.to_string()}>{ l.size }</td><td>{ ctx.t(l.scope) }</td>
+                <td data-speed={speed_value}>{ ctx.tf(l.speed, &speed_args) }</td></tr>
         }
     });
+    let growth = super::growth_values();
+    let growth_line = {
+        let f = |x: f64| if x >= 10.0 { format!("{x:.0}") } else { format!("{x:.1}") };
+        let names = ["c", "d", "i"];
+        let mut args: Vec<(String, String)> = Vec::new();
+        for (n, (_, two, ten)) in names.iter().zip(&growth) {
+            args.push((format!("{n}2"), f(*two)));
+            args.push((format!("{n}10"), f(*ten)));
+        }
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        ctx.tf("hardware.growth.values", &args)
+    };
     let series = Rc::new(
         super::GROWTH
             .iter()
@@ -59,29 +74,22 @@ pub fn use_hardware_panel() -> Html {
             <table class="ledger" data-testid="hierarchy">
                 <tbody>{ for levels }</tbody>
             </table>
-            { chart_title(ctx, "hardware.table") }
-            <table class="ledger" data-testid="gpu-table">
-                <thead><tr><th>{"GPU"}</th><th>{"SMs"}</th><th>{"BF16"}</th><th>{"HBM"}</th><th>{ ctx.t("metric.ridge") }</th></tr></thead>
-                <tbody>
-                    { for super::gpu_table().into_iter().map(|g| html! {
-                        <tr data-gpu={g.code}>
-                            <td>{ g.name }</td><td class="num">{ g.sms }</td>
-                            <td class="num">{ g.bf16 }</td>
-                            <td class="num">{ g.hbm }{ for g.notes.as_ref().map(|(hbm, _)| html! {
-                                <span class="notes-value">{ ctx.tf("hardware.notes-value", &[("v", hbm)]) }</span> }) }</td>
-                            <td class="num" data-ridge={g.ridge.clone()}>{ g.ridge.clone() }{ for g.notes.as_ref().map(|(_, ridge)| html! {
-                                <span class="notes-value" data-notes-ridge={ridge.clone()}>{ ctx.tf("hardware.notes-value", &[("v", ridge)]) }</span> }) }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table>
             <p class="muted">{ ctx.t("hardware.notes-why") }</p>
+            if let Some(line) = super::sms_line(ctx.lang, &h) {
+                <p class="formula" data-testid="sms" data-value={h.sms.to_string()} data-die={h.die_sms.to_string()}>{ line }</p>
+            }
             if let Some(t) = figures {
                 { measured(ctx, t) }
             }
             <h2 class="chart-title" data-testid="growth">{ ctx.t("hardware.growth") }</h2>
             <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
                 width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
+            <p class="muted" data-testid="growth-values">
+                { for growth.iter().map(|(key, two, ten)| html! {
+                    <span hidden=true data-growth={key.trim_start_matches("hardware.growth.")} data-value={two.to_string()} data-ten={ten.to_string()} />
+                }) }
+                { growth_line }
+            </p>
             <p class="muted" data-testid="hardware-source">{ ctx.tf("hardware.source", &[("s", &source)]) }</p>
         </>
     };

@@ -2,8 +2,9 @@
 //! from URL values to simulation parameters; the telescoping table's rows,
 //! the probabilities' markup and the random vector.
 
-use crate::params::{ParamSpec, Value, Values};
-use crate::sim::softmax::{self, OnlineSoftmax};
+use crate::i18n::{trf, Lang};
+use crate::params::{ParamSpec, Reason, Value, Values};
+use crate::sim::softmax::{self, OnlineSoftmax, VectorError};
 use crate::sim::SplitMix64;
 use crate::topic::*;
 
@@ -11,8 +12,30 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-fn check_vector(s: &str) -> Result<(), String> {
-    softmax::parse_vector(s).map(|_| ())
+fn check_vector(s: &str) -> Result<(), Reason> {
+    softmax::parse_vector(s).map(|_| ()).map_err(|e| vector_reason(&e))
+}
+
+/// Why a vector can't be read, as a URL notice's reason.
+pub fn vector_reason(e: &VectorError) -> Reason {
+    match e {
+        VectorError::TooMany => Reason::new("online-softmax.too-many", &[("max", softmax::MAX_VALUES.to_string())]),
+        VectorError::NotNumbers { shown, more } => {
+            let list: Vec<String> = shown.iter().map(|(i, t)| format!("#{i} “{t}”")).collect();
+            let list = list.join(", ");
+            match more {
+                0 => Reason::new("online-softmax.not-numbers", &[("list", list)]),
+                m => Reason::new("online-softmax.not-numbers-more", &[("list", list), ("more", m.to_string())]),
+            }
+        }
+    }
+}
+
+/// What the vector box says about a vector that can't be read, in `lang`.
+pub fn vector_error(lang: Lang, e: &VectorError) -> String {
+    let r = vector_reason(e);
+    let args: Vec<(&str, &str)> = r.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    trf(lang, "online-softmax.vector-error", &[("msg", &trf(lang, r.key, &args))])
 }
 
 pub static SOFTMAX_PARAMS: [ParamSpec; 4] = [
@@ -167,6 +190,9 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.x.doc", "Comma-separated numbers (at most 4096)", "逗号分隔的数（最多 4096 个）"),
     ("online-softmax.random", "Random vector", "随机向量"),
     ("online-softmax.vector-error", "Vector error: {msg}", "向量有误：{msg}"),
+    ("online-softmax.too-many", "more than {max} values", "超过 {max} 个数"),
+    ("online-softmax.not-numbers", "not a number: {list}", "不是数字：{list}"),
+    ("online-softmax.not-numbers-more", "not a number: {list} and {more} more", "不是数字：{list}，另有 {more} 个"),
     ("online-softmax.table.block", "Block", "块"),
     ("online-softmax.table.values", "Values", "数值"),
     ("online-softmax.table.bmax", "Block max", "块内最大值"),

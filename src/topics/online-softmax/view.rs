@@ -161,7 +161,7 @@ pub fn use_softmax_panel() -> Html {
                 <input id="param-x" name="x" class={classes!("cond-input", draft_error.is_some().then_some("bad"))}
                     spellcheck="false" autocomplete="off" value={(*draft).clone()} oninput={on_x} />
                 if let Some(err) = (*draft_error).clone() {
-                    <pre class="cond-error" data-testid="x-error">{ ctx.tf("online-softmax.vector-error", &[("msg", &err)]) }</pre>
+                    <p class="cond-error cond-error-msg" data-testid="x-error" role="alert">{ super::vector_error(ctx.lang, &err) }</p>
                 }
                 <button class="preset" data-testid="random-vector" onclick={random}>{ ctx.t("online-softmax.random") }</button>
             </div>

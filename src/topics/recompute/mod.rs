@@ -66,6 +66,23 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
     crate::lecture::rows(v, cases, |v| recompute(v).metrics())
 }
 
+/// The slides' "5/8" (slides 32–33): their recompute breakdown (forward 1
+/// read + 1 write, backward 2 reads + 1 write) sums to 5 because it counts
+/// the upstream gradient, which their naive 8 leaves out; 5 ÷ 8 is then the
+/// share of accesses left, not the share saved. Like for like the panel
+/// gives 4 ÷ 8 (without it) and 5 ÷ 9 (with it). Returns (mixed 5 ÷ 8,
+/// like-for-like without, like-for-like with) for the values' depth.
+pub fn slides_fractions(v: &Values) -> (f64, f64, f64) {
+    let with = fusion::Recompute { upstream: true, ..recompute(v) };
+    let without = fusion::Recompute { upstream: false, ..recompute(v) };
+    let f = |a: u64, b: u64| a as f64 / b as f64;
+    (
+        f(with.accesses_recompute(), without.accesses_store()),
+        f(without.accesses_recompute(), without.accesses_store()),
+        f(with.accesses_recompute(), with.accesses_store()),
+    )
+}
+
 pub fn recompute(v: &Values) -> fusion::Recompute {
     fusion::Recompute {
         depth: v.int("depth") as u64,
@@ -131,6 +148,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("recompute.backward", "Backward", "反向"),
     ("recompute.total", "Total", "合计"),
     ("recompute.why-differ", "Why two counts: the notes count reading the upstream gradient in backward (9 against 5); the slides leave it out because both versions must read it (8 against 4). The difference between the versions is the same: {d} accesses.", "为什么有两种计数：讲义把反向时读取上游梯度算进去（9 对 5）；课件不算，因为两个版本都要读它（8 对 4）。两个版本之差不变：{d} 次访问。"),
+    ("recompute.slides-58", "The slides' “5/8”: their recompute count, forward 1 read + 1 write and backward 2 reads + 1 write, sums to {r} (the upstream gradient counted) against a naive {s} that leaves it out: {r} ÷ {s} = {mixed} is the share of accesses left, not the share saved. This panel counts both versions alike: {s2} against {r2} without the upstream gradient ({without} left, the slides' rows), {s1} against {r1} with it ({with} left, the notes').", "课件的“5/8”：它对重计算的计数（前向 1 读 + 1 写，反向 2 读 + 1 写）合计 {r}（计入了上游梯度），而朴素实现的 {s} 没有计入：{r} ÷ {s} = {mixed} 是剩下的访问比例，而不是省下的比例。本面板对两种实现按同一口径计数：不计上游梯度时 {s2} 对 {r2}（剩 {without}，即课件的行），计入时 {s1} 对 {r1}（剩 {with}，即讲义的）。"),
     ("recompute.extra", "Recomputing costs {k} extra sigmoid evaluations per element in backward, done in registers.", "重计算在反向时每个元素多算 {k} 次 sigmoid，都在寄存器里完成。"),
     ("recompute.explain", "Backward needs the forward's intermediate values. Storing them costs writes in forward and reads in backward; recomputing them from x inside the fused backward kernel costs only arithmetic, which is cheap when the operation is memory-bound. Activation checkpointing (lecture 2) is the same idea at the granularity of whole layers.", "反向需要前向的中间值。把它们存下来，前向要写、反向要读；在融合的反向核函数里从 x 重算，只花计算——当运算内存受限时这很便宜。激活检查点（第 2 讲）是同样的思想，粒度是整层。"),
     ("recompute.lecture", "Lecture check (notes §6.4): three sigmoids: 9 against 5 accesses (slides: 8 against 4); saved for backward 12.6 MB against 4.2 MB.", "讲义对照（§6.4）：三个 sigmoid：9 对 5 次访问（课件：8 对 4）；为反向保存 12.6 MB 对 4.2 MB。"),
@@ -149,6 +167,14 @@ mod tests {
         let (v, notices) = RECOMPUTE.parse(&q);
         assert!(notices.is_empty(), "{notices:?}");
         recompute(&v)
+    }
+
+    #[test]
+    fn the_slides_five_eighths_read_both_ways() {
+        let (v, _) = RECOMPUTE.parse(&crate::topic::q(&[("depth", "3")]));
+        let (mixed, without, with) = slides_fractions(&v);
+        assert_eq!((mixed, without), (5.0 / 8.0, 0.5));
+        assert_eq!(with, 5.0 / 9.0);
     }
 
     #[test]

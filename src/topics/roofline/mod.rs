@@ -107,13 +107,16 @@ pub fn chart_points(v: &Values) -> Vec<OpPoint> {
 
 /// The arguments of `roofline.precision` (notes §6.2): bytes ReLU moves per
 /// FLOP in this dtype, and the effective bits of MXFP8 (E4M3, an E8M0 scale
-/// per 32 values) and NVFP4 (E2M1, a scale per 16).
-pub fn precision_args(dtype: &'static str) -> [(&'static str, String); 4] {
+/// per 32 values), MXFP4 (E2M1, an E8M0 scale per 32: the OCP MX
+/// specification's block of 32, where the notes say 16) and NVFP4 (E2M1, an
+/// E4M3 scale per 16: the only one of these with 16).
+pub fn precision_args(dtype: &'static str) -> [(&'static str, String); 5] {
     let relu = op_work("relu", 1.0, 0.0, 0.0, crate::sim::hw::dtype_bytes(dtype) as f64);
     [
         ("b", format!("{}", relu.bytes)),
         ("dtype", dtype.to_string()),
         ("mx", block_scaled_bits(8.0, 8.0, 32.0).to_string()),
+        ("mx4", block_scaled_bits(4.0, 8.0, 32.0).to_string()),
         ("nv", block_scaled_bits(4.0, 8.0, 16.0).to_string()),
     ]
 }
@@ -298,7 +301,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("roofline.col.attainable", "Attainable", "可达"),
     ("roofline.col.peak", "of peak", "占峰值"),
     ("roofline.decode", "Decode, d = {d}: intensity ≈ B because the weights are read once and used by B tokens", "解码，d = {d}：强度约等于 B，因为权重读一次、被 B 个 token 使用"),
-    ("roofline.precision", "Precision (notes §6.2): fewer bits, fewer bytes. ReLU moves {b} bytes per FLOP in {dtype}; block-scaled formats add a shared scale: MXFP8 (E4M3 + one E8M0 scale per 32 values) = {mx} bits per value, NVFP4 (one scale per 16) = {nv} bits.", "低精度（§6.2）：位数少，字节就少。{dtype} 下 ReLU 每次运算搬 {b} 字节；分块缩放格式再加一个共享的缩放因子：MXFP8（E4M3 + 每 32 个值一个 E8M0 缩放）= 每值 {mx} 位，NVFP4（每 16 个值一个缩放）= {nv} 位。"),
+    ("roofline.precision", "Precision (notes §6.2): fewer bits, fewer bytes. ReLU moves {b} bytes per FLOP in {dtype}; block-scaled formats add a shared scale: MXFP8 (E4M3 + one E8M0 scale per 32 values) = {mx} bits per value; MXFP4 (E2M1 + one E8M0 scale per 32) = {mx4} bits; NVFP4 (E2M1 + one E4M3 scale per 16) = {nv} bits. The notes give MXFP4 a scale per 16 too, but the OCP MX specification's block is 32 for every MX format: only NVIDIA's NVFP4 uses 16.", "低精度（§6.2）：位数少，字节就少。{dtype} 下 ReLU 每次运算搬 {b} 字节；分块缩放格式再加一个共享的缩放因子：MXFP8（E4M3 + 每 32 个值一个 E8M0 缩放）= 每值 {mx} 位；MXFP4（E2M1 + 每 32 个值一个 E8M0 缩放）= {mx4} 位；NVFP4（E2M1 + 每 16 个值一个 E4M3 缩放）= {nv} 位。讲义说 MXFP4 也是每 16 个值一个缩放，但 OCP MX 规范中所有 MX 格式的块都是 32：只有 NVIDIA 的 NVFP4 用 16。"),
     ("roofline.explain", "An operation is limited by the slower of computing (FLOPs ÷ peak) and moving data (bytes ÷ bandwidth). Below the ridge point it is memory-bound: it rises along the slope with its intensity; above it, compute-bound on the flat roof. A matmul's intensity is about n/3, far past the ridge; decoding one token per request has intensity about 1.", "一个运算的耗时由计算（FLOPs ÷ 峰值）和搬数据（字节 ÷ 带宽）中较慢的决定。平衡点以下是内存受限：沿斜线随强度上升；以上是计算受限：在平顶上。矩阵乘法的强度约 n/3，远超平衡点；每个请求一次只解码一个 token，强度约为 1。"),
     ("roofline.lecture", "Lecture check (H100, bf16, n = 4096): ReLU 0.25 → 0.8 TFLOP/s (0.1 %); dot 0.5 → 1.7; matvec 1.0 → 3.3; matmul 1365 → 990 (100 %). Decode (d = 8192): B = 1, 8, 64, 256, 1024 → intensity 1.0, 8.0, 63, 241, 819 → 0.3 %, 2.7 %, 21 %, 82 %, 100 %.", "讲义对照（H100，bf16，n = 4096）：ReLU 0.25 → 0.8 TFLOP/s（0.1%）；点积 0.5 → 1.7；矩阵×向量 1.0 → 3.3；矩阵×矩阵 1365 → 990（100%）。解码（d = 8192）：B = 1、8、64、256、1024 → 强度 1.0、8.0、63、241、819 → 0.3%、2.7%、21%、82%、100%。"),
     ("roofline.presets", "Decode batches (d = 8192)", "解码批次（d = 8192）"),
@@ -401,9 +404,10 @@ mod tests {
 
     #[test]
     fn precision_note() {
-        // notes §6.2: ReLU moves 8 bytes per FLOP in fp32, 4 in bf16; MXFP8 8.25 bits, NVFP4 4.5.
+        // notes §6.2: ReLU moves 8 bytes per FLOP in fp32, 4 in bf16; MXFP8 8.25 bits,
+        // MXFP4 4.25 (OCP MX: a scale per 32, not the notes' 16), NVFP4 4.5 (per 16).
         let vals = |dtype| precision_args(dtype).map(|(_, a)| a);
-        assert_eq!(vals("fp32"), ["8", "fp32", "8.25", "4.5"]);
+        assert_eq!(vals("fp32"), ["8", "fp32", "8.25", "4.25", "4.5"]);
         assert_eq!(vals("bf16")[0], "4");
         assert_eq!(vals("fp8")[0], "2");
     }

@@ -92,7 +92,7 @@ pub fn use_roofline_panel() -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             <p class="muted">{ ctx.tf("roofline.decode", &[("d", &p.v.int("d").to_string())]) }</p>
-            <p data-testid="precision">{ precision }</p>
+            <p data-testid="precision" data-mxfp8={precision_args[2].1.clone()} data-mxfp4={precision_args[3].1.clone()} data-nvfp4={precision_args[4].1.clone()}>{ precision }</p>
             if let Some(t) = figures {
                 { measured(ctx, t, p.v.choice("gpu") == super::MEASURED_GPU) }
             }

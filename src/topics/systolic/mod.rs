@@ -170,11 +170,32 @@ pub fn chip_line(lang: Lang, v: &Values, sim: &Systolic) -> Option<String> {
             ("chip", t.name),
             ("mxus", &t.mxus.to_string()),
             ("dim", &t.dim.to_string()),
-            ("ghz", &format!("{:.2}", t.ghz)),
-            ("derived", &t.clock_note().map(|k| tr(lang, k)).unwrap_or_default()),
+            ("clock", &clock_text(lang, t)),
             ("us", &format!("{us:.1}")),
         ],
     ))
+}
+
+/// A TPU's clock as the panels say it: published, derived from the published
+/// peak (and said so), or, where the derivation is doubtful (v6e: 3.5 GHz,
+/// twice any other TPU's), "unpublished": a number that is probably wrong
+/// is never shown as a clock. Times still follow from the published peak.
+pub fn clock_text(lang: Lang, t: &crate::sim::hw::tpu::Tpu) -> String {
+    if t.clock_doubtful() {
+        tr(lang, "systolic.tpu.unpublished")
+    } else {
+        let derived = t.clock_note().map(|k| tr(lang, k)).unwrap_or_default();
+        trf(lang, "systolic.tpu.clock", &[("ghz", &format!("{:.2}", t.ghz)), ("derived", &derived)])
+    }
+}
+
+/// The clock as data (`data-clock`): GHz, or "unpublished".
+pub fn clock_value(t: &crate::sim::hw::tpu::Tpu) -> String {
+    if t.clock_doubtful() {
+        "unpublished".into()
+    } else {
+        t.ghz.to_string()
+    }
 }
 
 /// The link to this panel for an `m × k × n` GEMM on a `dim × dim` MXU of
@@ -212,25 +233,25 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.systolic.k", "GEMM k (inner dim)", "GEMM 的 k（内维度）"),
     ("param.systolic.k.doc", "Length of each dot product: A is m×k, B is k×n", "每个点积的长度：A 为 m×k，B 为 k×n"),
     ("param.dbuf", "Double-buffer loads", "双缓冲装载"),
-    ("param.dbuf.doc", "Weight-/input-stationary: load the next fold's operands while this fold computes", "权重/输入固定：在本折计算的同时装入下一折的操作数"),
+    ("param.dbuf.doc", "Weight-/input-stationary: load the next fold's operands while this fold computes", "权重/输入驻留：在本折计算的同时装入下一折的操作数"),
     ("choice.dbuf.off", "off", "关"),
     ("choice.dbuf.on", "on", "开"),
     ("param.conv", "Cycle counting", "周期计数约定"),
     ("param.conv.doc", "Warpscope's conventions or SCALE-Sim's (the differences are listed below)", "Warpscope 的约定或 SCALE-Sim 的约定（差异见下方列表）"),
     ("choice.conv.warpscope", "Warpscope", "Warpscope"),
     ("choice.conv.scalesim", "SCALE-Sim", "SCALE-Sim"),
-    ("choice.dataflow.is", "Input-stationary", "输入固定"),
+    ("choice.dataflow.is", "Input-stationary", "输入驻留"),
     ("param.dataflow", "Dataflow", "数据流"),
-    ("param.dataflow.doc", "Which value stays put in each PE", "每个 PE 中固定不动的是哪个值"),
+    ("param.dataflow.doc", "Which value stays put in each PE", "每个 PE 中驻留不动的是哪个值"),
     ("param.systolic.seed", "Seed", "随机种子"),
     ("param.systolic.seed.doc", "Seed of the operand generator (digits 0–9)", "操作数生成器的种子（0–9 的整数）"),
     ("param.cycle", "Cycle", "周期"),
-    ("choice.dataflow.os", "Output-stationary", "输出固定"),
-    ("choice.dataflow.ws", "Weight-stationary", "权重固定"),
-    ("systolic.os.explain", "Output-stationary (the lecture's version): row i of A enters from the left i cycles late and moves one PE right per cycle; column j of B enters from the top j cycles late and moves one PE down. A[i][k] and B[k][j] meet in PE (i, j) in cycle i+j+k+1, which multiplies them and adds the product to its own C[i][j]. Each value is read from memory once and used by a whole row (A) or column (B) of PEs.", "输出固定（讲义中的版本）：A 的第 i 行晚 i 个周期从左边进入，每周期右移一格；B 的第 j 列晚 j 个周期从上边进入，每周期下移一格。A[i][k] 和 B[k][j] 在第 i+j+k+1 个周期到达 PE (i, j)，PE 把它们相乘并累加到自己的 C[i][j]。每个数据只从内存读一次，被一整行（A）或一整列（B）的 PE 使用。"),
-    ("systolic.is.explain", "Input-stationary: the mirror image of weight-stationary. A block of A (k along the rows of the array, m along its columns) is loaded and stays; the n columns of B stream in from the left, and each column of PEs sums one row of C for each of them. It suits a GEMM whose n is large and m small.", "输入固定：权重固定的镜像。A 的一块（k 沿阵列的行、m 沿阵列的列）装入后保持不动；B 的 n 列从左边依次流入，每列 PE 为每个向量累加出 C 的一行。适合 n 大而 m 小的 GEMM。"),
-    ("systolic.folds.explain", "A GEMM larger than the array is cut into folds: blocks that fit, run one after the other, column block by column block. Each fold pays its own fill and drain (and, stationary dataflows, its load), so the cycle count is not m·k·n ÷ PEs: the fold strip shows which block each fold computes, the table what each one costs.", "比阵列大的 GEMM 被切成若干折（fold）：每折是能放进阵列的一块，按列块依次执行。每一折都要付出自己的填充与排空（固定型数据流还有装载），所以周期数并不等于 m·k·n ÷ PE 数：折条显示每一折计算哪一块，表格列出每一折的代价。"),
-    ("systolic.ws.explain", "Weight-stationary (the lecture's exercise): each fold is a block of B (k along the rows, n along the columns), pushed down into the PEs one row per cycle, where it stays. Then all m rows of A stream in from the left, skewed; each PE multiplies the passing value by its weight, adds the partial sum from above and passes it down; finished sums leave the bottom into the output accumulators. The larger m, the more vectors share one load; with double buffering the next fold's weights load behind this fold's compute, as on a real TPU, and only the first load shows.", "权重固定（讲义中的练习）：每一折是 B 的一块（k 沿行、n 沿列），逐行下推装入 PE 后固定不动。然后 A 的全部 m 行错位地从左边流入；每个 PE 把经过的值乘以自己的权重，加上从上方传来的部分和，再向下传；算完的和从底部流出，累加到输出缓冲。m 越大，一次装载被越多向量分摊；打开双缓冲后，下一折的权重在本折计算时装入（真实 TPU 即如此），只有第一次装载可见。"),
+    ("choice.dataflow.os", "Output-stationary", "输出驻留"),
+    ("choice.dataflow.ws", "Weight-stationary", "权重驻留"),
+    ("systolic.os.explain", "Output-stationary (the lecture's version): row i of A enters from the left i cycles late and moves one PE right per cycle; column j of B enters from the top j cycles late and moves one PE down. A[i][k] and B[k][j] meet in PE (i, j) in cycle i+j+k+1, which multiplies them and adds the product to its own C[i][j]. Each value is read from memory once and used by a whole row (A) or column (B) of PEs.", "输出驻留（讲义中的版本）：A 的第 i 行晚 i 个周期从左边进入，每周期右移一格；B 的第 j 列晚 j 个周期从上边进入，每周期下移一格。A[i][k] 和 B[k][j] 在第 i+j+k+1 个周期到达 PE (i, j)，PE 把它们相乘并累加到自己的 C[i][j]。每个数据只从内存读一次，被一整行（A）或一整列（B）的 PE 使用。"),
+    ("systolic.is.explain", "Input-stationary: the mirror image of weight-stationary. A block of A (k along the rows of the array, m along its columns) is loaded and stays; the n columns of B stream in from the left, and each column of PEs sums one row of C for each of them. It suits a GEMM whose n is large and m small.", "输入驻留：权重驻留的镜像。A 的一块（k 沿阵列的行、m 沿阵列的列）装入后保持不动；B 的 n 列从左边依次流入，每列 PE 为每个向量累加出 C 的一行。适合 n 大而 m 小的 GEMM。"),
+    ("systolic.folds.explain", "A GEMM larger than the array is cut into folds: blocks that fit, run one after the other, column block by column block. Each fold pays its own fill and drain (and, stationary dataflows, its load), so the cycle count is not m·k·n ÷ PEs: the fold strip shows which block each fold computes, the table what each one costs.", "比阵列大的 GEMM 被切成若干折（fold）：每折是能放进阵列的一块，按列块依次执行。每一折都要付出自己的填充与排空（驻留型数据流还有装载），所以周期数并不等于 m·k·n ÷ PE 数：折条显示每一折计算哪一块，表格列出每一折的代价。"),
+    ("systolic.ws.explain", "Weight-stationary (the lecture's exercise): each fold is a block of B (k along the rows, n along the columns), pushed down into the PEs one row per cycle, where it stays. Then all m rows of A stream in from the left, skewed; each PE multiplies the passing value by its weight, adds the partial sum from above and passes it down; finished sums leave the bottom into the output accumulators. The larger m, the more vectors share one load; with double buffering the next fold's weights load behind this fold's compute, as on a real TPU, and only the first load shows.", "权重驻留（讲义中的练习）：每一折是 B 的一块（k 沿行、n 沿列），逐行下推装入 PE 后固定不动。然后 A 的全部 m 行错位地从左边流入；每个 PE 把经过的值乘以自己的权重，加上从上方传来的部分和，再向下传；算完的和从底部流出，累加到输出缓冲。m 越大，一次装载被越多向量分摊；打开双缓冲后，下一折的权重在本折计算时装入（真实 TPU 即如此），只有第一次装载可见。"),
     ("systolic.lecture", "Lecture check (notes §9.2): 4×4, K=6 → 12 cycles, 50 %; 8×8, K=8 → 36 %; 8×8, K=512 → 97 %; result equal to A·B.", "讲义对照（§9.2）：4×4、K=6 → 12 个周期、利用率 50%；8×8、K=8 → 36%；8×8、K=512 → 97%；结果与 A·B 一致。"),
     ("systolic.preset.4x4", "4×4, K=6", "4×4，K=6"),
     ("systolic.preset.8x8", "8×8, K=8", "8×8，K=8"),
@@ -260,10 +281,12 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("systolic.conv.title", "Where Warpscope's and SCALE-Sim's counts differ", "Warpscope 与 SCALE-Sim 计数的差异"),
     ("systolic.conv.pad", "Partial folds: Warpscope counts fill and drain over the PEs a fold uses (rows + cols + T − 2 with the used rows and columns); SCALE-Sim pads the fold to the whole array with empty requests and counts R + C + T − 2.", "不满的折：Warpscope 按本折实际使用的 PE 计算填充与排空（行、列取实际使用数，rows + cols + T − 2）；SCALE-Sim 用空请求把这一折补满整个阵列，按 R + C + T − 2 计。"),
     ("systolic.conv.load", "Weight loads: Warpscope pushes the used rows (one cycle each) and can double-buffer them behind the previous fold; SCALE-Sim always spends R cycles on a load (its inter-fold gap prefix) and never overlaps it.", "权重装载：Warpscope 只推入用到的行（每行一个周期），并可在上一折计算时双缓冲装入；SCALE-Sim 每次装载固定花 R 个周期（其折间前缀），且从不与计算重叠。"),
-    ("systolic.conv.drain", "Output drain: both end an OS fold with its last multiply-accumulate, the accumulators read out behind the next fold (SCALE-Sim counts the outputs' exit within its C − 1 inter-fold gap).", "输出排出：两者都以最后一次乘加结束一个输出固定的折，累加结果在下一折进行时读出（SCALE-Sim 把输出离开阵列的时间算在它的 C − 1 折间间隔里）。"),
+    ("systolic.conv.drain", "Output drain: both end an OS fold with its last multiply-accumulate, the accumulators read out behind the next fold (SCALE-Sim counts the outputs' exit within its C − 1 inter-fold gap).", "输出排出：两者都以最后一次乘加结束一个输出驻留的折，累加结果在下一折进行时读出（SCALE-Sim 把输出离开阵列的时间算在它的 C − 1 折间间隔里）。"),
     ("systolic.conv.util", "Compute utilisation: Warpscope divides all MACs by PEs × compute cycles; SCALE-Sim averages each fold's figure without weights and, for WS and IS, divides a fold by 2R + 2C + T − 3 cycles although it lasts 2R + C + T − 2.", "计算利用率：Warpscope 用全部乘加除以 PE 数 × 计算周期；SCALE-Sim 对每折的值做不加权平均，且对 WS 和 IS 每折除以 2R + 2C + T − 3 个周期，而该折实际为 2R + C + T − 2 个周期。"),
     ("systolic.conv.index", "Cycle numbering: Warpscope's cycle c means \"after c cycles\" (0 = empty array, the last cycle = the total); SCALE-Sim numbers demand rows from 0, so its last cycle is the total − 1.", "周期编号：Warpscope 的第 c 周期表示“经过 c 个周期后”（0 为空阵列，最后一个周期等于总数）；SCALE-Sim 的需求行从 0 编号，最后一个周期是总数 − 1。"),
-    ("systolic.tpu", "{chip}: {mxus} MXUs of {dim}×{dim} at {ghz} GHz{derived} · this GEMM on one MXU: {us} µs", "{chip}：{mxus} 个 {dim}×{dim} 的 MXU，{ghz} GHz{derived} · 本 GEMM 在一个 MXU 上：{us} µs"),
+    ("systolic.tpu", "{chip}: {mxus} MXUs of {dim}×{dim}{clock} · this GEMM on one MXU: {us} µs", "{chip}：{mxus} 个 {dim}×{dim} 的 MXU{clock} · 本 GEMM 在一个 MXU 上：{us} µs"),
+    ("systolic.tpu.clock", " at {ghz} GHz{derived}", "，{ghz} GHz{derived}"),
+    ("systolic.tpu.unpublished", ", clock unpublished (Google gives the peak and the MXUs, never the clock; the clock they imply is twice any other TPU's, so one of those figures is probably counted differently; times here follow from the published peak)", "，时钟未公开（Google 只公布峰值和 MXU，从不公布时钟；由它们推出的时钟是其他 TPU 的两倍，说明其中某个数字的算法可能不同；这里的时间按公开峰值计算）"),
     ("systolic.tpu.derived", " (clock derived from the published peak)", "（时钟由公开峰值推算）"),
     ("systolic.tpu.doubtful", " (clock derived from the published peak and MXUs: twice any other TPU's, so Google probably counts one of those figures differently; four such MXUs would give half)", "（时钟由公开的峰值与 MXU 数推算：是其他任何 TPU 的两倍，谷歌很可能对其中某个数字的算法不同；若有四个这样的 MXU，时钟减半）"),
     ("systolic.tpus", "TPU MXUs", "TPU 的 MXU"),
@@ -277,11 +300,11 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("systolic.legend.waiting", "waiting", "等待"),
     ("systolic.legend.busy", "multiply-accumulate this cycle", "本周期做乘加"),
     ("systolic.legend.done", "finished", "已完成"),
-    ("systolic.legend.weight", "holds its operand", "存有固定操作数"),
+    ("systolic.legend.weight", "holds its operand", "存有驻留操作数"),
     ("systolic.a-queue", "A", "A"),
     ("systolic.b-queue", "B", "B"),
     ("systolic.w-queue", "B (W)", "B（权重）"),
-    ("systolic.i-queue", "Aᵀ (held)", "Aᵀ（固定）"),
+    ("systolic.i-queue", "Aᵀ (held)", "Aᵀ（驻留）"),
     ("systolic.out", "C", "C"),
     ("systolic.out-t", "Cᵀ", "Cᵀ"),
     ("systolic.checking", "checking C against A·B computed directly… {pct}%", "正在核对 C 与直接计算的 A·B……{pct}%"),
@@ -383,7 +406,11 @@ mod tests {
         assert_eq!(sim.folds(), 16 * 4);
         assert_eq!(chip(&v).map(|t| t.mxus), Some(2));
         let line = chip_line(Lang::En, &v, &sim).unwrap();
-        assert!(line.starts_with("TPU v6e (Trillium): 2 MXUs of 256×256 at 3.50 GHz (clock derived"), "{line}");
+        // Google never publishes v6e's clock: "unpublished", never a derived 3.5 GHz.
+        assert!(line.starts_with("TPU v6e (Trillium): 2 MXUs of 256×256, clock unpublished"), "{line}");
+        assert!(!line.contains("GHz") && !chip_line(Lang::Zh, &v, &sim).unwrap().contains("GHz"), "{line}");
+        assert_eq!(clock_value(chip(&v).unwrap()), "unpublished");
+        assert_eq!(clock_value(crate::sim::hw::tpu::tpu("v4")), "1.05");
         assert!(chip_line(Lang::Zh, &v, &sim).unwrap().contains("个 256×256 的 MXU"));
     }
 

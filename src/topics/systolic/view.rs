@@ -245,7 +245,7 @@ pub fn use_systolic_panel() -> Html {
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
             if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
-                <p class="systolic-chip" data-testid="systolic-chip">{ line }</p>
+                <p class="systolic-chip" data-testid="systolic-chip" data-clock={super::chip(&p.v).map(super::clock_value)}>{ line }</p>
             }
             { readouts(ctx, "systolic", &metrics) }
             { accounting(ctx, &sim, &frame_fold, &all_metrics) }

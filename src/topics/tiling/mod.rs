@@ -2,7 +2,7 @@
 //! from URL values to simulation parameters; the step caption, the shared
 //! memory check and the lecture cases.
 
-use crate::i18n::{format_bytes, group_digits, tr, trf, Lang};
+use crate::i18n::{format_kib, group_digits, tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw;
 use crate::sim::matmul::{self, TileRun, TileState};
@@ -67,7 +67,8 @@ pub fn readouts(run: &TileRun, step: u64) -> Vec<crate::sim::Metric> {
     run.metrics(step)
         .into_iter()
         .map(|m| match m.name {
-            "global-bytes" | "smem-bytes" => Metric::bytes(m.name, m.value as u64),
+            "global-bytes" => Metric::bytes(m.name, m.value as u64),
+            "smem-bytes" => Metric::kib(m.name, m.value as u64),
             _ => m,
         })
         .collect()
@@ -113,7 +114,7 @@ pub fn fit_text(lang: Lang, v: &Values) -> (bool, String) {
         &[
             ("t", &t.t.to_string()),
             ("dtype", v.choice("dtype")),
-            ("bytes", &format_bytes(fit.bytes as f64)),
+            ("bytes", &format_kib(fit.bytes as f64)),
             ("smem", &v.int("smem").to_string()),
             ("max", &fit.max_tile.to_string()),
         ],
@@ -175,8 +176,8 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.tiling.n", "Matrix size n", "矩阵大小 n"),
     ("param.tiling.k", "Inner k (0 = n)", "内维度 k（0 表示 = n）"),
     ("param.mode", "Method", "方式"),
-    ("param.tiling.smem", "Shared memory per SM (KB)", "每 SM 共享内存（KB）"),
-    ("param.tiling.smem.doc", "H100: 228 KB", "H100：228 KB"),
+    ("param.tiling.smem", "Shared memory per SM (KiB)", "每 SM 共享内存（KiB）"),
+    ("param.tiling.smem.doc", "In KiB (1024 B; NVIDIA's “KB”). H100: 228 KiB", "单位 KiB（1024 字节，即 NVIDIA 所说的“KB”）。H100：228 KiB"),
     ("choice.mode.naive", "Naive", "朴素"),
     ("choice.mode.tiled", "Tiled", "分块"),
     ("tiling.step.tiled", "Step {s} of {p}: load A tile ({ti}, {s0}) and B tile ({s0}, {tj}) into shared memory, then {macs} multiply-adds for output tile ({ti}, {tj})", "第 {s} / {p} 步：把 A 的块 ({ti}, {s0}) 和 B 的块 ({s0}, {tj}) 搬进共享内存，再为输出块 ({ti}, {tj}) 做 {macs} 次乘加"),
@@ -185,10 +186,10 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("param.tj", "Output tile column", "输出块的列号"),
     ("tiling.start", "Step 0: nothing loaded yet", "第 0 步：尚未读取"),
     ("tiling.counters", "This output tile so far: {loads} elements read from global memory, {macs} multiply-adds ({ratio} per element read)", "这个输出块到目前为止：从显存读 {loads} 个元素，做 {macs} 次乘加（每读一个元素做 {ratio} 次）"),
-    ("tiling.fit", "Two {t} × {t} tiles of {dtype}: {bytes} of shared memory; the largest T that fits in {smem} KB is {max}.", "两个 {t} × {t} 的 {dtype} 小块：占 {bytes} 共享内存；{smem} KB 中能放下的最大 T 为 {max}。"),
-    ("tiling.fit.no", "Two {t} × {t} tiles of {dtype} need {bytes}: more than {smem} KB. The largest T that fits is {max}.", "两个 {t} × {t} 的 {dtype} 小块需要 {bytes}：超过 {smem} KB。能放下的最大 T 为 {max}。"),
+    ("tiling.fit", "Two {t} × {t} tiles of {dtype}: {bytes} of shared memory; the largest T that fits in {smem} KiB is {max}.", "两个 {t} × {t} 的 {dtype} 小块：占 {bytes} 共享内存；{smem} KiB 中能放下的最大 T 为 {max}。"),
+    ("tiling.fit.no", "Two {t} × {t} tiles of {dtype} need {bytes}: more than {smem} KiB. The largest T that fits is {max}.", "两个 {t} × {t} 的 {dtype} 小块需要 {bytes}：超过 {smem} KiB。能放下的最大 T 为 {max}。"),
     ("tiling.explain", "Naively every output element reads its whole row of A and column of B: each input value is read n times (2n³ reads). Tiled, a thread block loads one tile of A and one of B per phase and reuses each loaded value T times from shared memory, so global reads fall to 2n³/T and the arithmetic intensity rises T-fold. The tile size is bounded by shared memory: two T × T tiles must fit.", "朴素做法中每个输出元素都读 A 的一整行和 B 的一整列：每个输入值被读 n 次（共 2n³ 次）。分块后，线程块每个阶段搬入 A 和 B 各一个小块，每个搬来的值在共享内存中被复用 T 次，于是显存读取降到 2n³/T，算术强度提高 T 倍。块的大小受共享内存限制：两个 T × T 的块必须放得下。"),
-    ("tiling.lecture", "Lecture check (notes §6.6, n = 256, fp32): naive 33,554,432 reads, intensity 0.25; T = 4 → 8,388,608, 1; T = 16 → 2,097,152, 4; T = 64 → 524,288, 16. Largest T in 228 KB: about 170.", "讲义对照（§6.6，n = 256，FP32）：朴素 33,554,432 次读取、强度 0.25；T = 4 → 8,388,608、1；T = 16 → 2,097,152、4；T = 64 → 524,288、16。228 KB 中最大的 T 约为 170。"),
+    ("tiling.lecture", "Lecture check (notes §6.6, n = 256, fp32): naive 33,554,432 reads, intensity 0.25; T = 4 → 8,388,608, 1; T = 16 → 2,097,152, 4; T = 64 → 524,288, 16. Largest T in 228 KiB (the notes' 228 KB): about 170.", "讲义对照（§6.6，n = 256，FP32）：朴素 33,554,432 次读取、强度 0.25；T = 4 → 8,388,608、1；T = 16 → 2,097,152、4；T = 64 → 524,288、16。228 KB 中最大的 T 约为 170。"),
     ("tiling.presets", "Lecture cases (n = 256, fp32)", "讲义示例（n = 256，FP32）"),
     ("tiling.preset.naive", "Naive", "朴素"),
     ("tiling.preset.t4", "T = 4", "T = 4"),
@@ -225,10 +226,13 @@ mod tests {
         }
         let v = case("tiled", 64);
         let run = tile_run(&v);
-        assert_eq!(run.metrics(0).last().unwrap().value, 170.0, "largest T in 228 KB");
+        assert_eq!(run.metrics(0).last().unwrap().value, 170.0, "largest T in 228 KiB");
         let shown = readouts(&run, 0);
         assert_eq!(shown.iter().map(|m| m.name).collect::<Vec<_>>(), TILING.metrics);
-        assert!(shown.iter().filter(|m| m.unit == crate::sim::Unit::Bytes).count() == 2);
+        // Traffic in decimal bytes, on-chip shared memory in KiB.
+        let unit = |name: &str| shown.iter().find(|m| m.name == name).map(|m| m.unit);
+        assert_eq!(unit("global-bytes"), Some(crate::sim::Unit::Bytes));
+        assert_eq!(unit("smem-bytes"), Some(crate::sim::Unit::KiB));
         assert_eq!((run.ti, run.tj, run.steps()), (0, 0, 4));
     }
 
@@ -274,9 +278,9 @@ mod tests {
     fn the_shared_memory_check() {
         let (fits, text) = fit_text(Lang::En, &case("tiled", 64));
         assert!(fits);
-        assert!(text.starts_with("Two 64 × 64 tiles of fp32:") && text.ends_with("in 228 KB is 170."), "{text}");
+        assert!(text.starts_with("Two 64 × 64 tiles of fp32:") && text.ends_with("in 228 KiB is 170."), "{text}");
         let (fits, text) = fit_text(Lang::En, &case("tiled", 64).with("tile", Value::Int(200)));
         assert!(!fits);
-        assert!(text.contains("more than 228 KB"), "{text}");
+        assert!(text.contains("more than 228 KiB"), "{text}");
     }
 }

@@ -176,6 +176,18 @@ pub fn alignment(t: &Table) -> Option<Alignment> {
     })
 }
 
+/// The slides' colouring of the sweep (slide "Part 1: tiling alignment"):
+/// the median measured TFLOP/s of n a multiple of 128, of the other
+/// multiples of 32, and of the rest, over the measured n from 1000 up (the
+/// boundary windows and the grid between them). The slides: ÷128 best, ÷32
+/// next, the rest worst.
+pub fn by_divisor(t: &Table) -> Option<[f64; 3]> {
+    let s: Vec<(u64, f64)> =
+        measured_series(t).into_iter().filter(|&(n, _)| n >= 1000.0).map(|(n, y)| (n as u64, y)).collect();
+    let pick = |f: &dyn Fn(u64) -> bool| median(s.iter().filter(|(n, _)| f(*n)).map(|&(_, y)| y).collect());
+    Some([pick(&|n| n % 128 == 0)?, pick(&|n| n % 32 == 0 && n % 128 != 0)?, pick(&|n| n % 32 != 0)?])
+}
+
 /// Model ÷ measured on the H200 (with the panel's tiles) over the measured n
 /// ≡ 0 mod 64 from 2048 up (aligned and big enough to be compute-bound):
 /// the median.
@@ -277,6 +289,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("waves.measured", "Measured series (median TFLOP/s of bf16 torch.matmul, n × n × n) overlaid on the {gpu} model.", "已在 {gpu} 的模型上叠加实测数据（bf16 torch.matmul，n × n × n，TFLOP/s 中位数）。"),
     ("waves.measured.title", "Measured on an H200: square bf16 matmul", "H200 实测：方阵 bf16 矩阵乘法"),
     ("waves.measured.other-gpu", "The chart shows the measured series only for the H200 (choose gpu = H200).", "图中只在 H200 上叠加实测数据（选择 gpu = H200）。"),
+    ("waves.measured.divisors", "Coloured as the slides colour their sweep: the median is {m128} TFLOP/s for n a multiple of 128, {m32} for the other multiples of 32 and {rest} for the rest (n from 1000 up): ÷128 best, ÷32 next, as on the slides.", "按课件给实测曲线着色的方式分类：n 为 128 的倍数时中位数是 {m128} TFLOP/s，其余 32 的倍数是 {m32}，其他是 {rest}（n 从 1000 起）：与课件一样，能被 128 整除的最好，能被 32 整除的次之。"),
     ("waves.measured.alignment", "Alignment, which the model leaves out: the sweep has {windows} windows of consecutive n ({sizes} sizes around 1024, 1408, 1792, 2048 and 4096). Over them the median is {m64} TFLOP/s for n a multiple of 64, {m8} for the other multiples of 8 and {odd} for odd n ({ratio}× slower than the multiples of 64); inside each window the multiples of 8 run {lo}–{hi}× faster than the odd sizes next to them, far more than an extra wave or a row of padded tiles costs. Rows whose length is not a multiple of 16 bytes rule out the aligned vector loads and Tensor Core paths, and cuBLAS falls back to slower kernels.", "模型没有考虑对齐：实测中有 {windows} 个连续 n 的窗口（1024、1408、1792、2048 和 4096 附近共 {sizes} 个大小）。其中 n 为 64 的倍数时中位数是 {m64} TFLOP/s，其余 8 的倍数是 {m8}，奇数 n 只有 {odd}（比 64 的倍数慢 {ratio} 倍）；在每个窗口内，8 的倍数比相邻的奇数大小快 {lo}–{hi} 倍，远超多一波或多一行填充块的代价。行长不是 16 字节的倍数时，不能使用对齐的向量读取和 Tensor Core 的快速路径，cuBLAS 只能退回较慢的内核。"),
     ("waves.measured.missing", "What else the model leaves out: on aligned sizes from 2048 up, model ÷ measured is {ratio} (median). The model runs every SM at the datasheet's bf16 peak, but under sustained matmul the 700 W power limit holds the clock down; cuBLAS picks its own tile sizes and kernels for each shape (the model uses the panel's tiles); and small sizes are bound by launch and memory latency.", "模型还漏掉了什么：在 2048 以上对齐的大小上，模型 ÷ 实测为 {ratio}（中位数）。模型让每个 SM 都以数据手册上的 bf16 峰值运行，但持续做矩阵乘法时，700 W 功耗上限会压低时钟；cuBLAS 会按形状自选分块和内核（模型用的是面板上的分块）；小矩阵则受启动和访存延迟限制。"),
     ("waves.model", "Model: each wave runs its tiles at the SMs' share of the bf16 peak, padded tiles cost full price, and the run cannot beat moving A, B and C through HBM once.", "模型：每一波以各 SM 分得的 bf16 峰值算力计算其块，填充的块照样全价，整个运算不可能快过把 A、B、C 从显存搬一遍。"),
@@ -340,6 +353,14 @@ mod tests {
 
     fn shipped() -> Table {
         Table::parse(include_str!("../../../assets/measured/h200-matmul.csv"))
+    }
+
+    #[test]
+    fn the_slides_divisibility_order_holds_on_the_h200() {
+        let t = Table::parse(include_str!("../../../assets/measured/h200-matmul.csv"));
+        let [m128, m32, rest] = by_divisor(&t).expect("classes");
+        assert!(m128 > m32 && m32 > rest, "{m128} {m32} {rest}");
+        assert_eq!(format!("{m128:.0}"), "678");
     }
 
     #[test]

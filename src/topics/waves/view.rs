@@ -89,7 +89,8 @@ pub fn use_waves_panel() -> Html {
             </div>
             { readouts(ctx, "waves", &super::metrics(v)) }
             { lecture_table(ctx, "waves", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
-            <p class="formula" data-testid="why">{ super::why(ctx.lang, v) }</p>
+            <p class="formula" data-testid="why" data-sms={w.sms.to_string()} data-last-wave-tiles={w.last_wave_tiles().to_string()}
+                data-idle-sms={(w.sms - w.last_wave_tiles()).to_string()}>{ super::why(ctx.lang, v) }</p>
             <p class="muted">{ ctx.tf("waves.time-k", &[("x", &format!("{:.2}", super::time_k(v)))]) }</p>
             { chart_title(ctx, "waves.chart") }
             <Chart data={(*chart).clone()} width={(p.width - 4.0).max(240.0)} height={if ctx.present { 260.0 } else { 220.0 }}
@@ -110,6 +111,11 @@ pub fn use_waves_panel() -> Html {
                         <span hidden=true data-measured="tflops-odd" data-value={a.odd.to_string()} />
                         <span hidden=true data-measured="alignment-ratio" data-value={a.ratio.to_string()} />
                         <p class="current">{ texts[0].clone() }</p>
+                        if let Some([m128, m32, rest]) = super::by_divisor(&t) {
+                            <p class="current" data-testid="by-divisor" data-m128={m128.to_string()} data-m32={m32.to_string()} data-rest={rest.to_string()}>
+                                { ctx.tf("waves.measured.divisors", &[("m128", &format!("{m128:.0}")), ("m32", &format!("{m32:.0}")), ("rest", &format!("{rest:.0}"))]) }
+                            </p>
+                        }
                         <p class="current" data-measured="model-over-measured"
                             data-value={ratio.map(|r| r.to_string()).unwrap_or_default()}>{ texts[1].clone() }</p>
                     }

@@ -5,6 +5,12 @@
 
 use crate::params::{ParamSpec, Values};
 use crate::sim::bench::{check_results, Plan, Results, MAX_ENCODED};
+
+/// The `r` of a shared link: results this page wrote, or empty. The decoder's
+/// own complaint is a developer's detail; the reader is told what `r` is for.
+fn check_r(s: &str) -> Result<(), crate::params::Reason> {
+    check_results(s).map_err(|_| crate::params::Reason::new("your-machine.r-invalid", &[]))
+}
 use crate::sim::Metric;
 use crate::topic::{Part, Topic, TopicMeta};
 
@@ -15,7 +21,7 @@ pub mod view;
 pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
     ParamSpec::choice("quick", &["0", "1"], "0").optional(),
     // Always written (an empty `r=` says "not measured"), like every text parameter.
-    ParamSpec::text("r", MAX_ENCODED, "", check_results),
+    ParamSpec::text("r", MAX_ENCODED, "", check_r),
 ];
 
 pub static YOUR_MACHINE: TopicMeta = TopicMeta {
@@ -103,6 +109,82 @@ pub fn attainable(peak_gflops: f64, bandwidth_gbps: f64, intensity: f64) -> f64 
     peak_gflops.min(intensity * bandwidth_gbps)
 }
 
+/// How far above its own roof a point may land before the run counts as
+/// noisy: the roof is this run's fastest copy and fastest matmul, so a point
+/// above it means the machine ran faster at one moment than at another (a
+/// busy core, a clock boost, power saving; a short quick run shows it most).
+pub const ABOVE_ROOF: f64 = 0.05;
+
+/// The measured points more than [`ABOVE_ROOF`] above this machine's own
+/// roofline: (label key, n, measured GFLOP/s, predicted GFLOP/s).
+pub fn above_roof(r: &Results) -> Vec<(&'static str, u32, f64, f64)> {
+    let (peak, bw) = (r.peak_gflops(), r.bandwidth_gbps());
+    roof_points(r)
+        .into_iter()
+        .map(|(key, n, i, g)| (key, n, g, attainable(peak, bw, i)))
+        .filter(|&(_, _, g, roof)| g > roof * (1.0 + ABOVE_ROOF))
+        .collect()
+}
+
+/// The warning beside the roofline when points lie above it, in `lang`
+/// (`None` for a steady run).
+pub fn noise_text(lang: crate::i18n::Lang, r: &Results) -> Option<String> {
+    use crate::i18n::{tr, trf};
+    let above = above_roof(r);
+    if above.is_empty() {
+        return None;
+    }
+    let points: Vec<String> = above
+        .iter()
+        .map(|&(key, n, measured, roof)| {
+            let what = if n > 0 { trf(lang, key, &[("n", &n.to_string())]) } else { tr(lang, key) };
+            let (m, p) = (format!("{measured:.2}"), format!("{roof:.2}"));
+            trf(lang, "your-machine.noise.point", &[("what", &what), ("measured", &m), ("roof", &p)])
+        })
+        .collect();
+    Some(trf(lang, "your-machine.noise", &[("points", &points.join(tr(lang, "your-machine.noise.sep").as_str()))]))
+}
+
+/// Where to put the labels of dots on a chart so that no two overlap and
+/// none covers a dot: for each dot (pixel centre) and its label's size, the
+/// label's top-left corner. Candidates around the dot are tried in order
+/// (right above, right below, left above, left below, then further out);
+/// the first free one wins, or the least overlapping.
+pub fn place_labels(dots: &[(f64, f64)], sizes: &[(f64, f64)], gap: f64) -> Vec<(f64, f64)> {
+    type Rect = (f64, f64, f64, f64);
+    let overlap = |a: Rect, b: Rect| {
+        let w = (a.0 + a.2).min(b.0 + b.2) - a.0.max(b.0);
+        let h = (a.1 + a.3).min(b.1 + b.3) - a.1.max(b.1);
+        if w > 0.0 && h > 0.0 {
+            w * h
+        } else {
+            0.0
+        }
+    };
+    let dot_rects: Vec<Rect> = dots.iter().map(|&(x, y)| (x - gap, y - gap, 2.0 * gap, 2.0 * gap)).collect();
+    let mut placed: Vec<Rect> = Vec::new();
+    for (&(x, y), &(w, h)) in dots.iter().zip(sizes) {
+        let mut best: Option<(f64, Rect)> = None;
+        'search: for far in [0.0, 1.0, 2.0] {
+            let dy = far * h;
+            for (lx, ly) in [(x + gap, y - h - dy), (x + gap, y + dy), (x - gap - w, y - h - dy), (x - gap - w, y + dy)]
+            {
+                let r = (lx, ly, w, h);
+                let cost: f64 = placed.iter().chain(&dot_rects).map(|&o| overlap(r, o)).sum();
+                if best.is_none_or(|(c, _)| cost < c) {
+                    best = Some((cost, r));
+                }
+                if cost == 0.0 {
+                    break 'search;
+                }
+            }
+        }
+        let r = best.map_or((x + gap, y, w, h), |b| b.1);
+        placed.push(r);
+    }
+    placed.into_iter().map(|r| (r.0, r.1)).collect()
+}
+
 /// A working set in bytes as "16 KiB", "4 MiB".
 pub fn size_label(bytes: u64) -> String {
     match bytes {
@@ -119,6 +201,7 @@ pub static TOPIC: Topic = Topic::new(&YOUR_MACHINE, STRINGS, &practice::BANK);
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
 pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
+    ("your-machine.r-invalid", "not results written by this page", "不是本页写出的测量结果"),
     ("topic.your-machine.title", "The roofline of your computer", "你电脑上的 roofline"),
     ("topic.your-machine.summary", "Measure this machine in your browser (WebAssembly, one CPU core): memory bandwidth from L1 to past the last cache, matmul speed, and the lecture's x*2, x*2+1, transposed and 16-bit copies, then draw its roofline beside the lecture's Apple M4 Pro.", "在浏览器里实测这台电脑（WebAssembly，单个 CPU 核）：从 L1 到超出末级缓存的内存带宽、矩阵乘法速度，以及讲义中的 x*2、x*2+1、转置复制和 16 位复制，再把它的 roofline 画在讲义的 Apple M4 Pro 旁边。"),
     ("param.quick", "Run length", "测量时长"),
@@ -162,6 +245,9 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("your-machine.point.unfused", "x*2+1 unfused", "x*2+1 未融合"),
     ("your-machine.point.fused", "x*2+1 fused", "x*2+1 融合"),
     ("your-machine.point.matmul", "matmul {n}²", "矩阵乘法 {n}²"),
+    ("your-machine.noise", "Noisy run: {points}. A point cannot beat this machine's own roof on a steady machine (the roof is this run's fastest copy and fastest matmul): something else used the core, or its clock changed, while it ran. Close other tabs and programs and run again, preferably the full run.", "测量有噪声：{points}。机器状态稳定时，测量点不可能高于本机自己的屋顶（屋顶就是这次测量中最快的复制和最快的矩阵乘法）：测量期间有别的程序占用了这个核，或者时钟频率变了。请关闭其他标签页和程序后重新测量，最好用完整测量。"),
+    ("your-machine.noise.point", "{what} measured {measured} GFLOP/s, above the {roof} its roof allows", "{what} 实测 {measured} GFLOP/s，高于屋顶允许的 {roof}"),
+    ("your-machine.noise.sep", "; ", "；"),
     ("your-machine.table", "The measurements", "各项测量"),
     ("your-machine.col.what", "measurement", "测量"),
     ("your-machine.col.size", "size", "规模"),
@@ -218,6 +304,50 @@ mod tests {
         assert_eq!(n.len(), 1);
         assert!(results(&v).is_none());
         assert_eq!(plan(&v), Plan::full());
+    }
+
+    /// Issue 22: under load a quick run put x*2 at 1.37 GFLOP/s against a
+    /// roof of 0.91; such points are named so the panel can warn.
+    #[test]
+    fn points_above_their_own_roof_are_found() {
+        // DRAM copy 9.876 GB/s: x*2 at 8388608 ÷ 8.0 ms = 1.05 under its roof of 1.23.
+        let quiet =
+            "S14-61.23_28-9.876*F8388608-8.0-12.87-7.0*T4096-14.1-120.5*H16777216-12.25-6.5*M256-21.5_512-24.75";
+        let (v, _) = YOUR_MACHINE.parse(&q(&[("r", quiet)]));
+        assert_eq!(above_roof(&results(&v).unwrap()), vec![]);
+        // The copy slowed to 7.28 GB/s (roof 0.91 at 0.125 FLOP/byte) while x*2 ran at 1.37.
+        let noisy =
+            "S14-61.23_28-7.28*F8388608-6.123-12.87-10.0*T4096-14.1-120.5*H16777216-12.25-6.5*M256-21.5_512-24.75";
+        let (v, n) = YOUR_MACHINE.parse(&q(&[("r", noisy)]));
+        assert!(n.is_empty(), "{n:?}");
+        let above = above_roof(&results(&v).unwrap());
+        assert_eq!(above.len(), 1, "{above:?}");
+        let (key, _, measured, roof) = above[0];
+        assert_eq!(key, "your-machine.point.x2");
+        assert_eq!((format!("{measured:.2}"), format!("{roof:.2}")), ("1.37".into(), "0.91".into()));
+        let r = results(&v).unwrap();
+        let en = noise_text(crate::i18n::Lang::En, &r).expect("a warning");
+        assert!(en.starts_with("Noisy run: x*2 measured 1.37 GFLOP/s, above the 0.91 its roof allows."), "{en}");
+        assert!(noise_text(crate::i18n::Lang::Zh, &r).unwrap().starts_with("测量有噪声：x*2 实测 1.37 GFLOP/s"));
+    }
+
+    #[test]
+    fn labels_never_overlap() {
+        // The quick run's matmul 128² and 256² dots, close on the chart, and a
+        // crowd of three at one place.
+        let dots = [(300.0, 100.0), (318.0, 96.0), (120.0, 200.0), (120.0, 200.0), (122.0, 204.0)];
+        let sizes = [(90.0, 14.0), (90.0, 14.0), (60.0, 14.0), (60.0, 14.0), (60.0, 14.0)];
+        let at = place_labels(&dots, &sizes, 6.0);
+        for i in 0..dots.len() {
+            for j in 0..i {
+                let (a, b) = (at[i], at[j]);
+                let apart = a.0 + sizes[i].0 <= b.0
+                    || b.0 + sizes[j].0 <= a.0
+                    || a.1 + sizes[i].1 <= b.1
+                    || b.1 + sizes[j].1 <= a.1;
+                assert!(apart, "labels {i} and {j} overlap: {a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

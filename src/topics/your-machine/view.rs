@@ -5,7 +5,10 @@
 //! writes the rounded results into the URL (`r`), where everything shown is
 //! read from.
 
-use super::{attainable, metrics, plan, results, roof_points, size_label, M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE};
+use super::{
+    above_roof, attainable, metrics, noise_text, place_labels, plan, results, roof_points, size_label,
+    M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE,
+};
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
 use crate::ui::chart::{mesh, Look};
@@ -196,6 +199,9 @@ pub fn use_your_machine_panel() -> Html {
             <>
                 { chart_title(ctx, "your-machine.chart.roof") }
                 <BenchChart data={data.clone()} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
+                if let Some(text) = noise_text(ctx.lang, r) {
+                    <p class="check bad bench-noise" role="note" data-testid="noise-warning" data-value={above_roof(r).len().to_string()}>{ text }</p>
+                }
                 { chart_title(ctx, "your-machine.chart.bw") }
                 <BenchChart data={data} roof={false} width={width} height={height * 0.8} present={ctx.present} label={ctx.t("your-machine.chart.bw")} />
                 { table(ctx, r) }
@@ -398,8 +404,11 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     let (x0, x1) = (0.02, 2000.0);
     let lowest = d.dots.iter().map(|x| x.2).fold(x0 * d.bw, f64::min);
     let (y0, y1) = (lowest / 3.0, M4_FP32_GFLOPS.max(d.peak) * 3.0);
-    let mut chart =
-        look.builder(&root, 12.0, 36.0, 60.0).build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).ok()?;
+    let mut chart = look
+        .builder(&root, 12.0, 36.0, 60.0)
+        .margin_right((40.0 * dpr * k) as u32)
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+        .ok()?;
     mesh!(chart, look)
         .x_desc(d.x_roof.as_str())
         .y_desc("GFLOP/s")
@@ -429,14 +438,21 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
             .ok()?;
         let _ = op;
     }
-    for (n, (label, i, g)) in d.dots.iter().enumerate() {
+    // The dots, then their labels where none overlaps another or a dot (x*2+1
+    // unfused and fused share an intensity; a quick run's matmuls are close).
+    let mut centres = Vec::new();
+    let mut sizes = Vec::new();
+    let style = look.font(12.0).into_font().color(&MINE).pos(Pos::new(HPos::Left, VPos::Top));
+    for (label, i, g) in &d.dots {
         let pos = (i.clamp(x0, x1), g.clamp(y0, y1));
         chart.draw_series(std::iter::once(Circle::new(pos, (5.0 * dpr * k) as u32, MINE.filled()))).ok()?;
-        // x*2+1 unfused and fused share an intensity, the two matmuls are
-        // close: label one of each pair below its dot.
-        let v = if n == 1 || n == 4 { VPos::Top } else { VPos::Bottom };
-        let style = look.font(12.0).into_font().color(&MINE).pos(Pos::new(HPos::Left, v));
-        chart.draw_series(std::iter::once(Text::new(format!(" {label}"), pos, style))).ok()?;
+        let (x, y) = chart.backend_coord(&pos);
+        centres.push((x as f64, y as f64));
+        let (w, h) = root.estimate_text_size(label, &style).ok()?;
+        sizes.push((w as f64, h as f64));
+    }
+    for ((label, _, _), (lx, ly)) in d.dots.iter().zip(place_labels(&centres, &sizes, 6.0 * dpr * k)) {
+        root.draw(&Text::new(label.clone(), (lx.round() as i32, ly.round() as i32), style.clone())).ok()?;
     }
     chart
         .configure_series_labels()
@@ -459,8 +475,12 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
         d.sweep.iter().map(|p| p.0).fold(1.0, f64::max) * 2.0,
     );
     let y1 = d.sweep.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
-    let mut chart =
-        look.builder(&root, 12.0, 36.0, 56.0).build_cartesian_2d((x0..x1).log_scale().base(2.0), 0.0..y1).ok()?;
+    // Room on the right for the last size label ("256 MiB"), never cut.
+    let mut chart = look
+        .builder(&root, 12.0, 36.0, 56.0)
+        .margin_right((40.0 * dpr * k) as u32)
+        .build_cartesian_2d((x0..x1).log_scale().base(2.0), 0.0..y1)
+        .ok()?;
     mesh!(chart, look)
         .x_desc(d.x_size.as_str())
         .y_desc("GB/s")
