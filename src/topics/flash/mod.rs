@@ -233,15 +233,6 @@ pub fn sci(v: f64) -> String {
     }
 }
 
-/// A running statistic, five decimals (−∞ before the first tile).
-pub fn num(v: f64) -> String {
-    if v == f64::NEG_INFINITY {
-        "−∞".into()
-    } else {
-        format!("{v:.5}")
-    }
-}
-
 /// What step `step` of the pass does.
 pub fn caption(lang: Lang, f: &Flash, pass: Pass, step: u64) -> String {
     match f.tile_at(pass, step) {
@@ -323,11 +314,11 @@ pub fn row_lines(f: &Flash, i: usize, j: usize, st: &RowState) -> Vec<RowLine> {
     (0..st.m.len())
         .map(|r| RowLine {
             row: i * f.p.bq + r,
-            m: num(st.m[r]),
-            l: num(st.l[r]),
-            rescale: num(st.rescale[r]),
+            m: crate::format::stat5(st.m[r]),
+            l: crate::format::stat5(st.l[r]),
+            rescale: crate::format::stat5(st.rescale[r]),
             hot: st.rescale[r] < 1.0 && j > 0,
-            o: (0..cols).map(|x| num(st.o[r * cols + x] / st.l[r])).collect::<Vec<_>>().join(", "),
+            o: (0..cols).map(|x| crate::format::stat5(st.o[r * cols + x] / st.l[r])).collect::<Vec<_>>().join(", "),
         })
         .collect()
 }
@@ -638,7 +629,7 @@ mod tests {
         assert!(lines.iter().all(|l| l.o.split(", ").count() == 3));
         // The first tile never rescales.
         assert!(row_lines(&f, 5, 0, &trace[0]).iter().all(|l| !l.hot && l.rescale == "0.00000"));
-        assert_eq!(num(f64::NEG_INFINITY), "−∞");
+        assert_eq!(crate::format::stat5(f64::NEG_INFINITY), "−∞");
         assert_eq!(sci(0.0), "0");
         assert_eq!(sci(2.5e-16), "2.50e-16");
         assert_eq!(saving(Lang::En, 1000, 300), "3.3× less traffic");
