@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Most views a deck keeps (a link stays well under browsers' URL limits).
-pub const MAX_VIEWS: usize = 60;
+pub const MAX_VIEWS: usize = crate::params::MAX_DECK_VIEWS;
 /// Longest title or note kept, in characters.
 pub const MAX_TEXT: usize = 300;
 

@@ -420,59 +420,10 @@ pub fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// Thousands separators for counts (`1,234,567`).
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// On-chip bytes in KiB, one decimal where it isn't whole (`216.5 KiB`,
-/// `192 KiB`): the one unit of SRAM, shared memory and registers.
-pub fn format_kib(b: f64) -> String {
-    let k = b / 1024.0;
-    if (k - k.round()).abs() < 0.05 {
-        format!("{k:.0} KiB")
-    } else {
-        format!("{k:.1} KiB")
-    }
-}
-
-/// Bytes with decimal units and three significant digits (`67.1 MB`, `17.2 GB`).
-pub fn format_bytes(b: f64) -> String {
-    let units = [("GB", 1e9), ("MB", 1e6), ("kB", 1e3)];
-    for (u, scale) in units {
-        if b >= scale {
-            let v = b / scale;
-            let digits = if v >= 100.0 {
-                0
-            } else if v >= 10.0 {
-                1
-            } else {
-                2
-            };
-            return format!("{v:.digits$} {u}");
-        }
-    }
-    format!("{b:.0} B")
-}
-
 /// How a metric is shown to a person (the raw value goes in `data-value`).
-#[cfg(test)]
-#[test]
-fn log_ticks_never_read_zero() {
-    assert_eq!([1000.0, 1.0, 0.1, 0.01, 0.001, 0.0025].map(tick), ["1000", "1", "0.1", "0.01", "0.001", "0.003"]);
-}
-
 pub fn format_metric(m: &Metric) -> String {
     match m.unit {
-        Unit::Count => group_digits(m.value.max(0.0) as u64),
+        Unit::Count => crate::format::grouped(m.value.max(0.0) as u64),
         Unit::Percent => {
             let pct = 100.0 * m.value;
             if (pct - pct.round()).abs() < 1e-9 {
@@ -483,8 +434,8 @@ pub fn format_metric(m: &Metric) -> String {
         }
         Unit::Word => m.word.unwrap_or("").to_string(),
         Unit::Flag => if m.value != 0.0 { "yes" } else { "no" }.to_string(),
-        Unit::Bytes => format_bytes(m.value),
-        Unit::KiB => format_kib(m.value),
+        Unit::Bytes => crate::format::bytes(m.value),
+        Unit::KiB => crate::format::kib(m.value),
         Unit::Real => {
             let v = m.value;
             if v != 0.0 && v.abs() < 1e-3 {
@@ -500,22 +451,11 @@ pub fn format_metric(m: &Metric) -> String {
     }
 }
 
-/// A log-axis tick: whole numbers from 1 up, else the first significant
-/// digit (0.1, 0.01, 0.001; never "0.00").
-pub fn tick(y: f64) -> String {
-    if y >= 1.0 || y <= 0.0 {
-        format!("{y:.0}")
-    } else {
-        let decimals = (-y.log10()).ceil().max(1.0) as usize;
-        format!("{y:.decimals$}")
-    }
-}
-
 /// The exact value behind a rounded one (bytes: "738,197,504 B"), for a
 /// tooltip; `None` where the shown value is already exact.
 pub fn exact_value(m: &Metric) -> Option<String> {
     (matches!(m.unit, Unit::Bytes | Unit::KiB) && m.value >= 1e3)
-        .then(|| format!("{} B", group_digits(m.value.max(0.0) as u64)))
+        .then(|| format!("{} B", crate::format::grouped(m.value.max(0.0) as u64)))
 }
 
 /// At most `max` characters of `s` (a value quoted in a notice can be a
@@ -600,8 +540,8 @@ mod tests {
     #[test]
     fn formatting() {
         crate::topics::install_texts();
-        assert_eq!(group_digits(33554432), "33,554,432");
-        assert_eq!(group_digits(12), "12");
+        assert_eq!(crate::format::grouped(33554432), "33,554,432");
+        assert_eq!(crate::format::grouped(12), "12");
         assert_eq!(format_metric(&Metric::percent("u", 0.5)), "50%");
         assert_eq!(format_metric(&Metric::percent("u", 8.0 / 22.0)), "36.4%");
         assert_eq!(format_metric(&Metric::real("r", 8.0)), "8");
@@ -610,9 +550,9 @@ mod tests {
         assert_eq!(trf(Lang::Zh, "player.per-second", &[("n", "5")]), "5/秒");
         assert_eq!(topic_key("param", "online-softmax", "block"), "param.online-softmax.block");
         assert_eq!(topic_key("param", "threads", "block"), "param.block");
-        assert_eq!(format_bytes(67108864.0), "67.1 MB");
-        assert_eq!(format_bytes(17179869184.0), "17.2 GB");
-        assert_eq!(format_bytes(16384.0), "16.4 kB");
-        assert_eq!(format_bytes(12.0), "12 B");
+        assert_eq!(crate::format::bytes(67108864.0), "67.1 MB");
+        assert_eq!(crate::format::bytes(17179869184.0), "17.2 GB");
+        assert_eq!(crate::format::bytes(16384.0), "16.4 kB");
+        assert_eq!(crate::format::bytes(12.0), "12 B");
     }
 }

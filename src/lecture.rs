@@ -63,7 +63,7 @@ pub fn like(printed: &str, value: f64) -> String {
     let grouped = num.contains(',');
     let x = value / scale;
     let s = format!("{x:.decimals$}");
-    let s = if grouped { crate::i18n::group_digits(s.parse::<f64>().unwrap_or(0.0) as u64) } else { s };
+    let s = if grouped { crate::format::grouped(s.parse::<f64>().unwrap_or(0.0) as u64) } else { s };
     format!("{s}{unit}")
 }
 

@@ -6,6 +6,7 @@
 pub mod animation;
 pub mod deck;
 pub mod draw;
+pub mod format;
 pub mod i18n;
 pub mod lecture;
 pub mod params;

@@ -29,8 +29,33 @@ pub fn machine(v: &Values) -> crate::sim::hw::Gpu {
     }
 }
 
-/// Query parameters that belong to the whole app, not to a panel.
+/// The most views a deck holds (`deck=k` is 1-based, 0 = no deck).
+pub const MAX_DECK_VIEWS: usize = 60;
+
+/// The parameters of the whole app, not of a panel: every page reads them
+/// through [`parse_globals`] and every link carries them. `deck=0` and `q`
+/// absent mean "no deck" and "no question" (the shell tells absent from 0
+/// for `q`, whose seed may be 0).
+pub static GLOBALS: [ParamSpec; 6] = [
+    ParamSpec::choice("lang", &["en", "zh"], "en").optional(),
+    ParamSpec::choice("present", &["0", "1"], "0").optional(),
+    ParamSpec::choice("embed", &["0", "1"], "0").optional(),
+    ParamSpec::int("deck", 0, MAX_DECK_VIEWS as i64, 0).optional(),
+    ParamSpec::choice("practice", &["0", "1"], "0").optional(),
+    ParamSpec::int("q", 0, u32::MAX as i64, 0).optional(),
+];
+
+/// The names of [`GLOBALS`].
 pub const GLOBAL_PARAMS: [&str; 6] = ["lang", "present", "embed", "deck", "practice", "q"];
+
+/// The global parameters of a query (the others are the panel's and are
+/// left alone): validated values and a notice for each value changed or
+/// repeated.
+pub fn parse_globals(query: &[(String, String)]) -> (Values, Vec<Notice>) {
+    let globals: Vec<(String, String)> =
+        query.iter().filter(|(k, _)| GLOBAL_PARAMS.contains(&k.as_str())).cloned().collect();
+    validate(&GLOBALS, &globals, false)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -275,17 +300,24 @@ pub fn repeated(query: &[(String, String)], name: &str) -> Option<Notice> {
 /// last value wins, as in `URLSearchParams.get` of most servers, and gets a
 /// [`Problem::Repeated`] notice (so a bad earlier copy never goes unmentioned).
 pub fn parse(specs: &'static [ParamSpec], query: &[(String, String)]) -> (Values, Vec<Notice>) {
+    validate(specs, query, true)
+}
+
+/// [`parse`]'s work, with the global parameters skipped (a panel's query)
+/// or read like any other (the globals' own specs).
+fn validate(specs: &'static [ParamSpec], query: &[(String, String)], skip_globals: bool) -> (Values, Vec<Notice>) {
+    let skip = |name: &str| skip_globals && GLOBAL_PARAMS.contains(&name);
     let mut values = Values::defaults(specs);
     let mut notices = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for (name, _) in query {
-        if !GLOBAL_PARAMS.contains(&name.as_str()) && !seen.contains(&name.as_str()) {
+        if !skip(name) && !seen.contains(&name.as_str()) {
             seen.push(name);
             notices.extend(repeated(query, name));
         }
     }
     for (idx, (name, given)) in query.iter().enumerate() {
-        if GLOBAL_PARAMS.contains(&name.as_str()) {
+        if skip(name) {
             continue;
         }
         // Only the last copy of a repeated parameter is validated and used;
@@ -401,6 +433,35 @@ pub fn clamp_position(name: &str, given: i64, max: u64) -> (u64, Option<Notice>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The global parameters given garbage: a notice naming each, and a
+    /// value the app can use (the hostile test of the shell's parameters).
+    #[test]
+    fn hostile_globals_give_a_notice_and_a_usable_value() {
+        for spec in &GLOBALS {
+            for bad in ["-3", "abc", "2", "", "1e9", "99999999999999999999999", "%", "１"] {
+                let q = vec![(spec.name.to_string(), bad.to_string())];
+                let (v, notices) = parse_globals(&q);
+                let valid = match spec.kind {
+                    Kind::Int { min, max, .. } => bad.parse::<i64>().is_ok_and(|x| (min..=max).contains(&x)),
+                    Kind::Choice { options, .. } => options.contains(&bad),
+                    _ => unreachable!("globals are ints and choices"),
+                };
+                assert_eq!(notices.iter().any(|n| n.param == spec.name), !valid, "{}={bad}", spec.name);
+                match spec.kind {
+                    Kind::Int { min, max, .. } => assert!((min..=max).contains(&v.int(spec.name))),
+                    Kind::Choice { options, .. } => assert!(options.contains(&v.choice(spec.name))),
+                    _ => {}
+                }
+            }
+        }
+        // A panel's parameters are not the globals' business, and the other way round.
+        let (_, notices) = parse_globals(&[("rows".into(), "x".into()), ("lang".into(), "zh".into())]);
+        assert!(notices.is_empty(), "{notices:?}");
+        let (v, notices) = parse_globals(&[("q".into(), "0".into()), ("deck".into(), "0".into())]);
+        assert!(notices.is_empty() && v.int("q") == 0 && v.int("deck") == 0);
+        assert_eq!(GLOBALS.map(|s| s.name), GLOBAL_PARAMS);
+    }
 
     static SPECS: [ParamSpec; 3] = [
         ParamSpec::int("rows", 1, 256, 4),

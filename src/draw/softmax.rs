@@ -7,16 +7,6 @@ use crate::sim::softmax::OnlineSoftmax;
 
 pub const PER_ROW: usize = 16;
 
-fn short(v: f64) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-    if s == "-0" {
-        "0".into()
-    } else {
-        s
-    }
-}
-
 /// Rows of values drawn at most. A longer input shows a window of rows
 /// around the current block, under an overview strip of all the values, so
 /// the canvas height (and the work per step) is bounded whatever `n`.
@@ -73,7 +63,7 @@ pub fn draw(s: &OnlineSoftmax, step: u64, th: &Theme, width: f64) -> Scene {
             scene.line(x + 1.0, y - 3.0, x + 1.0, y + cell + 3.0, th.fg, 2.5 * th.line_scale);
         }
         if cell >= 22.0 {
-            scene.text(x + cell / 2.0, y + cell / 2.0, short(v), font, th.fg, Align::Center, true);
+            scene.text(x + cell / 2.0, y + cell / 2.0, crate::format::trimmed3(v), font, th.fg, Align::Center, true);
         }
         if let Some(p) = &probs {
             // Heights relative to the largest probability: with thousands of
@@ -148,8 +138,8 @@ mod tests {
         assert!(["1", "3", "2", "5"].iter().all(|v| mid.texts().contains(v)));
         let end = draw(&s, 2, &Theme::normal(), 600.0);
         assert!(end.height > mid.height, "probability bars appear at the end");
-        assert_eq!(short(-0.0001), "0");
-        assert_eq!(short(2.5), "2.5");
+        assert_eq!(crate::format::trimmed3(-0.0001), "0");
+        assert_eq!(crate::format::trimmed3(2.5), "2.5");
     }
 
     #[test]

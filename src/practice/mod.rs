@@ -7,7 +7,8 @@
 //! answer and the explanation, and `state` is the panel's URL query that
 //! shows the answer. Nothing here knows about the browser.
 
-use crate::i18n::{group_digits, trf, Lang};
+use crate::format::grouped;
+use crate::i18n::{trf, Lang};
 use crate::params::Values;
 use crate::sim::SplitMix64;
 use crate::topic::TopicMeta;
@@ -145,9 +146,9 @@ impl Answer {
     /// The right answer as shown after the reveal.
     pub fn shown(&self, lang: Lang) -> String {
         match self {
-            Answer::Number { value, tol: Tol::Exact, .. } => group_digits(*value as u64),
-            Answer::Number { value, tol: Tol::Abs(_), .. } => format!("{}%", fmt(*value)),
-            Answer::Number { value, .. } => fmt(*value),
+            Answer::Number { value, tol: Tol::Exact, .. } => grouped(*value as u64),
+            Answer::Number { value, tol: Tol::Abs(_), .. } => format!("{}%", crate::format::number(*value)),
+            Answer::Number { value, .. } => crate::format::number(*value),
             Answer::Choice(options) => {
                 options.iter().find(|c| c.right).map(|c| c.label.render(lang)).unwrap_or_default()
             }
@@ -172,29 +173,6 @@ fn grade_number(value: f64, tol: Tol, x: f64) -> Grade {
     } else {
         Grade::Wrong
     }
-}
-
-/// A number for a person: integers grouped, others to about three
-/// significant digits (0.0312, 4.17, 39.6, 989).
-pub fn fmt(x: f64) -> String {
-    let a = x.abs();
-    if x.fract() == 0.0 && a < 1e15 {
-        return if x < 0.0 { format!("-{}", group_digits(a as u64)) } else { group_digits(a as u64) };
-    }
-    let s = if a >= 100.0 {
-        format!("{x:.0}")
-    } else if a >= 10.0 {
-        format!("{x:.1}")
-    } else if a >= 1.0 {
-        format!("{x:.2}")
-    } else if a >= 1e-4 {
-        // Three significant digits: 0.312, 0.0498.
-        let d = (2 - a.log10().floor() as i32) as usize;
-        format!("{x:.d$}")
-    } else {
-        format!("{x:.2e}")
-    };
-    s
 }
 
 /// What a generator makes: the question without its address.
@@ -333,10 +311,4 @@ pub fn at_end(meta: &'static TopicMeta, v: Values) -> Values {
         (Some(name), Some(max)) => v.with(name, crate::params::Value::Int(max(&v).min(i64::MAX as u64) as i64)),
         _ => v,
     }
-}
-
-/// A fraction as a percentage with one decimal at most (6.3, 97.3, 50).
-pub fn pct(fraction: f64) -> String {
-    let s = format!("{:.1}", 100.0 * fraction);
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }

@@ -223,8 +223,10 @@ pub fn Chart(props: &ChartProps) -> Html {
     };
     let style = format!("width:{}px;height:{}px", props.width, props.height);
     let d = &props.data;
-    let rows =
-        downsample(&d.ys, TABLE_ROWS / 2).into_iter().map(|(i, y)| vec![short(d.x0 + i * d.dx), short(y)]).collect();
+    let rows = downsample(&d.ys, TABLE_ROWS / 2)
+        .into_iter()
+        .map(|(i, y)| vec![crate::format::sig4(d.x0 + i * d.dx), crate::format::sig4(y)])
+        .collect();
     html! {
         <div class="chart" style={style.clone()} data-testid="chart">
             <canvas ref={plot} width={pw.to_string()} height={ph.to_string()} style={style.clone()}
@@ -238,15 +240,6 @@ pub fn Chart(props: &ChartProps) -> Html {
 
 /// Rows at most in a chart's table alternative.
 const TABLE_ROWS: usize = 40;
-
-/// Four significant digits.
-fn short(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return x.to_string();
-    }
-    let decimals = (3 - x.abs().log10().floor() as i32).clamp(0, 6) as usize;
-    format!("{x:.decimals$}")
-}
 
 /// A chart's data as a table that screen readers read (visually hidden).
 fn data_table(caption: &str, head: &[&str], rows: Vec<Vec<String>>) -> Html {
@@ -359,7 +352,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
         .x_label_formatter(&|x| if *x >= 1024.0 { format!("{}K", (*x / 1024.0).round()) } else { format!("{x:.0}") })
-        .y_label_formatter(&|y| crate::i18n::format_bytes(*y))
+        .y_label_formatter(&|y| crate::format::bytes(*y))
         .draw()
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
@@ -409,7 +402,10 @@ pub fn LogChart(p: &LogChartProps) -> Html {
         .iter()
         .flat_map(|s| {
             let every = s.points.len().div_ceil(TABLE_ROWS).max(1);
-            s.points.iter().step_by(every).map(|(x, y)| vec![s.label.clone(), short(*x), short(*y)])
+            s.points
+                .iter()
+                .step_by(every)
+                .map(|(x, y)| vec![s.label.clone(), crate::format::sig4(*x), crate::format::sig4(*y)])
         })
         .collect();
     let table = data_table(&p.label, &["", p.x_desc.as_str(), p.y_desc.as_str()], rows);
@@ -456,7 +452,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
         .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
-        .y_label_formatter(&|y| crate::i18n::tick(*y))
+        .y_label_formatter(&|y| crate::format::log_tick(*y))
         .draw()
         .ok()?;
     let ridge = p.peak / p.bandwidth;
@@ -527,7 +523,11 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
             },
         );
     }
-    let rows = p.dots.iter().map(|d| vec![d.label.clone(), short(d.intensity), short(d.tflops)]).collect();
+    let rows = p
+        .dots
+        .iter()
+        .map(|d| vec![d.label.clone(), crate::format::sig4(d.intensity), crate::format::sig4(d.tflops)])
+        .collect();
     let table = data_table(&p.label, &["", p.x_desc.as_str(), "TFLOP/s"], rows);
     plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone(), table)
 }

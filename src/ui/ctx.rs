@@ -5,7 +5,6 @@
 //! widgets sit below it).
 
 use crate::i18n::{tr, trf, Lang};
-use crate::params::{Notice, Problem};
 use crate::topic::{Topic, TopicMeta};
 use wasm_bindgen::JsCast;
 use yew_router::prelude::*;
@@ -133,33 +132,6 @@ pub struct PracticeMode {
 }
 
 impl PracticeMode {
-    /// Read from the query; a value that can't be used gives a notice.
-    pub fn read(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> PracticeMode {
-        let last = |k: &str| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-        let mut bad = |param: &str, given: String, used: &str| {
-            notices.push(Notice { param: param.into(), given, problem: Problem::Malformed { used: used.into() } })
-        };
-        let on = match last("practice") {
-            Some(v) if v == "1" => true,
-            Some(v) if v == "0" => false,
-            Some(v) => {
-                bad("practice", v, "0");
-                false
-            }
-            None => false,
-        };
-        let q = match last("q") {
-            Some(v) => match v.parse::<u64>() {
-                Ok(x) if x <= u32::MAX as u64 => Some(x),
-                _ => {
-                    bad("q", v, "—");
-                    None
-                }
-            },
-            None => None,
-        };
-        PracticeMode { on, q }
-    }
     pub fn globals(&self) -> Vec<(String, String)> {
         let mut g = Vec::new();
         if self.on {

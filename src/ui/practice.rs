@@ -314,7 +314,7 @@ pub fn Ask(p: &AskProps) -> Html {
         None => ("none", ctx.t("practice.none")),
     };
     let you = given_then.map(|g| match (g, &p.q.answer) {
-        (Given::Number(x), _) => practice::fmt(x),
+        (Given::Number(x), _) => crate::format::number(x),
         (Given::Choice(i), Answer::Choice(o)) => o.get(i).map(|c| c.label.render(lang)).unwrap_or_default(),
         _ => String::new(),
     });

@@ -16,22 +16,6 @@ use yew_router::prelude::*;
 
 const LANG_KEY: &str = "warpscope.lang";
 
-/// A 0/1 global parameter (`present`, `embed`): anything else is off, with a notice.
-fn flag(name: &str, given: Option<String>, notices: &mut Vec<Notice>) -> bool {
-    match given.as_deref() {
-        Some("1") => true,
-        None | Some("0") => false,
-        Some(v) => {
-            notices.push(Notice {
-                param: name.into(),
-                given: v.into(),
-                problem: Problem::Malformed { used: "0".into() },
-            });
-            false
-        }
-    }
-}
-
 #[component]
 pub fn App() -> Html {
     html! {
@@ -48,46 +32,43 @@ fn Shell() -> Html {
     let route = use_route::<Route>().unwrap_or(Route::NotFound);
     let pairs = query_pairs(&location);
 
-    // Global parameters: lang (URL, else remembered, else English), present.
-    let mut global_notices: Vec<Notice> = Vec::new();
-    for name in crate::params::GLOBAL_PARAMS {
-        global_notices.extend(pairs.as_deref().and_then(|q| crate::params::repeated(q, name)));
-    }
-    let url_lang = pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == "lang").map(|(_, v)| v.clone()));
+    // The global parameters, read by their specs (`params::GLOBALS`); lang:
+    // the URL's, else the remembered one, else English.
+    let query = pairs.clone().unwrap_or_default();
+    let (globals, mut global_notices) = crate::params::parse_globals(&query);
+    let given = |name: &str| query.iter().any(|(k, _)| k == name);
+    let refused = |notices: &[Notice], name: &str| {
+        notices.iter().any(|n| n.param == name && !matches!(n.problem, Problem::Repeated { .. }))
+    };
     // The remembered language, read from storage once (a synchronous,
     // disk-backed call) and kept in step with this page's own writes: the
     // shell renders on every URL change.
     let remembered = use_mut_ref(|| LocalStorage::get::<String>(LANG_KEY).ok().and_then(|s| Lang::from_code(&s)));
     let stored: Option<Lang> = *remembered.borrow();
-    let lang = match &url_lang {
-        Some(code) => Lang::from_code(code).unwrap_or_else(|| {
-            global_notices.push(Notice {
-                param: "lang".into(),
-                given: code.clone(),
-                problem: Problem::Malformed { used: stored.unwrap_or_default().code().into() },
-            });
-            stored.unwrap_or_default()
-        }),
-        None => stored.unwrap_or_default(),
+    let url_lang =
+        (given("lang") && !refused(&global_notices, "lang")).then(|| Lang::from_code(globals.choice("lang")));
+    let lang = url_lang.flatten().unwrap_or(stored.unwrap_or_default());
+    let present = globals.choice("present") == "1";
+    let embed = globals.choice("embed") == "1";
+    let deck = match globals.int("deck") {
+        // Out of range: no deck (0), rather than a view the deck may not have.
+        _ if refused(&global_notices, "deck") => None,
+        0 => None,
+        k => Some(k as usize),
     };
-    let last =
-        |name: &str| pairs.as_ref().and_then(|q| q.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
-    let present = flag("present", last("present"), &mut global_notices);
-    let embed = flag("embed", last("embed"), &mut global_notices);
-    let deck = match last("deck") {
-        None => None,
-        Some(v) => match v.parse::<usize>() {
-            Ok(k) if (1..=crate::deck::MAX_VIEWS).contains(&k) => Some(k),
-            _ => {
-                global_notices.push(Notice {
-                    param: "deck".into(),
-                    given: v,
-                    problem: Problem::Malformed { used: String::new() },
-                });
-                None
+    let question = (given("q") && !refused(&global_notices, "q")).then(|| globals.int("q") as u64);
+    let practice = super::ctx::PracticeMode { on: globals.choice("practice") == "1", q: question };
+    // Say what was used instead: the remembered language, no deck, no question.
+    for n in &mut global_notices {
+        match (n.param.as_str(), &mut n.problem) {
+            ("lang", Problem::Malformed { used }) => *used = lang.code().into(),
+            ("deck", p @ Problem::OutOfRange { .. }) => *p = Problem::Malformed { used: "0".into() },
+            ("q", p @ (Problem::OutOfRange { .. } | Problem::Malformed { .. })) => {
+                *p = Problem::Malformed { used: "—".into() }
             }
-        },
-    };
+            _ => {}
+        }
+    }
     if let Some((_, given)) = pairs.as_ref().and_then(|q| q.iter().find(|(k, _)| k == "broken")) {
         if route == Route::Home {
             global_notices.push(Notice { param: "#".into(), given: given.clone(), problem: Problem::BrokenLink });
@@ -102,11 +83,10 @@ fn Shell() -> Html {
     }
     // Remembered only when it changes: the shell renders on every URL change,
     // and a localStorage write is a synchronous disk-backed call.
-    if url_lang.as_deref().and_then(Lang::from_code).is_some() && stored != Some(lang) {
+    if url_lang.is_some() && stored != Some(lang) {
         let _ = LocalStorage::set(LANG_KEY, lang.code());
         *remembered.borrow_mut() = Some(lang);
     }
-    let practice = super::ctx::PracticeMode::read(pairs.as_deref().unwrap_or_default(), &mut global_notices);
 
     // The texts of the language asked for may still be on their way (a
     // switch, or a link in the other language): the page stays in the one

@@ -17,11 +17,15 @@ export const BASE_PATH = '/sub/warpscope/';
 /** Every topic's route id, in lecture order, from the README's panel table
  * (written from the registry, `topics::readme_table`, and checked against it
  * by a native test): the e2e tests keep no hand list of topics. */
-export const TOPIC_IDS = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  .split('\n')
-  .map((line) => line.match(/^\| `#\/([a-z0-9-]+)` \|/))
-  .filter(Boolean)
-  .map((m) => m[1]);
+export const TOPIC_IDS = (() => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('| route | notes § |')).split('\n\n')[0];
+  return table
+    .split('\n')
+    .map((line) => line.match(/^\| `#\/([a-z0-9-]+)` \|/))
+    .filter(Boolean)
+    .map((m) => m[1]);
+})();
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',

@@ -2,9 +2,8 @@
 //! flash's extra memory, and the ratio between them.
 
 use super::{head, ATTENTION_MEMORY};
-use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, metric, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, metric, values, Answer, Made, Rng, Text};
 use crate::sim::attention_memory::metrics;
 use crate::sim::hw::ML_DTYPES;
 
@@ -27,13 +26,13 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
     let h = head(v);
     let m = figures(v);
     vec![
-        a("n", fmt(h.n as f64)),
+        a("n", crate::format::number(h.n as f64)),
         a("dtype", v.choice("dtype")),
         a("e", h.elem_bytes),
-        a("std", format_bytes(metric(&m, "standard-bytes"))),
-        a("flash", format_bytes(metric(&m, "flash-extra-bytes"))),
+        a("std", crate::format::bytes(metric(&m, "standard-bytes"))),
+        a("flash", crate::format::bytes(metric(&m, "flash-extra-bytes"))),
         a("k", if h.both_stats { 2 } else { 1 }),
-        a("x", fmt(metric(&m, "ratio").round())),
+        a("x", crate::format::number(metric(&m, "ratio").round())),
     ]
 }
 

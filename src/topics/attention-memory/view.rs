@@ -1,7 +1,6 @@
 //! The `#/attention-memory` panel: S and P against flash's statistics (notes
 //! §8.5, demo 4 of 05).
 
-use crate::i18n::format_bytes;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::sim::measured::Table;
 use crate::ui::chart::{LogChart, LogSeries};
@@ -54,7 +53,7 @@ pub fn use_memory_panel() -> Html {
             <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
                 width={(width - 4.0).max(240.0)} height={if ctx.present { 380.0 } else { 320.0 }} present={ctx.present}
                 label={ctx.t("attention-memory.chart")} />
-            <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &format_bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
+            <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &crate::format::bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
             { chart_title(ctx, "attention-memory.table") }
             <table class="ledger" data-testid="memory-table">
                 <thead><tr>

@@ -3,7 +3,7 @@
 
 use super::{coalescing_params, COALESCING};
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, pct, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::coalescing::Access;
 use crate::sim::hw::ALL_DTYPES;
 
@@ -37,9 +37,9 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("first", x.addrs[0]),
         a("last", x.addrs[31]),
         a("t", x.transactions()),
-        a("moved", fmt(x.bytes_moved() as f64)),
-        a("useful", fmt(x.useful_bytes() as f64)),
-        a("pct", pct(x.useful_fraction())),
+        a("moved", crate::format::number(x.bytes_moved() as f64)),
+        a("useful", crate::format::number(x.useful_bytes() as f64)),
+        a("pct", crate::format::percent(x.useful_fraction())),
     ]
 }
 

@@ -3,7 +3,7 @@
 
 use super::{divergence_run, DIVERGENCE};
 use crate::params::Values;
-use crate::practice::{a, at_end, bank, pct, values, Answer, Made, Rng, Text};
+use crate::practice::{a, at_end, bank, values, Answer, Made, Rng, Text};
 
 bank!("divergence": "steps" => steps, "diverging" => diverging, "efficiency" => efficiency);
 
@@ -50,7 +50,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("div", if div.is_empty() { "—".to_string() } else { div.join(", ") }),
         a("active", active),
         a("slots", d.schedule().len() * 32),
-        a("eff", pct(d.simt_efficiency())),
+        a("eff", crate::format::percent(d.simt_efficiency())),
     ]
 }
 

@@ -3,7 +3,8 @@
 //! both passes, batch and heads, and the FlashAttention paper's GPT-2 medium
 //! benchmark beside what this model computes for it.
 
-use crate::i18n::{format_bytes, group_digits, tr, trf, Lang};
+use crate::format::{bytes, grouped};
+use crate::i18n::{tr, trf, Lang};
 use crate::params::{Value, Values};
 use crate::sim::flash::io::{self, Order, Standard};
 use crate::sim::flash::{Flash, Pass};
@@ -183,7 +184,7 @@ pub fn nn_passes(f: &Flash, v: &Values) -> u64 {
 /// "Blocks from SRAM: M = … elements, Bc = ⌈M/4d⌉ = …, Br = min(Bc, d) = …".
 pub fn blocks_line(lang: Lang, f: &Flash, sram_bytes: u64) -> String {
     let m = io::sram_elements(sram_bytes, f.p.elem_bytes);
-    trf(lang, "flash.blocks.sram", &[("m", &group_digits(m)), ("bc", &f.p.bk.to_string()), ("br", &f.p.bq.to_string())])
+    trf(lang, "flash.blocks.sram", &[("m", &grouped(m)), ("bc", &f.p.bk.to_string()), ("br", &f.p.bq.to_string())])
 }
 
 /// The paper's IO complexity for this n, d and M, in elements.
@@ -194,13 +195,13 @@ pub fn io_line(lang: Lang, f: &Flash, sram_bytes: u64) -> String {
     trf(
         lang,
         "flash.io",
-        &[("std", &sci(io::io_standard(n, d))), ("flash", &sci(io::io_flash(n, d, m))), ("m", &group_digits(m as u64))],
+        &[("std", &sci(io::io_standard(n, d))), ("flash", &sci(io::io_flash(n, d, m))), ("m", &grouped(m as u64))],
     )
 }
 
 /// Bytes as the ledger prints them: with units, exact in parentheses.
 pub fn bytes_cell(b: u64) -> (String, String) {
-    (format_bytes(b as f64), format!("{} B", group_digits(b)))
+    (bytes(b as f64), format!("{} B", grouped(b)))
 }
 
 #[cfg(test)]

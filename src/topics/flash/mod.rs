@@ -4,7 +4,7 @@
 //! figures with the pending ones marked, captions, check lines, the rows
 //! table and the ledger's texts.
 
-use crate::i18n::{format_kib, group_digits, tr, trf, Lang};
+use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
 use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
 use crate::sim::{hw, Metric};
@@ -236,15 +236,6 @@ pub fn sci(v: f64) -> String {
     }
 }
 
-/// A running statistic, five decimals (−∞ before the first tile).
-pub fn num(v: f64) -> String {
-    if v == f64::NEG_INFINITY {
-        "−∞".into()
-    } else {
-        format!("{v:.5}")
-    }
-}
-
 /// What step `step` of the pass does.
 pub fn caption(lang: Lang, f: &Flash, pass: Pass, step: u64) -> String {
     match f.tile_at(pass, step) {
@@ -326,11 +317,11 @@ pub fn row_lines(f: &Flash, i: usize, j: usize, st: &RowState) -> Vec<RowLine> {
     (0..st.m.len())
         .map(|r| RowLine {
             row: i * f.p.bq + r,
-            m: num(st.m[r]),
-            l: num(st.l[r]),
-            rescale: num(st.rescale[r]),
+            m: crate::format::stat5(st.m[r]),
+            l: crate::format::stat5(st.l[r]),
+            rescale: crate::format::stat5(st.rescale[r]),
             hot: st.rescale[r] < 1.0 && j > 0,
-            o: (0..cols).map(|x| num(st.o[r * cols + x] / st.l[r])).collect::<Vec<_>>().join(", "),
+            o: (0..cols).map(|x| crate::format::stat5(st.o[r * cols + x] / st.l[r])).collect::<Vec<_>>().join(", "),
         })
         .collect()
 }
@@ -349,7 +340,11 @@ pub fn saving(lang: Lang, standard: u64, flash: u64) -> String {
 
 /// The SRAM line: working set of one thread block against what it has.
 pub fn sram_line(lang: Lang, f: &Flash) -> String {
-    trf(lang, "flash.sram", &[("used", &format_kib(f.sram_bytes() as f64)), ("have", &format_kib(f.p.sram as f64))])
+    trf(
+        lang,
+        "flash.sram",
+        &[("used", &crate::format::kib(f.sram_bytes() as f64)), ("have", &crate::format::kib(f.p.sram as f64))],
+    )
 }
 
 /// Where the blocks come from the SRAM size (the paper's Algorithm 1): the
@@ -362,8 +357,8 @@ pub fn sram_paper_line(lang: Lang, f: &Flash) -> String {
         lang,
         "flash.sram.paper",
         &[
-            ("used", &group_digits(used)),
-            ("m", &group_digits(m)),
+            ("used", &crate::format::grouped(used)),
+            ("m", &crate::format::grouped(m)),
             ("e", &f.p.elem_bytes.to_string()),
             ("verdict", &tr(lang, if used <= m { "flash.sram.fits" } else { "flash.sram.too-big.short" })),
         ],
@@ -657,7 +652,7 @@ mod tests {
         assert!(lines.iter().all(|l| l.o.split(", ").count() == 3));
         // The first tile never rescales.
         assert!(row_lines(&f, 5, 0, &trace[0]).iter().all(|l| !l.hot && l.rescale == "0.00000"));
-        assert_eq!(num(f64::NEG_INFINITY), "−∞");
+        assert_eq!(crate::format::stat5(f64::NEG_INFINITY), "−∞");
         assert_eq!(sci(0.0), "0");
         assert_eq!(sci(2.5e-16), "2.50e-16");
         assert_eq!(saving(Lang::En, 1000, 300), "3.3× less traffic");

@@ -3,9 +3,8 @@
 //! SRAM.
 
 use super::{flash_params, FLASH};
-use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, values, yes_no, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, yes_no, Answer, Made, Rng, Text};
 use crate::sim::flash::{Flash, Pass};
 use crate::sim::hw::ML_DTYPES;
 
@@ -49,12 +48,12 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("total", f.tile_rows() * f.tile_cols()),
         a("skipped", f.tiles_skipped()),
         a("computed", f.tiles_computed()),
-        a("std", format_bytes(std as f64)),
-        a("flash", format_bytes(fl as f64)),
-        a("x", fmt((10.0 * std as f64 / fl as f64).round() / 10.0)),
+        a("std", crate::format::bytes(std as f64)),
+        a("flash", crate::format::bytes(fl as f64)),
+        a("x", crate::format::number((10.0 * std as f64 / fl as f64).round() / 10.0)),
         a("sram", v.int("sram")),
-        a("need", fmt(f.sram_bytes() as f64)),
-        a("budget", fmt(f.p.sram as f64)),
+        a("need", crate::format::number(f.sram_bytes() as f64)),
+        a("budget", crate::format::number(f.p.sram as f64)),
     ]
 }
 

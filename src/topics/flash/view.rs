@@ -12,7 +12,7 @@
 
 use super::{Checks, Key, RecentChecks, Verdict, MAX_D_SHOWN, MAX_WIDTH, ROWS_SHOWN};
 use crate::draw::flash::{colors, draw};
-use crate::i18n::{format_bytes, group_digits};
+use crate::format::{bytes, grouped};
 use crate::params::Values;
 use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
@@ -258,8 +258,8 @@ pub fn use_flash_panel() -> Html {
             ])} />
             if pass == Pass::Bwd {
                 <p data-testid="recompute">{ ctx.tf("flash.recompute", &[
-                    ("flops", &group_digits(sim.recompute_flops())),
-                    ("bytes", &format_bytes(sim.bytes_not_stored() as f64)),
+                    ("flops", &grouped(sim.recompute_flops())),
+                    ("bytes", &bytes(sim.bytes_not_stored() as f64)),
                 ]) }</p>
             }
         </>

@@ -2,9 +2,8 @@
 //! it moves, and the speed-up fusion bounds.
 
 use super::{elem_bytes, expression, FUSION};
-use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, metric, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, metric, values, Answer, Made, Rng, Text};
 use crate::sim::fusion::{kernels, ledger, PRESETS};
 
 bank!("fusion": "kernels" => kernel_count, "bytes" => bytes, "speedup" => speedup);
@@ -27,7 +26,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
     let calls: Vec<String> = kernels(&e).iter().map(|k| k.call()).collect();
     vec![
         a("expr", v.text("expr")),
-        a("n", fmt(n as f64)),
+        a("n", crate::format::number(n as f64)),
         a("dtype", v.choice("dtype")),
         a("e", b),
         a("kernels", l.kernels),
@@ -36,9 +35,9 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("wu", l.writes_unfused),
         a("rf", l.reads_fused),
         a("wf", l.writes_fused),
-        a("bu", format_bytes(metric(&m, "bytes-unfused"))),
-        a("bf", format_bytes(metric(&m, "bytes-fused"))),
-        a("x", fmt(metric(&m, "speedup-bound"))),
+        a("bu", crate::format::bytes(metric(&m, "bytes-unfused"))),
+        a("bf", crate::format::bytes(metric(&m, "bytes-fused"))),
+        a("x", crate::format::number(metric(&m, "speedup-bound"))),
     ]
 }
 

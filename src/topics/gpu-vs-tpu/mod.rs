@@ -2,7 +2,8 @@
 //! from URL values to simulation parameters; the two cycle counts spelled
 //! out, and the link to the same pass on the systolic array.
 
-use crate::i18n::{group_digits, tr, trf, Lang};
+use crate::format::grouped;
+use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
 use crate::sim::hw::tpu::{self, Tpu};
 use crate::sim::matmul::{self, Chips, Compare};
@@ -108,7 +109,7 @@ pub fn tpu_detail(lang: Lang, c: &Compare) -> String {
             ("passes", &c.mxu_passes().to_string()),
             ("m", &c.m.to_string()),
             ("s", &c.mxu.to_string()),
-            ("cycles", &group_digits(c.mxu_cycles())),
+            ("cycles", &grouped(c.mxu_cycles())),
         ],
     )
 }
@@ -124,7 +125,7 @@ pub fn gpu_detail(lang: Lang, c: &Compare) -> String {
             ("tn", &c.tn.to_string()),
             ("k", &c.k.to_string()),
             ("rate", &c.macs_per_sm_cycle.to_string()),
-            ("cycles", &group_digits(c.gpu_cycles())),
+            ("cycles", &grouped(c.gpu_cycles())),
         ],
     )
 }
@@ -142,8 +143,8 @@ pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
                 ("mxus", &t.mxus.to_string()),
                 ("clock", &super::systolic::clock_text(lang, t)),
                 ("peak", &format!("{:.0}", t.bf16_tflops)),
-                ("rounds", &group_digits(ch.tpu_rounds())),
-                ("cycles", &group_digits(ch.tpu_cycles())),
+                ("rounds", &grouped(ch.tpu_rounds())),
+                ("cycles", &grouped(ch.tpu_cycles())),
                 ("us", &format!("{:.1}", ch.tpu_us())),
                 ("tflops", &format!("{:.0}", ch.tflops(ch.tpu_us()))),
             ],
@@ -156,7 +157,7 @@ pub fn chip_detail(lang: Lang, v: &Values) -> [String; 2] {
                 ("sms", &g.sms.to_string()),
                 ("ghz", &format!("{:.2}", ch.gpu_ghz)),
                 ("peak", &format!("{:.0}", g.bf16_tflops)),
-                ("cycles", &group_digits(ch.c.gpu_cycles())),
+                ("cycles", &grouped(ch.c.gpu_cycles())),
                 ("us", &format!("{:.1}", ch.gpu_us())),
                 ("tflops", &format!("{:.0}", ch.tflops(ch.gpu_us()))),
             ],
@@ -187,7 +188,7 @@ pub fn systolic_link_text(lang: Lang, v: &Values) -> String {
             ("k", &cap(c.k).to_string()),
             ("n", &cap(c.n).to_string()),
             ("s", &c.mxu.to_string()),
-            ("folds", &group_digits(folds)),
+            ("folds", &grouped(folds)),
         ],
     );
     if capped {
@@ -367,7 +368,9 @@ mod tests {
             assert_eq!(sim.total_cycles(), gpu_tpu(&v).mxu_cycles(), "{m}×{k}×{n} on {tpu}");
             let c = gpu_tpu(&v);
             if !c.aligned() {
-                assert!(tpu_detail(Lang::En, &c).contains(&format!("= {} cycles", group_digits(c.mxu_cycles()))));
+                assert!(
+                    tpu_detail(Lang::En, &c).contains(&format!("= {} cycles", crate::format::grouped(c.mxu_cycles())))
+                );
                 assert!(tpu_detail(Lang::En, &c).contains("its rows + its columns"), "{}", tpu_detail(Lang::En, &c));
             }
         }

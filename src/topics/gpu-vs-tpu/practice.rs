@@ -3,7 +3,7 @@
 
 use super::{gpu_tpu, GPU_TPU};
 use crate::params::Values;
-use crate::practice::{a, bank, pct, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::hw::GPU_CODES;
 
 bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
@@ -42,8 +42,8 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("tn", c.tn),
         a("tiles", w.tiles()),
         a("waves", w.waves()),
-        a("tpu_u", pct(c.mxu_utilization())),
-        a("gpu_u", pct(c.gpu_utilization())),
+        a("tpu_u", crate::format::percent(c.mxu_utilization())),
+        a("gpu_u", crate::format::percent(c.gpu_utilization())),
     ]
 }
 

@@ -136,21 +136,14 @@ pub fn metrics(h: &Gpu, dtype: &str) -> Vec<Metric> {
     ]
 }
 
-/// A number with about three significant digits (990, 67.0, 0.84).
-pub fn short(x: f64) -> String {
-    if x >= 100.0 {
-        format!("{x:.0}")
-    } else if x >= 10.0 {
-        format!("{x:.1}")
-    } else {
-        format!("{x:.2}")
-    }
-}
-
 /// The arguments of `hardware.ridge`: peak (TFLOP/s), bandwidth (TB/s) and
 /// their quotient (FLOP per byte).
 pub fn ridge_args(h: &Gpu, dtype: &str) -> [(&'static str, String); 3] {
-    [("peak", short(h.peak_tflops(dtype))), ("bw", h.hbm_tbps.to_string()), ("r", format!("{:.0}", h.ridge(dtype)))]
+    [
+        ("peak", crate::format::sig3(h.peak_tflops(dtype))),
+        ("bw", h.hbm_tbps.to_string()),
+        ("r", format!("{:.0}", h.ridge(dtype))),
+    ]
 }
 
 /// One level of the memory hierarchy: its label, size ("—" where unknown),
@@ -446,7 +439,15 @@ mod tests {
 
     #[test]
     fn short_numbers() {
-        assert_eq!([short(989.5), short(67.0), short(0.8375), short(19.5)], ["990", "67.0", "0.84", "19.5"]);
+        assert_eq!(
+            [
+                crate::format::sig3(989.5),
+                crate::format::sig3(67.0),
+                crate::format::sig3(0.8375),
+                crate::format::sig3(19.5)
+            ],
+            ["990", "67.0", "0.84", "19.5"]
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Practice on `#/hardware`: the ridge point of a preset and of a custom
 //! machine, and which of two GPUs needs more FLOPs per byte.
 
-use super::{machine, ridge_args, short, HARDWARE};
+use super::{machine, ridge_args, HARDWARE};
 use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 
@@ -54,7 +54,12 @@ fn higher(r: &mut Rng) -> Made {
             ]),
             explain: Text::new(
                 "practice.hardware.higher.why",
-                &[a("a", h(g1).name), a("ra", short(r1)), a("b", h(g2).name), a("rb", short(r2))],
+                &[
+                    a("a", h(g1).name),
+                    a("ra", crate::format::sig3(r1)),
+                    a("b", h(g2).name),
+                    a("rb", crate::format::sig3(r2)),
+                ],
             ),
             state: values(&HARDWARE, &[("gpu", best.into()), ("dtype", dtype.into())]),
         })

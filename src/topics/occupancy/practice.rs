@@ -3,7 +3,7 @@
 
 use super::{occupancy_kernel, OCCUPANCY};
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, pct, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::occupancy::{compute, Occupancy, Resource};
 
 bank!("occupancy": "blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
@@ -44,7 +44,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("arch", arch.name),
         a("threads", v.int("threads")),
         a("regs", v.int("regs")),
-        a("smem", fmt(v.int("smem") as f64)),
+        a("smem", crate::format::number(v.int("smem") as f64)),
         a("lw", w),
         a("lb", b),
         a("lr", r),
@@ -53,7 +53,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("wpb", o.warps_per_block),
         a("active", o.active_warps),
         a("max", arch.max_warps_per_sm),
-        a("pct", pct(o.occupancy)),
+        a("pct", crate::format::percent(o.occupancy)),
     ]
 }
 

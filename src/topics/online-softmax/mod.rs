@@ -81,17 +81,6 @@ fn blocks(v: &Values) -> u64 {
     n.div_ceil((v.int("block") as usize).max(1)) as u64
 }
 
-/// Numbers as the table shows them (enough digits to see the rescaling).
-pub fn num(v: f64) -> String {
-    if v == f64::NEG_INFINITY {
-        "−∞".into()
-    } else if v.abs() >= 1e5 || (v != 0.0 && v.abs() < 1e-3) {
-        format!("{v:.4e}")
-    } else {
-        format!("{v:.6}").trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
 /// Table rows shown at most (the latest blocks; earlier ones in one row).
 pub const TABLE_ROWS: u64 = 12;
 /// Values of a block listed in its row (then "…").
@@ -126,23 +115,29 @@ pub fn table(sim: &OnlineSoftmax, step: u64) -> (Option<(u64, u64)>, Vec<Row>) {
             let r = sim.running(s);
             let prev = sim.running(s - 1);
             let range = sim.block_range(s);
-            let vals: Vec<String> = sim.x[range.clone()].iter().take(ROW_VALUES).map(|x| num(*x)).collect();
+            let vals: Vec<String> =
+                sim.x[range.clone()].iter().take(ROW_VALUES).map(|x| crate::format::running(*x)).collect();
             let more = if range.len() > ROW_VALUES { " …" } else { "" };
             let bmax = sim.x[range].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             let start = prev.m == f64::NEG_INFINITY;
             Row {
                 step: s,
                 values: format!("{}{more}", vals.join(", ")),
-                block_max: num(bmax),
-                m_before: num(prev.m),
-                m_after: num(r.m),
+                block_max: crate::format::running(bmax),
+                m_before: crate::format::running(prev.m),
+                m_after: crate::format::running(r.m),
                 rescale: if start {
                     "—".to_string()
                 } else {
-                    format!("e^({} − {}) = {}", num(prev.m), num(r.m), num(r.rescale))
+                    format!(
+                        "e^({} − {}) = {}",
+                        crate::format::running(prev.m),
+                        crate::format::running(r.m),
+                        crate::format::running(r.rescale)
+                    )
                 },
                 grew: r.m > prev.m && !start,
-                l: num(r.l),
+                l: crate::format::running(r.l),
             }
         })
         .collect();
@@ -162,7 +157,7 @@ pub fn probs_markup(p: &[f64], reference: &[f64], range: std::ops::Range<usize>,
             "<span class=\"prob\" data-metric=\"p-{i}\" data-value=\"{}\" title=\"{three_pass}: {}\">p{i} = {}</span>",
             p[i],
             reference[i],
-            num(p[i])
+            crate::format::running(p[i])
         );
     }
     markup
@@ -223,12 +218,12 @@ mod tests {
 
     #[test]
     fn numbers_as_the_table_shows_them() {
-        assert_eq!(num(f64::NEG_INFINITY), "−∞");
-        assert_eq!(num(3.0), "3");
-        assert_eq!(num(1.0 + (-2f64).exp()), "1.135335");
-        assert_eq!(num(123456.0), "1.2346e5");
-        assert_eq!(num(0.0001), "1.0000e-4");
-        assert_eq!(num(0.0), "0");
+        assert_eq!(crate::format::running(f64::NEG_INFINITY), "−∞");
+        assert_eq!(crate::format::running(3.0), "3");
+        assert_eq!(crate::format::running(1.0 + (-2f64).exp()), "1.135335");
+        assert_eq!(crate::format::running(123456.0), "1.2346e5");
+        assert_eq!(crate::format::running(0.0001), "1.0000e-4");
+        assert_eq!(crate::format::running(0.0), "0");
     }
 
     #[test]

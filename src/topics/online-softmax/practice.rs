@@ -1,7 +1,7 @@
 //! Practice on `#/online-softmax`: the running maximum m and sum ℓ after a
 //! block, and the factor ℓ is rescaled by when the maximum moves.
 
-use super::{num, softmax_run, ONLINE_SOFTMAX};
+use super::{softmax_run, ONLINE_SOFTMAX};
 use crate::params::{Value, Values};
 use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 
@@ -26,20 +26,20 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
     let s = softmax_run(v);
     let b = v.int("step") as u64;
     let (now, before) = (s.running(b), s.running(b - 1));
-    let seen: Vec<String> = s.x[..s.block_range(b).end].iter().map(|x| num(*x)).collect();
-    let block: Vec<String> = s.x[s.block_range(b)].iter().map(|x| num(*x)).collect();
-    let all: Vec<String> = s.x.iter().map(|x| num(*x)).collect();
+    let seen: Vec<String> = s.x[..s.block_range(b).end].iter().map(|x| crate::format::running(*x)).collect();
+    let block: Vec<String> = s.x[s.block_range(b)].iter().map(|x| crate::format::running(*x)).collect();
+    let all: Vec<String> = s.x.iter().map(|x| crate::format::running(*x)).collect();
     vec![
         a("x", all.join(", ")),
         a("size", s.block),
         a("b", b),
         a("block", block.join(", ")),
         a("seen", seen.join(", ")),
-        a("m", num(now.m)),
-        a("l", num(now.l)),
-        a("m0", if b > 1 { num(before.m) } else { "−∞".into() }),
-        a("l0", num(before.l)),
-        a("f", num(now.rescale)),
+        a("m", crate::format::running(now.m)),
+        a("l", crate::format::running(now.l)),
+        a("m0", if b > 1 { crate::format::running(before.m) } else { "−∞".into() }),
+        a("l0", crate::format::running(before.l)),
+        a("f", crate::format::running(now.rescale)),
     ]
 }
 

@@ -3,7 +3,7 @@
 
 use super::{quantization, QUANTIZATION};
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, pct, values, yes_no, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, yes_no, Answer, Made, Rng, Text};
 use crate::sim::hw::ML_DTYPES;
 
 bank!("quantization": "tiles" => tiles, "aligned" => aligned, "useful" => useful);
@@ -34,9 +34,9 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("row", q.row_bytes()),
         a("rem", q.row_bytes() % q.section),
         a("padded", q.padded_n()),
-        a("area", fmt((q.m * q.n) as f64)),
-        a("computed", fmt((q.tiles() * q.t * q.t) as f64)),
-        a("pct", pct(q.useful_fraction())),
+        a("area", crate::format::number((q.m * q.n) as f64)),
+        a("computed", crate::format::number((q.tiles() * q.t * q.t) as f64)),
+        a("pct", crate::format::percent(q.useful_fraction())),
     ]
 }
 

@@ -2,9 +2,8 @@
 //! accesses saved by recomputing, bytes kept for backward.
 
 use super::{ledger_rows, recompute, RECOMPUTE};
-use crate::i18n::format_bytes;
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 
 bank!("recompute": "store" => store, "saved" => saved, "kept" => kept);
 
@@ -24,7 +23,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
     let [s, c] = ledger_rows(&r);
     vec![
         a("depth", r.depth),
-        a("n", fmt(r.n as f64)),
+        a("n", crate::format::number(r.n as f64)),
         a("dtype", v.choice("dtype")),
         a("store_f", s.forward),
         a("store_b", s.backward),
@@ -32,8 +31,8 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("re_f", c.forward),
         a("re_b", c.backward),
         a("re", c.total),
-        a("kept_s", format_bytes(r.saved_bytes_store() as f64)),
-        a("kept_r", format_bytes(r.saved_bytes_recompute() as f64)),
+        a("kept_s", crate::format::bytes(r.saved_bytes_store() as f64)),
+        a("kept_r", crate::format::bytes(r.saved_bytes_recompute() as f64)),
     ]
 }
 

@@ -1,6 +1,5 @@
 //! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
 
-use crate::i18n::format_bytes;
 use crate::ui::lecture_table::lecture_table;
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
@@ -57,8 +56,8 @@ pub fn use_recompute_panel() -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             <p class="formula">{ format!("{}: {} · {}: {}",
-                ctx.t("metric.saved-bytes-store"), format_bytes(r.saved_bytes_store() as f64),
-                ctx.t("metric.saved-bytes-recompute"), format_bytes(r.saved_bytes_recompute() as f64)) }</p>
+                ctx.t("metric.saved-bytes-store"), crate::format::bytes(r.saved_bytes_store() as f64),
+                ctx.t("metric.saved-bytes-recompute"), crate::format::bytes(r.saved_bytes_recompute() as f64)) }</p>
             <p class="muted">{ ctx.tf("recompute.why-differ", &[("d", &r.accesses_saved().to_string())]) }</p>
             <p class="muted" data-testid="extra-sigmoids" data-value={r.extra_sigmoids().to_string()}>{ ctx.tf("recompute.extra", &[("k", &r.extra_sigmoids().to_string())]) }</p>
             { slides_58 }

@@ -4,7 +4,6 @@
 //! pure data.
 
 use super::fusion::measured_ledger;
-use super::hardware::short;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw::Gpu;
 use crate::sim::measured::Table;
@@ -86,7 +85,11 @@ impl OpPoint {
     }
     /// The table's cells: intensity, attainable, share of peak.
     pub fn cells(&self) -> [String; 3] {
-        [short(self.intensity), format!("{} TFLOP/s", short(self.attainable)), format!("{:.1}%", 100.0 * self.of_peak)]
+        [
+            crate::format::sig3(self.intensity),
+            format!("{} TFLOP/s", crate::format::sig3(self.attainable)),
+            format!("{:.1}%", 100.0 * self.of_peak),
+        ]
     }
 }
 

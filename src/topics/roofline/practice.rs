@@ -1,10 +1,9 @@
 //! Practice on `#/roofline`: memory- or compute-bound, attainable TFLOP/s,
 //! arithmetic intensity of the lecture's operations.
 
-use super::super::hardware::short;
 use super::{gpu, roofline_work, ROOFLINE};
 use crate::params::Values;
-use crate::practice::{a, bank, bound_choice, fmt, metric, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng, Text};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 use crate::sim::roofline;
 
@@ -49,13 +48,13 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("op", op_text(v)),
         a("gpu", h.name),
         a("dtype", dtype),
-        a("flops", fmt(w.flops)),
-        a("bytes", fmt(w.bytes)),
-        a("i", short(metric(&m, "intensity"))),
-        a("peak", short(h.peak_tflops(dtype))),
+        a("flops", crate::format::number(w.flops)),
+        a("bytes", crate::format::number(w.bytes)),
+        a("i", crate::format::sig3(metric(&m, "intensity"))),
+        a("peak", crate::format::sig3(h.peak_tflops(dtype))),
         a("bw", h.hbm_tbps),
-        a("ridge", short(h.ridge(dtype))),
-        a("att", short(metric(&m, "attainable-tflops"))),
+        a("ridge", crate::format::sig3(h.ridge(dtype))),
+        a("att", crate::format::sig3(metric(&m, "attainable-tflops"))),
     ]
 }
 

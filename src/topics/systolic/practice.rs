@@ -3,7 +3,7 @@
 
 use super::{systolic_params, SYSTOLIC};
 use crate::params::{Value, Values};
-use crate::practice::{a, bank, pct, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::systolic::{total_cycles, Systolic};
 
 bank!("systolic": "cycles" => cycles, "utilization" => utilization, "busy" => busy);
@@ -27,7 +27,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("cycles", total_cycles(&p)),
         a("pes", p.rows * p.cols),
         a("macs", p.rows * p.cols * p.k),
-        a("pct", pct(s.utilization())),
+        a("pct", crate::format::percent(s.utilization())),
         a("c", v.int("cycle")),
     ]
 }

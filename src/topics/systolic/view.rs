@@ -305,7 +305,7 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> 
     let (cy, macs, map, cutil, util) = sim.fold_figures(fold);
     let all = sim.schedule().total_cycles_split();
     let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-    let n = crate::i18n::group_digits;
+    let n = crate::format::grouped;
     let (ra, rb) = sim.operand_reads();
     let p = sim.params();
     let (ea, eb) = ((p.m * p.k) as f64, (p.k * p.n) as f64);

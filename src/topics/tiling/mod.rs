@@ -2,7 +2,8 @@
 //! from URL values to simulation parameters; the step caption, the shared
 //! memory check and the lecture cases.
 
-use crate::i18n::{format_kib, group_digits, tr, trf, Lang};
+use crate::format::{grouped, kib};
+use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::hw;
 use crate::sim::matmul::{self, TileRun, TileState};
@@ -87,7 +88,7 @@ pub fn caption(lang: Lang, run: &TileRun, s: &TileState) -> String {
             ("s0", &(s.step - 1).to_string()),
             ("ti", &run.ti.to_string()),
             ("tj", &run.tj.to_string()),
-            ("macs", &group_digits(rows * cols * span.len())),
+            ("macs", &grouped(rows * cols * span.len())),
         ],
     )
 }
@@ -95,11 +96,7 @@ pub fn caption(lang: Lang, run: &TileRun, s: &TileState) -> String {
 /// The followed tile's counters so far.
 pub fn counters(lang: Lang, s: &TileState) -> String {
     let ratio = if s.loads == 0 { "—".to_string() } else { format!("{:.2}", s.macs as f64 / s.loads as f64) };
-    trf(
-        lang,
-        "tiling.counters",
-        &[("loads", &group_digits(s.loads)), ("macs", &group_digits(s.macs)), ("ratio", &ratio)],
-    )
+    trf(lang, "tiling.counters", &[("loads", &grouped(s.loads)), ("macs", &grouped(s.macs)), ("ratio", &ratio)])
 }
 
 /// Whether two tiles fit in the shared memory (the check's class), and the
@@ -114,7 +111,7 @@ pub fn fit_text(lang: Lang, v: &Values) -> (bool, String) {
         &[
             ("t", &t.t.to_string()),
             ("dtype", v.choice("dtype")),
-            ("bytes", &format_kib(fit.bytes as f64)),
+            ("bytes", &kib(fit.bytes as f64)),
             ("smem", &v.int("smem").to_string()),
             ("max", &fit.max_tile.to_string()),
         ],

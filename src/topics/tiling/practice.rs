@@ -3,7 +3,7 @@
 
 use super::{tiling, TILING};
 use crate::params::Values;
-use crate::practice::{a, bank, fmt, values, yes_no, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, yes_no, Answer, Made, Rng, Text};
 use crate::sim::hw::ML_DTYPES;
 
 bank!("tiling": "reads" => reads, "max-tile" => max_tile, "fits" => fits);
@@ -29,16 +29,16 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("t", t.t),
         a("dtype", v.choice("dtype")),
         a("e", t.elem_bytes),
-        a("naive", fmt(naive.global_reads() as f64)),
-        a("tiled", fmt(t.global_reads() as f64)),
+        a("naive", crate::format::number(naive.global_reads() as f64)),
+        a("tiled", crate::format::number(t.global_reads() as f64)),
         a("tiles", t.n.div_ceil(t.t)),
         a("smem", smem),
-        a("pair", fmt(fit.bytes as f64)),
-        a("budget", fmt((smem * 1024) as f64)),
+        a("pair", crate::format::number(fit.bytes as f64)),
+        a("budget", crate::format::number((smem * 1024) as f64)),
         a("max", fit.max_tile),
-        a("maxpair", fmt((2 * fit.max_tile * fit.max_tile * t.elem_bytes) as f64)),
+        a("maxpair", crate::format::number((2 * fit.max_tile * fit.max_tile * t.elem_bytes) as f64)),
         a("next", fit.max_tile + 1),
-        a("nextpair", fmt((2 * (fit.max_tile + 1) * (fit.max_tile + 1) * t.elem_bytes) as f64)),
+        a("nextpair", crate::format::number((2 * (fit.max_tile + 1) * (fit.max_tile + 1) * t.elem_bytes) as f64)),
     ]
 }
 

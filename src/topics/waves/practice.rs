@@ -3,7 +3,7 @@
 
 use super::{waves_at, WAVES};
 use crate::params::Values;
-use crate::practice::{a, bank, pct, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
 use crate::sim::hw::GPU_CODES;
 
 bank!("waves": "tiles" => tiles, "waves" => waves, "boundary" => boundary);
@@ -35,7 +35,7 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
         a("tiles", w.tiles()),
         a("waves", w.waves()),
         a("last", w.last_wave_tiles()),
-        a("pct", pct(w.sm_utilization())),
+        a("pct", crate::format::percent(w.sm_utilization())),
     ]
 }
 
@@ -82,7 +82,7 @@ fn boundary(r: &mut Rng) -> Made {
             .iter()
             .map(|v| {
                 let w = waves_at(v, v.int("n") as u64);
-                format!("n = {}: {}%", w.n, pct(w.sm_utilization()))
+                format!("n = {}: {}%", w.n, crate::format::percent(w.sm_utilization()))
             })
             .collect();
         let mut args = args(&vs[worst]);

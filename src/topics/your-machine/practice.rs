@@ -3,7 +3,7 @@
 
 use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
 use crate::params::Values;
-use crate::practice::{a, bank, bound_choice, fmt, metric, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng, Text};
 use crate::sim::bench::Results;
 
 bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
@@ -25,9 +25,9 @@ fn run(r: &mut Rng) -> (Results, Values) {
 fn args(res: &Results) -> Vec<(&'static str, String)> {
     let m = metrics(res);
     vec![
-        a("bw", fmt(metric(&m, "bandwidth-gbps"))),
-        a("peak", fmt(metric(&m, "peak-gflops"))),
-        a("ridge", fmt(metric(&m, "ridge"))),
+        a("bw", crate::format::number(metric(&m, "bandwidth-gbps"))),
+        a("peak", crate::format::number(metric(&m, "peak-gflops"))),
+        a("ridge", crate::format::number(metric(&m, "ridge"))),
     ]
 }
 
@@ -47,7 +47,7 @@ fn attainable(r: &mut Rng) -> Made {
     let m = metrics(&res);
     let att = roof(metric(&m, "peak-gflops"), metric(&m, "bandwidth-gbps"), i);
     let mut args = args(&res);
-    args.extend([a("i", i), a("att", fmt(att))]);
+    args.extend([a("i", i), a("att", crate::format::number(att))]);
     Made {
         prompt: Text::new("practice.your-machine.attainable", &args),
         answer: Answer::real(att, 0.03),
@@ -66,7 +66,7 @@ fn matmul(r: &mut Rng) -> Made {
             return None;
         }
         let mut args = args(&res);
-        args.extend([a("n", n), a("i", fmt(i))]);
+        args.extend([a("n", n), a("i", crate::format::number(i))]);
         let memory = i < ridge;
         Some(Made {
             prompt: Text::new("practice.your-machine.matmul", &args),
