@@ -190,7 +190,7 @@ pub fn RoundPage() -> Html {
                         { for missed.iter().map(|(q, g, given)| {
                             let code = g.map_or("none", |g| g.code());
                             let you = given.map(|g| match (g, &q.answer) {
-                                (Given::Number(x), _) => practice::fmt(x),
+                                (Given::Number(x), _) => crate::format::number(x),
                                 (Given::Choice(i), Answer::Choice(o)) => o.get(i).map(|c| c.label.render(ctx.lang)).unwrap_or_default(),
                                 _ => String::new(),
                             });
