@@ -1,5 +1,9 @@
-//! The one translation table. Every piece of UI text is a key here with an
-//! English and a Chinese text; `{name}` placeholders are filled by [`trf`].
+//! Texts in two languages: the lookup ([`tr`], [`trf`], whose `{name}`
+//! placeholders are filled in), the shared vocabulary (chrome, notices, the
+//! player, parameters several topics use), and the text files the wasm build
+//! loads. Every other table (each topic's, each practice bank's, the deck's)
+//! is handed in by the registry ([`install_tables`]); this module knows none
+//! of them.
 
 use crate::params::{Notice, Problem};
 use crate::sim::{Metric, Unit};

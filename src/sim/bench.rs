@@ -25,65 +25,44 @@ const MM_KB: usize = 128;
 
 /// `dst = src` (the bandwidth kernel; bytes moved: read + write).
 pub fn copy_f32(src: &[f32], dst: &mut [f32]) {
-    let n = src.len().min(dst.len());
-    let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        let body = n - n % 16;
-        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-        let mut i = 0;
-        while i < body {
-            // SAFETY: i + 16 <= body <= n for both slices; v128 loads and
-            // stores have no alignment requirement.
-            unsafe {
-                let a = v128_load(s.add(i) as *const v128);
-                let b = v128_load(s.add(i + 4) as *const v128);
-                let c = v128_load(s.add(i + 8) as *const v128);
-                let e = v128_load(s.add(i + 12) as *const v128);
-                v128_store(d.add(i) as *mut v128, a);
-                v128_store(d.add(i + 4) as *mut v128, b);
-                v128_store(d.add(i + 8) as *mut v128, c);
-                v128_store(d.add(i + 12) as *mut v128, e);
-            }
-            i += 16;
-        }
-        dst[body..].copy_from_slice(&src[body..]);
-    }
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = *s;
-    }
+    copy(src, dst)
 }
 
 /// `dst = src` for 16-bit values (half the bytes of [`copy_f32`] per element).
 pub fn copy_u16(src: &[u16], dst: &mut [u16]) {
+    copy(src, dst)
+}
+
+/// `dst = src`, four 128-bit vectors a step where the wasm build has SIMD.
+fn copy<T: Copy>(src: &[T], dst: &mut [T]) {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        let body = n - n % 32;
+        // Elements in one v128 (4 for f32, 8 for u16).
+        let lanes = 16 / std::mem::size_of::<T>();
+        let body = n - n % (4 * lanes);
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
         let mut i = 0;
         while i < body {
-            // SAFETY: i + 32 <= body <= n; eight u16 per v128, unaligned.
+            // SAFETY: i + 4 × lanes <= body <= n for both slices; v128 loads
+            // and stores have no alignment requirement.
             unsafe {
                 let a = v128_load(s.add(i) as *const v128);
-                let b = v128_load(s.add(i + 8) as *const v128);
-                let c = v128_load(s.add(i + 16) as *const v128);
-                let e = v128_load(s.add(i + 24) as *const v128);
+                let b = v128_load(s.add(i + lanes) as *const v128);
+                let c = v128_load(s.add(i + 2 * lanes) as *const v128);
+                let e = v128_load(s.add(i + 3 * lanes) as *const v128);
                 v128_store(d.add(i) as *mut v128, a);
-                v128_store(d.add(i + 8) as *mut v128, b);
-                v128_store(d.add(i + 16) as *mut v128, c);
-                v128_store(d.add(i + 24) as *mut v128, e);
+                v128_store(d.add(i + lanes) as *mut v128, b);
+                v128_store(d.add(i + 2 * lanes) as *mut v128, c);
+                v128_store(d.add(i + 3 * lanes) as *mut v128, e);
             }
-            i += 32;
+            i += 4 * lanes;
         }
         dst[body..].copy_from_slice(&src[body..]);
     }
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = *s;
-    }
+    dst.copy_from_slice(src);
 }
 
 /// `y = x × a + b`, elementwise (x*2 is `a = 2, b = 0`; x*2+1 fused is

@@ -1,9 +1,13 @@
-//! The pure core: one module per lecture topic.
+//! The pure core: one module per concept of the lecture (one may serve
+//! several routes).
 //!
-//! Nothing in here knows about the browser. Every simulation is a deterministic
+//! Nothing in here knows about the browser. Every model is a deterministic
 //! function of its parameters (randomness only through [`SplitMix64`] with an
-//! explicit seed) and implements [`Steppable`]: the state at any step is computed
-//! directly, so step, back and jump (scrubbing) all cost the same.
+//! explicit seed). The models that step (the systolic array, divergence,
+//! online softmax, a matmul tile run, a FlashAttention pass) implement
+//! [`Steppable`]: the state at any step is computed directly, so step, back
+//! and jump (scrubbing) all cost the same; the others (rooflines, ledgers,
+//! occupancy, coalescing, …) are closed forms of their parameters.
 
 pub mod attention_memory;
 pub mod bench;

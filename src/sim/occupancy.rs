@@ -41,55 +41,30 @@ pub struct Arch {
     pub sub_partitions: u32,
 }
 
+/// Hopper (H100, H200); Ampere and Blackwell differ from it only where said.
+const SM90: Arch = Arch {
+    code: "sm90",
+    name: "H100 / H200 (sm_90)",
+    max_threads_per_sm: 2048,
+    max_warps_per_sm: 64,
+    max_blocks_per_sm: 32,
+    max_threads_per_block: 1024,
+    regs_per_sm: 65536,
+    max_regs_per_thread: 255,
+    reg_alloc_unit: 256,
+    smem_per_sm: 228 * 1024,
+    max_smem_per_block: 227 * 1024,
+    smem_alloc_unit: 128,
+    smem_reserved_per_block: 1024,
+    sub_partitions: 4,
+};
+
 pub const ARCHS: [Arch; 3] = [
-    Arch {
-        code: "sm80",
-        name: "A100 (sm_80)",
-        max_threads_per_sm: 2048,
-        max_warps_per_sm: 64,
-        max_blocks_per_sm: 32,
-        max_threads_per_block: 1024,
-        regs_per_sm: 65536,
-        max_regs_per_thread: 255,
-        reg_alloc_unit: 256,
-        smem_per_sm: 164 * 1024,
-        max_smem_per_block: 163 * 1024,
-        smem_alloc_unit: 128,
-        smem_reserved_per_block: 1024,
-        sub_partitions: 4,
-    },
-    Arch {
-        code: "sm90",
-        name: "H100 / H200 (sm_90)",
-        max_threads_per_sm: 2048,
-        max_warps_per_sm: 64,
-        max_blocks_per_sm: 32,
-        max_threads_per_block: 1024,
-        regs_per_sm: 65536,
-        max_regs_per_thread: 255,
-        reg_alloc_unit: 256,
-        smem_per_sm: 228 * 1024,
-        max_smem_per_block: 227 * 1024,
-        smem_alloc_unit: 128,
-        smem_reserved_per_block: 1024,
-        sub_partitions: 4,
-    },
-    Arch {
-        code: "sm100",
-        name: "B200 (sm_100)",
-        max_threads_per_sm: 2048,
-        max_warps_per_sm: 64,
-        max_blocks_per_sm: 32,
-        max_threads_per_block: 1024,
-        regs_per_sm: 65536,
-        max_regs_per_thread: 255,
-        reg_alloc_unit: 256,
-        smem_per_sm: 228 * 1024,
-        max_smem_per_block: 227 * 1024,
-        smem_alloc_unit: 128,
-        smem_reserved_per_block: 1024,
-        sub_partitions: 4,
-    },
+    // Ampere: the same thread, warp, block and register limits, less shared memory.
+    Arch { code: "sm80", name: "A100 (sm_80)", smem_per_sm: 164 * 1024, max_smem_per_block: 163 * 1024, ..SM90 },
+    SM90,
+    // Blackwell keeps Hopper's per-SM limits (CUDA occupancy calculator, sm_100).
+    Arch { code: "sm100", name: "B200 (sm_100)", ..SM90 },
 ];
 
 pub fn arch(code: &str) -> &'static Arch {
