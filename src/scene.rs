@@ -401,7 +401,10 @@ mod tests {
         for t in ["Step 3: warp 0 runs the then-branch", "Step 3: warp 0", "runs the then-branch", "lane 7"] {
             c.text(0.0, 0.0, t, 10.0, Rgba::rgb(0, 0, 0), Align::Left, false);
         }
-        assert_eq!(c.text_alternative("Step 3: warp 0 runs the then-branch"), "Step 3: warp 0 runs the then-branch; lane 7");
+        assert_eq!(
+            c.text_alternative("Step 3: warp 0 runs the then-branch"),
+            "Step 3: warp 0 runs the then-branch; lane 7"
+        );
         for _ in 0..200 {
             s.text(0.0, 0.0, format!("{}", s.shapes.len()), 10.0, Rgba::rgb(0, 0, 0), Align::Left, false);
         }
