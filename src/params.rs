@@ -295,6 +295,17 @@ pub fn repeated(query: &[(String, String)], name: &str) -> Option<Notice> {
     })
 }
 
+/// An integer as a URL may write it: digits, or a whole number in
+/// scientific notation, as the number boxes accept it (`n=1e6`, `2.5e3`).
+/// One too large for i64 saturates (and is then out of range).
+fn read_int(s: &str) -> Option<i64> {
+    let s = s.trim();
+    s.parse::<i64>().ok().or_else(|| {
+        let x = s.contains(['e', 'E']).then(|| s.parse::<f64>().ok()).flatten()?;
+        (x.is_finite() && x.fract() == 0.0).then(|| x.clamp(i64::MIN as f64, i64::MAX as f64) as i64)
+    })
+}
+
 /// Validate decoded query pairs against a panel's parameters. Global
 /// parameters are skipped (the app shell reads them); a repeated parameter's
 /// last value wins, as in `URLSearchParams.get` of most servers, and gets a
@@ -331,7 +342,7 @@ fn validate(specs: &'static [ParamSpec], query: &[(String, String)], skip_global
         };
         let spec = specs[i];
         match spec.kind {
-            Kind::Int { min, max, default } => match given.trim().parse::<i64>() {
+            Kind::Int { min, max, default } => match read_int(given).ok_or(()) {
                 Ok(v) if (min..=max).contains(&v) => values.values[i] = Value::Int(v),
                 Ok(v) => {
                     let used = v.clamp(min, max);
@@ -363,7 +374,7 @@ fn validate(specs: &'static [ParamSpec], query: &[(String, String)], skip_global
                     }
                 }
             },
-            Kind::Position => match given.trim().parse::<i64>() {
+            Kind::Position => match read_int(given).ok_or(()) {
                 Ok(v) => values.values[i] = Value::Int(v),
                 Err(_) => {
                     let digits = given.trim().trim_start_matches(['-', '+']);
@@ -471,6 +482,22 @@ mod tests {
 
     fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    /// `n=1e6` in a link reads as the number box reads 1e3 (issue 22).
+    #[test]
+    fn integers_in_scientific_notation() {
+        let (v, n) = parse(&SPECS, &q(&[("rows", "1.28e2"), ("speed", "1E3")]));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!((v.int("rows"), v.int("speed")), (128, 1000));
+        let (v, n) = parse(&SPECS, &q(&[("rows", "1e6")]));
+        assert_eq!((v.int("rows"), &n[0].problem), (256, &Problem::OutOfRange { min: 1, max: 256, used: 256 }));
+        let (v, n) = parse(&SPECS, &q(&[("rows", "1e30")]));
+        assert!(v.int("rows") == 256 && matches!(n[0].problem, Problem::OutOfRange { .. }));
+        for bad in ["1.5e0", "1e999", "e3", "1e", "inf", "1.5"] {
+            let (v, n) = parse(&SPECS, &q(&[("rows", bad)]));
+            assert!(v.int("rows") == 4 && matches!(n[0].problem, Problem::Malformed { .. }), "{bad}");
+        }
     }
 
     #[test]

@@ -134,10 +134,15 @@ impl Scene {
     /// scene draws (labels and figures), each once, in drawing order, up to
     /// about 600 characters.
     pub fn text_alternative(&self, caption: &str) -> String {
-        let mut out = caption.trim().to_string();
+        let caption = caption.trim();
+        let mut out = caption.to_string();
         let mut seen: Vec<&str> = Vec::new();
+        // The drawing often prints the caption itself, whole or wrapped over
+        // lines: read it once, not again among the labels (a line of two or
+        // more words found in the caption; a lone figure like "12" is kept).
+        let in_caption = |t: &str| t == caption || (t.contains(' ') && caption.contains(t));
         for text in self.texts().into_iter().map(str::trim) {
-            if text.is_empty() || seen.contains(&text) {
+            if text.is_empty() || seen.contains(&text) || in_caption(text) {
                 continue;
             }
             if out.len() + text.len() > 600 {
@@ -391,6 +396,15 @@ mod tests {
         }
         assert_eq!(s.text_alternative("Cycle 3 of 12"), "Cycle 3 of 12; PE 0,0; 12; A");
         assert_eq!(s.text_alternative(""), "PE 0,0; 12; A");
+        // The caption drawn on the canvas (whole, or wrapped over two lines) is read once.
+        let mut c = Scene::new(100.0, 100.0, Rgba::rgb(255, 255, 255));
+        for t in ["Step 3: warp 0 runs the then-branch", "Step 3: warp 0", "runs the then-branch", "lane 7"] {
+            c.text(0.0, 0.0, t, 10.0, Rgba::rgb(0, 0, 0), Align::Left, false);
+        }
+        assert_eq!(
+            c.text_alternative("Step 3: warp 0 runs the then-branch"),
+            "Step 3: warp 0 runs the then-branch; lane 7"
+        );
         for _ in 0..200 {
             s.text(0.0, 0.0, format!("{}", s.shapes.len()), 10.0, Rgba::rgb(0, 0, 0), Align::Left, false);
         }

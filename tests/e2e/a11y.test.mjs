@@ -107,6 +107,10 @@ describe('text alternatives', () => {
         // A scene's label carries what it draws, figures included.
         for (const label of await page.$$eval('canvas[data-testid="scene-canvas"]', (cs) => cs.map((c) => c.getAttribute('aria-label')))) {
           if (!/\d/.test(label)) unfigured.push(`#/${id}?lang=${lang}: ${label}`);
+          // The caption is read once (issue 22: it was read again among the drawing's labels).
+          const parts = label.split('; ').map((x) => x.trim());
+          const repeated = parts.slice(1).filter((x) => x === parts[0] || (x.includes(' ') && parts[0].includes(x)));
+          assert.deepEqual(repeated, [], `#/${id}?lang=${lang}: the caption twice in "${label.slice(0, 160)}"`);
         }
         const charts = await page.$$eval('[data-testid="chart"]', (cs) => cs.map((c) => ({
           rows: c.querySelectorAll('table tbody tr').length,

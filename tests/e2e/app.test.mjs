@@ -672,7 +672,9 @@ describe('hostile URLs, over the whole registry', () => {
     // Text validity is the panel's own (an expression, a vector): the test
     // below checks it is either accepted as given or replaced with a notice.
     if (spec.kind === 'text') return false;
-    if (!/^[+-]?\d+$/.test(raw.trim())) return true;
+    // An integer: digits, or a whole number in scientific notation (`1e9`, as the number boxes read it).
+    const sci = /[eE]/.test(raw) && Number.isFinite(Number(raw)) && Number.isInteger(Number(raw)) && raw.trim() !== '';
+    if (!/^[+-]?\d+$/.test(raw.trim()) && !sci) return true;
     const v = Number(raw);
     if (spec.kind === 'position') return v < 0 || !Number.isSafeInteger(v) || v > 1e6;
     return v < spec.min || v > spec.max;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, withBrowser, newPage, open } from './harness.mjs';
 
-const UNITS = { '%': 0.01, kB: 1e3, MB: 1e6, GB: 1e9 };
+const UNITS = { '%': 0.01, kB: 1e3, MB: 1e6, GB: 1e9, KiB: 1024 };
 
 /** The rows of the lecture-numbers table that have checks. */
 export function lectureRows() {
@@ -28,7 +28,7 @@ export function lectureRows() {
 
 /** "12.6 MB" → value 12.6e6 and half a unit of its last digit (0.05e6). */
 export function expected(text) {
-  const m = text.trim().match(/^(-?[\d.]+(?:e-?\d+)?)\s*(%|kB|MB|GB)?$/);
+  const m = text.trim().match(/^(-?[\d.]+(?:e-?\d+)?)\s*(%|kB|MB|GB|KiB)?$/);
   assert.ok(m, `cannot read "${text}"`);
   const scale = UNITS[m[2]] ?? 1;
   const decimals = m[1].includes('.') && !m[1].includes('e') ? m[1].split('.')[1].length : 0;
@@ -45,6 +45,19 @@ async function runCheck(page, check) {
     if (op === '<') return assert.ok(got < Number(want), `${name} = ${got}, want < ${want}`);
     const e = expected(want);
     assert.ok(Math.abs(got - e.value) <= e.tol, `${name} = ${got}, lecture ${want}`);
+  } else if (kind === 'value') {
+    // A computed number the panel publishes: `SELECTOR=VALUE` (its data-value)
+    // or `SELECTOR@ATTR=VALUE`.
+    const at = rest.lastIndexOf('=');
+    const [target, want] = [rest.slice(0, at), rest.slice(at + 1)];
+    const [sel, attr] = target.includes('@') ? target.split('@') : [target, 'data-value'];
+    const el = page.locator(sel).first();
+    await el.waitFor({ state: 'attached', timeout: 30000 });
+    const raw = await el.getAttribute(attr);
+    assert.ok(raw !== null && raw !== '', `${sel}@${attr} is not there`);
+    const got = Number(raw);
+    const e = expected(want);
+    assert.ok(Math.abs(got - e.value) <= e.tol, `${sel}@${attr} = ${got}, lecture ${want}`);
   } else if (kind === 'text') {
     const [sel, want] = rest.split('~');
     await page.locator(sel).first().waitFor();
@@ -64,7 +77,24 @@ test('the table reads as expected', () => {
   assert.deepEqual(expected('0.1%'), { value: 0.001, tol: 0.0005 * (1 + 1e-9) });
   assert.equal(expected('12.6 MB').value, 12.6e6);
   assert.equal(expected('990').tol, 0.5 * (1 + 1e-9));
+  assert.equal(expected('228 KiB').value, 228 * 1024);
   assert.ok(lectureRows().length >= 60);
+});
+
+test('every check reads a computed value: no number is read from text', () => {
+  for (const row of lectureRows()) {
+    for (const check of row.checks) {
+      assert.ok(['metric', 'value', 'attr', 'text'].includes(check.split(':')[0]), `${row.id}: ${check}`);
+      if (check.startsWith('text:')) assert.doesNotMatch(check.split('~')[1], /\d/, `${row.id}: a number read from text: ${check}`);
+    }
+  }
+  // Each of the issue's "listed nowhere" figures has a row (asserted or with its reason).
+  const ids = new Set(lectureRows().map((r) => r.id));
+  const all = readFileSync(join(ROOT, 'tests/lecture_numbers.md'), 'utf8');
+  for (const id of ['n2.2-smem-bw', 'n6.4-sigmoids', 'n6.5-rowcol', 'n7-flops', 'n9.2-skew', 's6.6-256', 's6.6-257', 's6.6-burst', 's6.6-div', 'n9.2-v6e']) {
+    assert.ok(ids.has(id), `${id} is asserted`);
+  }
+  assert.match(all, /\| n8\.5-gpt2xl \|.*\| cannot: /);
 });
 
 describe("the lecture's numbers, through the UI", () => {
@@ -122,6 +152,8 @@ describe('the panels a student would question', () => {
     assert.equal(await page.getByTestId('sram-check').getAttribute('data-value'), '221696');
     assert.match(await page.getByTestId('sram-check').innerText(), /216\.5 KiB \/ 192 KiB/);
     assert.equal(await page.getByTestId('sram-paper').getAttribute('data-value'), '82048');
+    // The paper's runtime is its measurement, shown (not modelled): tests/lecture_numbers.md s-fa-ms.
+    assert.match(await page.locator('[data-testid=paper-time]').innerText(), /41\.7 ms → 7\.3 ms/);
     assert.match(await page.getByTestId('sram-paper').innerText(), /82,048 \/ M = 98,304 个元素，放得下/);
     // Bytes with units on the card, the exact count on hover and raw in data-value.
     const card = page.locator('[data-metric="hbm-total-standard"]');

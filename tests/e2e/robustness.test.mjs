@@ -159,6 +159,19 @@ describe('the URL always wins', () => {
     await page.context().close();
   });
 
+  test('n=1e6 in a link is read as the number box reads 1e3 (issue 22)', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/fusion?n=1e6&lang=zh');
+    await painted(page);
+    assert.equal(await page.locator('[data-notice-param="n"]').count(), 0, 'no notice');
+    assert.equal(await page.locator('.slider[data-param="n"] input[type=number]').inputValue(), '1000000');
+    await open(page, env.srv.base, '#/fusion?n=1.5');
+    await painted(page);
+    assert.equal(await page.locator('[data-notice-param="n"]').count(), 1, 'a fraction is still refused');
+    await noPanic(page, 'n=1e6');
+    await page.context().close();
+  });
+
   test('repeated parameters: the bad earlier copies are named', async () => {
     const page = await newPage(env.browser);
     await open(page, env.srv.base, '#/threads?thread=-1&thread=30');

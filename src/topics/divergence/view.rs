@@ -28,11 +28,11 @@ use yew::prelude::*;
 pub(crate) fn error_box(err: &super::BoxError, text: &str, testid: &'static str) -> Html {
     html! {
         <div class="cond-error" data-testid={testid} role="alert">
-            <p class="cond-error-msg">{ err.message.clone() }</p>
+            <div class="cond-error-msg">{ err.message.clone() }</div>
             if let Some((before, at, after)) = err.split(text) {
-                <p class="cond-error-src">
+                <div class="cond-error-src">
                     { before }<mark class={classes!("cond-error-at", at.is_empty().then_some("end"))}>{ at }</mark>{ after }
-                </p>
+                </div>
             }
         </div>
     }

@@ -187,16 +187,20 @@ pub fn blocks_line(lang: Lang, f: &Flash, sram_bytes: u64) -> String {
     trf(lang, "flash.blocks.sram", &[("m", &grouped(m)), ("bc", &f.p.bk.to_string()), ("br", &f.p.bq.to_string())])
 }
 
-/// The paper's IO complexity for this n, d and M, in elements.
-pub fn io_line(lang: Lang, f: &Flash, sram_bytes: u64) -> String {
+/// The paper's IO complexity for this n, d and M, in elements: (standard
+/// Nd + N², FlashAttention N²d²/M).
+pub fn io_values(f: &Flash, sram_bytes: u64) -> (f64, f64) {
     let (n, d) = (f.p.n as f64, f.p.d as f64);
     let m = io::sram_elements(sram_bytes, f.p.elem_bytes) as f64;
+    (io::io_standard(n, d), io::io_flash(n, d, m))
+}
+
+/// The paper's IO complexity for this n, d and M, in elements.
+pub fn io_line(lang: Lang, f: &Flash, sram_bytes: u64) -> String {
+    let m = io::sram_elements(sram_bytes, f.p.elem_bytes);
+    let (std, flash) = io_values(f, sram_bytes);
     let sci = |x: f64| format!("{x:.2e}");
-    trf(
-        lang,
-        "flash.io",
-        &[("std", &sci(io::io_standard(n, d))), ("flash", &sci(io::io_flash(n, d, m))), ("m", &grouped(m as u64))],
-    )
+    trf(lang, "flash.io", &[("std", &sci(std)), ("flash", &sci(flash)), ("m", &grouped(m))])
 }
 
 /// Bytes as the ledger prints them: with units, exact in parentheses.

@@ -278,7 +278,7 @@ fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
     };
     let row = |label: String, id: &str, (s, f): (u64, u64)| {
         html! {
-            <tr data-row={id.to_string()}><td>{ label }</td>{ cell(s) }{ cell(f) }<td>{ super::saving(ctx.lang, s, f) }</td></tr>
+            <tr data-row={id.to_string()}><td>{ label }</td>{ cell(s) }{ cell(f) }<td data-ratio={(s as f64 / f.max(1) as f64).to_string()}>{ super::saving(ctx.lang, s, f) }</td></tr>
         }
     };
     let sram = sim.p.sram;
@@ -299,7 +299,7 @@ fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
             if v.choice("order") == "kv" {
                 <p class="muted" data-testid="flash-order">{ ctx.t("flash.order.kv-note") }</p>
             }
-            <p class="muted" data-testid="flash-io">{ l::io_line(ctx.lang, sim, sram) }</p>
+            <p class="muted" data-testid="flash-io" data-flash={l::io_values(sim, sram).1.to_string()} data-standard={l::io_values(sim, sram).0.to_string()}>{ l::io_line(ctx.lang, sim, sram) }</p>
             <details class="kernels" data-testid="flash-kernels" open={v.choice("std") == "kernels"}>
                 <summary>{ ctx.tf("flash.kernels", &[("nn", &l::nn_passes(sim, v).to_string())]) }</summary>
                 <table class="ledger">
