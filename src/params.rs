@@ -454,7 +454,7 @@ mod tests {
                 let q = vec![(spec.name.to_string(), bad.to_string())];
                 let (v, notices) = parse_globals(&q);
                 let valid = match spec.kind {
-                    Kind::Int { min, max, .. } => bad.parse::<i64>().is_ok_and(|x| (min..=max).contains(&x)),
+                    Kind::Int { min, max, .. } => read_int(bad).is_some_and(|x| (min..=max).contains(&x)),
                     Kind::Choice { options, .. } => options.contains(&bad),
                     _ => unreachable!("globals are ints and choices"),
                 };

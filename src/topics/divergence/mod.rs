@@ -525,6 +525,7 @@ mod tests {
     /// box shows it and as a link's notice says it, in 中文.
     #[test]
     fn no_english_in_chinese_errors() {
+        crate::topics::install_texts();
         use crate::i18n::notice_text;
         use crate::sim::{fusion, softmax};
         let zh = Lang::Zh;

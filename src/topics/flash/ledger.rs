@@ -251,6 +251,7 @@ mod tests {
     /// fp32 bytes don't.
     #[test]
     fn the_paper_preset_agrees_with_itself() {
+        crate::topics::install_texts();
         use crate::topics::flash::{readout_metrics, sram_line, sram_paper_line};
         let v = paper();
         let f = Flash::schedule_only(flash_params(&v));

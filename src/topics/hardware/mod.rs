@@ -398,6 +398,7 @@ mod tests {
 
     #[test]
     fn sms_shared_memory_and_growth_are_computed() {
+        crate::topics::install_texts();
         let a100 = crate::sim::hw::gpu("a100");
         assert_eq!(
             sms_line(Lang::En, a100).unwrap(),
