@@ -640,6 +640,46 @@ def section_elementwise(deadline):
 CSV_COLS["elementwise"].append("kernels")
 
 
+def section_eager_repeat(deadline):
+    """Host-speed check for eager decode: the same steps timed in rounds, unpinned and pinned to one CPU core."""
+    import torch
+
+    RESULT["method"]["eager_repeat"] = (
+        "Eager decode steps (as in the decode section) timed in alternating rounds of 10 calls: the Python process "
+        "unpinned, then pinned to one CPU core (os.sched_setaffinity), 4 rounds each; one row per round (median of the round)."
+    )
+    allcpu = os.sched_getaffinity(0)
+    one = {sorted(allcpu)[len(allcpu) // 2]}
+    for name, pts in (("llama3-8b", [(1, 128), (16, 4096), (64, 1024)]), ("llama-7b", [(1, 128), (8, 2048)]), ("gpt2-xl", [(1, 1024)])):
+        if over_budget(deadline):
+            return
+        cfg = MODELS[name]
+        dec = Decoder(name, cfg, torch.bfloat16)
+        for b, n in pts:
+            dec.alloc_cache(b, n + 1)
+            ids = torch.randint(0, cfg["vocab"], (b, 1), device="cuda")
+            positions = torch.arange(n, n + 1, device="cuda")
+            pos_ids = positions.clamp(max=2047).expand(b, 1).contiguous()
+            cs = dec.rope_tables(positions)
+            cs = (cs[0].view(1, 1, 1, dec.hd), cs[1].view(1, 1, 1, dec.hd))
+            step = lambda: dec.forward(ids, n, False, cs, pos_ids)
+            with torch.inference_mode():
+                for rnd_i in range(8):
+                    pinned = rnd_i % 2 == 1
+                    os.sched_setaffinity(0, one if pinned else allcpu)
+                    t = time_events(step, warm=2, reps=10)
+                    add_row("eager_repeat", dict(model=name, batch=b, ctx=n, round=rnd_i, pinned=int(pinned), ms=rnd(t["ms"]), min_ms=rnd(t["min_ms"]), p90_ms=rnd(t["p90_ms"])))
+                os.sched_setaffinity(0, allcpu)
+            log("eager_repeat", name, b, n, [r["ms"] for r in ROWS["eager_repeat"][-8:]])
+            dec.cache = None
+            free_all()
+        del dec
+        free_all()
+
+
+CSV_COLS["eager_repeat"] = ["model", "batch", "ctx", "round", "pinned", "ms", "min_ms", "p90_ms"]
+
+
 def section_provenance():
     import torch
 
@@ -692,7 +732,7 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = True
     section_provenance()
     # section, share of the time limit
-    plan = [("launch", 0.04), ("gemm", 0.22), ("sdpa", 0.10), ("elementwise", 0.06), ("decode", 0.40), ("prefill", 0.15)]
+    plan = [("launch", 0.04), ("gemm", 0.22), ("sdpa", 0.10), ("elementwise", 0.06), ("decode", 0.40), ("prefill", 0.15), ("eager_repeat", 0.2)]
     for name, share in plan:
         if a.only and name not in a.only:
             continue
