@@ -255,6 +255,7 @@ pub fn banks() -> impl Iterator<Item = &'static Bank> {
         &quantization::practice::BANK,
         &occupancy::practice::BANK,
         &waves::practice::BANK,
+        &llm::practice::BANK,
         &online_softmax::practice::BANK,
         &flash::practice::BANK,
         &attention_memory::practice::BANK,

@@ -417,6 +417,11 @@ fn h200() -> &'static Gpu {
     super::hw::gpu("h200")
 }
 
+/// A curve: sorted (x, y) points.
+pub type Curve = Vec<(f64, f64)>;
+/// Curves by a key.
+pub type Curves<K> = Vec<(K, Curve)>;
+
 /// Everything the effects read from the measurements.
 #[derive(Clone, Debug)]
 pub struct Calibration {
@@ -425,11 +430,11 @@ pub struct Calibration {
     /// Best GEMM rate (TFLOP/s) over the grid.
     pub peak_tflops: f64,
     /// (n, k) → [(m, time ÷ waves model on the achievable roofs)].
-    pub gemm: Vec<((u64, u64), Vec<(f64, f64)>)>,
+    pub gemm: Curves<(u64, u64)>,
     /// Decode attention families: (hd, group, kvheads) → [(batch, [(kv, seconds)])].
-    pub sdpa_decode: Vec<((u64, u64, u64), Vec<(f64, Vec<(f64, f64)>)>)>,
+    pub sdpa_decode: Vec<((u64, u64, u64), Curves<f64>)>,
     /// Prefill attention families: (hd, group, heads) → [(log₂ seq, time ÷ roofline)].
-    pub sdpa_prefill: Vec<((u64, u64, u64), Vec<(f64, f64)>)>,
+    pub sdpa_prefill: Curves<(u64, u64, u64)>,
     /// Elementwise op → (fixed seconds per kernel call, bytes per second).
     pub elementwise: Vec<(&'static str, f64, f64)>,
     /// Host seconds per kernel, eager (median of the tiny-layer runs).
@@ -512,7 +517,7 @@ impl Calibration {
         }
         let (bw_s, peak_s) = (bw * 1e9, peak * 1e12);
         // Skinny GEMM: measured ÷ waves model, by shape and m.
-        let mut shapes: Vec<((u64, u64), Vec<(f64, f64)>)> = Vec::new();
+        let mut shapes: Curves<(u64, u64)> = Vec::new();
         for r in &gemm.rows {
             let (Some(m), Some(n), Some(k), Some(us)) =
                 (gemm.num(r, "m"), gemm.num(r, "n"), gemm.num(r, "k"), gemm.num(r, "us"))
@@ -532,8 +537,8 @@ impl Calibration {
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
         // Attention, decode: per family and batch, time = a + s · kv (least squares).
-        let mut dec: Vec<((u64, u64, u64), Vec<(f64, Vec<(f64, f64)>)>)> = Vec::new();
-        let mut pre: Vec<((u64, u64, u64), Vec<(f64, f64)>)> = Vec::new();
+        let mut dec: Vec<((u64, u64, u64), Curves<f64>)> = Vec::new();
+        let mut pre: Curves<(u64, u64, u64)> = Vec::new();
         for r in &sdpa.rows {
             let kind = sdpa.text(r, "kind").unwrap_or("");
             let get = |c: &str| sdpa.num(r, c);
@@ -570,7 +575,7 @@ impl Calibration {
         let sdpa_decode = dec
             .into_iter()
             .map(|(fam, per_b)| {
-                let mut per_b: Vec<(f64, Vec<(f64, f64)>)> = per_b
+                let mut per_b: Curves<f64> = per_b
                     .into_iter()
                     .map(|(b, mut pts)| {
                         pts.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -794,9 +799,8 @@ pub fn op_time(op: &Op, c: &Case, g: &Gpu, cal: &Calibration, on: On) -> f64 {
             }
             if on.has("gemm") {
                 // The measured curve, as a ratio to the waves model on the H200's
-                // achievable roofs; applied to this GPU's.
-                let base = gemm_waves_time(m, n, k, bytes, peak, bw, if sms == 0 { 132 } else { sms });
-                t = base * cal.gemm_ratio(m, n, k);
+                // achievable roofs; applied to whatever the effects before it give.
+                t *= cal.gemm_ratio(m, n, k);
             }
             t
         }
