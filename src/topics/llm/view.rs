@@ -129,7 +129,7 @@ pub fn use_llm_panel() -> Html {
                     <span hidden=true data-measured="model-over-measured" data-value={(pred / meas).to_string()} />
                     { ctx.tf("llm.measured.point", &[("meas", &format!("{meas:.3}")), ("pred", &format!("{pred:.3}")), ("ratio", &format!("{:.3}", pred / meas))]) }
                 </p>
-            } else if v.choice("measured") == "1" {
+            } else {
                 <p class="muted">{ ctx.t("llm.measured.none") }</p>
             }
             { accuracy(ctx) }
@@ -190,7 +190,9 @@ pub fn use_llm_panel() -> Html {
             { readouts(ctx, "llm", &super::metrics(v)) }
             { chart_title(ctx, "llm.waterfall") }
             { waterfall }
-            { measured_html }
+            if v.choice("measured") == "1" {
+                { measured_html }
+            }
             { chart_title(ctx, "llm.roofline") }
             <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
                 ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
