@@ -45,7 +45,7 @@ describe('shell', () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
-    assert.deepEqual(ids, ['hardware', 'threads', 'roofline', 'your-machine', 'divergence', 'fusion', 'recompute', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+    assert.deepEqual(ids, ['hardware', 'threads', 'roofline', 'your-machine', 'divergence', 'fusion', 'recompute', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves', 'llm',
       'online-softmax', 'flash', 'attention-memory', 'gpu-vs-tpu', 'systolic']);
     const parts = await page.locator('.landing-part h2').allInnerTexts();
     assert.equal(parts.length, 4);
@@ -328,7 +328,7 @@ describe('execution-model panels', () => {
 
   test('projector mode and Chinese on every panel', async () => {
     const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
-    for (const id of ['hardware', 'threads', 'roofline', 'divergence', 'fusion', 'recompute', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves',
+    for (const id of ['hardware', 'threads', 'roofline', 'divergence', 'fusion', 'recompute', 'coalescing', 'tiling', 'quantization', 'occupancy', 'waves', 'llm',
       'online-softmax', 'flash', 'attention-memory', 'gpu-vs-tpu']) {
       await open(page, srv.base, `#/${id}?present=1&lang=zh`);
       await painted(page);
