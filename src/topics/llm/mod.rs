@@ -496,6 +496,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("llm.acc.graph", "graph", "CUDA 图"),
     ("llm.acc.eager", "eager", "逐个启动"),
     ("llm.measured.why", "Fitted models: Llama-3-8B, LLaMA-7B, GPT-2 small (they set the two launch constants); held out: LLaMA-13B, Mistral-7B, GPT-2 medium, large and XL. Eager steps are host-bound, and the host's speed drifted during the run: the same eager step timed 17.8 ms in the grid and 23–27 ms minutes later (h200-llm-eager_repeat.csv), so eager misses reach 30–50 %.", "拟合组：Llama-3-8B、LLaMA-7B、GPT-2 small（它们确定两个启动常数）；留出组：LLaMA-13B、Mistral-7B、GPT-2 medium、large 和 XL。逐个启动时步骤受主机限制，而主机速度在测量中漂移：同一步在网格中为 17.8 毫秒，几分钟后为 23–27 毫秒（h200-llm-eager_repeat.csv），所以逐个启动的误差可达 30–50%。"),
+    ("llm.measured.label", "Measured on an NVIDIA H200, {date}, by measure/llm/run_llm.py (one run; method and provenance in assets/measured/h200-llm.json).", "{date} 在 NVIDIA H200 上由 measure/llm/run_llm.py 测得（一次运行；方法与来源见 assets/measured/h200-llm.json）。"),
     ("llm.model-source", "Shape: {source}", "形状来源：{source}"),
 ];
 

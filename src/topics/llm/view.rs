@@ -134,7 +134,7 @@ pub fn use_llm_panel() -> Html {
             }
             { accuracy(ctx) }
             <p class="muted">{ ctx.t("llm.measured.why") }</p>
-            <p class="measured-note" data-testid="measured-note">{ ctx.tf("measured.label", &[("device", "NVIDIA H200"), ("date", measured_date())]) }</p>
+            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", measured_date())]) }</p>
         </section>
     };
     // Sweeps.
