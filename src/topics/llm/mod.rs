@@ -302,6 +302,20 @@ pub fn measured(v: &Values) -> Option<(f64, f64)> {
     Some((m.ms, predict(v, &c) * 1e3))
 }
 
+/// Measured decode steps of this model at this context and launch mode on
+/// the H200 (batch, ms): the dots beside the batch sweep.
+pub fn measured_batches(v: &Values) -> Vec<(f64, f64)> {
+    let c = case(v);
+    if v.choice("measured") != "1" || v.choice("gpu") != "h200" || c.dt != llm::dtypes("bf16", "bf16") {
+        return Vec::new();
+    }
+    llm::measured()
+        .iter()
+        .filter(|m| m.model == v.choice("model") && m.phase == Phase::Decode && m.n == c.ctx && m.graphs == c.graphs)
+        .map(|m| (m.batch as f64, m.ms))
+        .collect()
+}
+
 /// The lecture's §5.3 decode batches (custom model with d = 8192).
 pub const DECODE_PRESETS: [(i64, &str, &str); 5] = [
     (1, "llm.b1", "b1"),
@@ -470,6 +484,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("llm.series.ideal", "plain roofline (ms)", "朴素屋顶线（毫秒）"),
     ("llm.series.tokens", "tokens/s ÷ 1000", "每秒 token 数 ÷ 1000"),
     ("llm.series.intensity", "intensity of W X (§5.3)", "W X 的强度（§5.3）"),
+    ("llm.series.measured", "○ measured step on the H200 (ms)", "○ H200 实测每步（毫秒）"),
     ("llm.axis.batch", "batch", "批次"),
     ("llm.axis.value", "value", "数值"),
     ("llm.knee", "knee at B = {b}: from there the MLP matmuls are compute-bound on the plain roofline", "拐点 B = {b}：从此 MLP 的矩阵乘在朴素屋顶线上变为计算受限"),
@@ -570,6 +585,8 @@ mod tests {
         // KV overtakes weights: 16 GB of weights ÷ (128 KiB per token × 16) ≈ 7.7K tokens.
         let x = kv_crossover(&v.with("batch", Value::Int(16)));
         assert!((7000..8500).contains(&x), "{x}");
+        let dots = measured_batches(&v);
+        assert_eq!(dots.iter().map(|d| d.0).collect::<Vec<_>>(), [1.0, 4.0, 16.0, 64.0]);
         let c = context_sweep(&v);
         assert!(c.first().unwrap().2 < c.first().unwrap().1 && c.last().unwrap().2 > c.last().unwrap().1);
     }

@@ -143,6 +143,7 @@ pub fn use_llm_panel() -> Html {
     let batch_chart = Rc::new(BatchData {
         points: sweep,
         knee: knee.map(|k| k as f64),
+        measured: super::measured_batches(v),
         cursor: c.batch as f64,
         labels: [
             ctx.t("llm.series.step"),
@@ -150,6 +151,7 @@ pub fn use_llm_panel() -> Html {
             ctx.t("llm.series.tokens"),
             ctx.t("llm.series.intensity"),
         ],
+        measured_label: ctx.t("llm.series.measured"),
         x_desc: ctx.t("llm.axis.batch"),
         y_desc: ctx.t("llm.axis.value"),
     });
@@ -259,8 +261,11 @@ fn accuracy(ctx: &AppCtx) -> Html {
 pub struct BatchData {
     pub points: Vec<(f64, f64, f64, f64, f64)>,
     pub knee: Option<f64>,
+    /// Measured steps (batch, ms) on the H200 at this context.
+    pub measured: Vec<(f64, f64)>,
     pub cursor: f64,
     pub labels: [String; 4],
+    pub measured_label: String,
     pub x_desc: String,
     pub y_desc: String,
 }
@@ -290,7 +295,7 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
     let root = backend.into_drawing_area();
     root.fill(&WHITE).ok()?;
     let d = &p.data;
-    let all: Vec<(f64, f64)> = (0..4).flat_map(|i| series(d, i)).collect();
+    let all: Vec<(f64, f64)> = (0..4).flat_map(|i| series(d, i)).chain(d.measured.iter().copied()).collect();
     let y0 = all.iter().map(|q| q.1).fold(f64::MAX, f64::min).max(1e-3);
     let y1 = all.iter().map(|q| q.1).fold(0.0, f64::max).max(y0 * 10.0);
     let look = Look::new(p.present, dpr);
@@ -322,6 +327,15 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
         chart.draw_series(std::iter::once(line(kx, RGBColor(30, 140, 60)))).ok()?;
     }
     chart.draw_series(std::iter::once(line(d.cursor, RGBColor(60, 60, 60)))).ok()?;
+    let r = (5.0 * dpr * k) as u32;
+    if !d.measured.is_empty() {
+        let style = SERIES_COLORS[0].stroke_width((2.0 * dpr) as u32);
+        chart
+            .draw_series(d.measured.iter().map(|&(x, y)| Circle::new((x, y), r, style)))
+            .ok()?
+            .label(d.measured_label.as_str())
+            .legend(move |(x, y)| Circle::new((x + 10, y), r, style));
+    }
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
