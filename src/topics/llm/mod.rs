@@ -484,7 +484,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("llm.series.ideal", "plain roofline (ms)", "朴素屋顶线（毫秒）"),
     ("llm.series.tokens", "tokens/s ÷ 1000", "每秒 token 数 ÷ 1000"),
     ("llm.series.intensity", "intensity of W X (§5.3)", "W X 的强度（§5.3）"),
-    ("llm.series.measured", "○ measured step on the H200 (ms)", "○ H200 实测每步（毫秒）"),
+    ("llm.series.measured", "measured step on the H200 (ms)", "H200 实测每步（毫秒）"),
     ("llm.axis.batch", "batch", "批次"),
     ("llm.axis.value", "value", "数值"),
     ("llm.knee", "knee at B = {b}: from there the MLP matmuls are compute-bound on the plain roofline", "拐点 B = {b}：从此 MLP 的矩阵乘在朴素屋顶线上变为计算受限"),
