@@ -1085,8 +1085,13 @@ pub struct AccuracyRow {
 }
 
 /// Prediction against measurement over the shipped grid: decode and
-/// prefill, graphs and eager, fitted and held-out models.
-pub fn accuracy_table() -> Vec<AccuracyRow> {
+/// prefill, graphs and eager, fitted and held-out models (computed once).
+pub fn accuracy_table() -> &'static [AccuracyRow] {
+    static ROWS: OnceLock<Vec<AccuracyRow>> = OnceLock::new();
+    ROWS.get_or_init(accuracy_rows)
+}
+
+fn accuracy_rows() -> Vec<AccuracyRow> {
     let cal = Calibration::shipped();
     let mut rows = Vec::new();
     for phase in [Phase::Decode, Phase::Prefill] {
@@ -1114,21 +1119,6 @@ pub fn accuracy_table() -> Vec<AccuracyRow> {
         }
     }
     rows
-}
-
-/// Prediction ÷ measured over a set of measured steps: (median |error|, worst |error|, count),
-/// errors as fractions.
-pub fn accuracy<'a>(pts: impl Iterator<Item = &'a Measured>) -> (f64, f64, usize) {
-    let cal = Calibration::shipped();
-    let errs: Vec<f64> = pts
-        .filter_map(|m| {
-            let c = m.case()?;
-            let p = step_time(&c, h200(), cal, On::ALL) * 1e3;
-            Some((p / m.ms - 1.0).abs())
-        })
-        .collect();
-    let worst = errs.iter().copied().fold(0.0, f64::max);
-    (median(errs.clone()), worst, errs.len())
 }
 
 #[cfg(test)]

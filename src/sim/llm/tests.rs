@@ -228,7 +228,7 @@ fn the_notes_decode_sweep_from_the_table() {
 #[test]
 fn the_accuracy_table_meets_the_issue() {
     let rows = accuracy_table();
-    for r in &rows {
+    for r in rows {
         eprintln!(
             "{:?} graphs={} held_out={} n={} median={:.1}% worst={:.1}% ({} b{} n{} ratio {:.3})",
             r.phase,
