@@ -323,24 +323,15 @@ pub fn flash_head(n: u64, d: u64, elem: u64) -> (f64, f64) {
     (f.hbm_bytes_flash(Pass::Fwd) as f64, 4.0 * f.scores() as f64 * d as f64)
 }
 
-/// The per-operator table: one layer's operators (`count` = layers), then the head's.
-pub fn ops(c: &Case) -> Vec<Op> {
+/// The attention operator of one layer: decode reads the KV cache of every
+/// sequence; prefill is FlashAttention's forward ledger (`sim::flash`).
+pub fn attention_op(c: &Case) -> Op {
     let s = &c.shape;
     let dt = &c.dt;
-    let (m, d, hd, l) = (c.tokens(), s.d, s.head_dim(), s.layers);
+    let (hd, l) = (s.head_dim(), s.layers);
     let (h, hkv) = (s.heads, s.kvheads);
-    let mf = m as f64;
-    let gpt = s.arch == Arch::Gpt2;
-    let norm = if gpt { Ew::LayerNorm } else { Ew::RmsNorm };
-    let mut v = vec![elementwise("norm1", l, norm, mf * d as f64, 1, dt)];
-    v.push(gemm("qkv", l, m, (h + 2 * hkv) * hd, d, gpt, dt));
-    if !gpt {
-        v.push(elementwise("rope", l, Ew::Rope, mf * ((h + hkv) * hd) as f64, 2, dt));
-    }
-    v.push(elementwise("kv-write", l, Ew::KvWrite, mf * (2 * hkv * hd) as f64, 2, dt));
-    // Attention.
     let (b, t) = (c.batch as f64, c.kv_len() as f64);
-    let attn = match c.phase {
+    match c.phase {
         Phase::Decode => {
             let kv = 2.0 * b * (hkv * hd) as f64 * t * dt.kv;
             Op {
@@ -376,8 +367,25 @@ pub fn ops(c: &Case) -> Vec<Op> {
                 kernels: 1,
             }
         }
-    };
-    v.push(attn);
+    }
+}
+
+/// The per-operator table: one layer's operators (`count` = layers), then the head's.
+pub fn ops(c: &Case) -> Vec<Op> {
+    let s = &c.shape;
+    let dt = &c.dt;
+    let (m, d, hd, l) = (c.tokens(), s.d, s.head_dim(), s.layers);
+    let (h, hkv) = (s.heads, s.kvheads);
+    let mf = m as f64;
+    let gpt = s.arch == Arch::Gpt2;
+    let norm = if gpt { Ew::LayerNorm } else { Ew::RmsNorm };
+    let mut v = vec![elementwise("norm1", l, norm, mf * d as f64, 1, dt)];
+    v.push(gemm("qkv", l, m, (h + 2 * hkv) * hd, d, gpt, dt));
+    if !gpt {
+        v.push(elementwise("rope", l, Ew::Rope, mf * ((h + hkv) * hd) as f64, 2, dt));
+    }
+    v.push(elementwise("kv-write", l, Ew::KvWrite, mf * (2 * hkv * hd) as f64, 2, dt));
+    v.push(attention_op(c));
     v.push(gemm("o-proj", l, m, d, h * hd, gpt, dt));
     v.push(elementwise("residual1", l, Ew::Add, mf * d as f64, 1, dt));
     v.push(elementwise("norm2", l, norm, mf * d as f64, 1, dt));
@@ -391,7 +399,7 @@ pub fn ops(c: &Case) -> Vec<Op> {
     v.push(gemm("down", l, m, d, s.ffn, gpt, dt));
     v.push(elementwise("residual2", l, Ew::Add, mf * d as f64, 1, dt));
     // The head: last token of each sequence only.
-    v.push(elementwise("final-norm", 1, norm, b * d as f64, 1, dt));
+    v.push(elementwise("final-norm", 1, norm, c.batch as f64 * d as f64, 1, dt));
     v.push(gemm("lm-head", 1, c.batch, s.vocab, d, false, dt));
     v
 }
@@ -815,8 +823,7 @@ pub fn op_time(op: &Op, c: &Case, g: &Gpu, cal: &Calibration, on: On) -> f64 {
             let ratio = match c.phase {
                 Phase::Decode => {
                     // Measured at bf16 KV: compare with the roof of the same bytes in bf16.
-                    let bf16 = Case { dt: dtypes("bf16", "bf16"), ..*c };
-                    let o = ops(&bf16).into_iter().find(|o| o.kind == Kind::Attention).expect("attention");
+                    let o = attention_op(&Case { dt: dtypes("bf16", "bf16"), ..*c });
                     let hroof = (o.flops / hpeak).max(o.bytes() / hbw);
                     cal.sdpa_decode_time(c.batch, s.heads, s.kvheads, s.head_dim(), c.kv_len()) / hroof
                 }

@@ -265,10 +265,24 @@ pub fn knee(v: &Values) -> Option<u64> {
     let g = gpu(v);
     let base = Case { phase: Phase::Decode, ..case(v) };
     let ridge = g.peak_tflops(base.dt.rate) / g.hbm_tbps;
-    (1..=1024u64).find(|&b| {
+    let past = |b: u64| {
         let c = Case { batch: b, ..base };
         llm::ops(&c).iter().filter(|o| o.key == "gate-up" || o.key == "up").all(|o| o.intensity() >= ridge)
-    })
+    };
+    // The intensity grows with the batch: bisect.
+    if !past(1024) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0u64, 1024u64);
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if past(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
 }
 
 /// The context sweep (decode at this batch): (ctx, weight bytes, KV bytes read per step).
