@@ -17,6 +17,7 @@ pub mod expr;
 pub mod flash;
 pub mod fusion;
 pub mod hw;
+pub mod llm;
 pub mod matmul;
 pub mod measured;
 pub mod occupancy;

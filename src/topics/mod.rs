@@ -38,6 +38,8 @@ pub mod quantization;
 pub mod occupancy;
 #[path = "waves/mod.rs"]
 pub mod waves;
+#[path = "llm/mod.rs"]
+pub mod llm;
 #[path = "online-softmax/mod.rs"]
 pub mod online_softmax;
 #[path = "flash/mod.rs"]

@@ -1,0 +1,387 @@
+//! The `#/llm` panel: the key figures, the effects waterfall, the measured
+//! step, the per-operator table and its roofline, the batch and context
+//! sweeps, the notes' §5.3 rows.
+
+use crate::params::Value;
+use crate::sim::llm::{self, Phase};
+use crate::ui::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
+use crate::ui::ctx::AppCtx;
+use crate::ui::custom_gpu::custom_gpu;
+use crate::ui::lecture_table::lecture_table;
+use crate::ui::panel::use_panel;
+use crate::ui::readouts::readouts;
+use crate::ui::url_state::Action;
+use crate::ui::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+#[hook]
+pub fn use_llm_panel() -> Html {
+    let p = use_panel(&super::TOPIC);
+    let ctx = &p.ctx;
+    let v = &p.v;
+    let g = super::gpu(v);
+    let c = super::case(v);
+    let width = p.width.min(1000.0);
+    let chart_w = (width - 4.0).max(240.0);
+    let rows = super::op_rows(v);
+    let dots: Vec<RoofDot> = rows
+        .iter()
+        .filter(|r| r.flops > 0.0)
+        .map(|r| RoofDot {
+            label: ctx.t(&format!("llm.op.{}", r.key)),
+            intensity: r.intensity,
+            tflops: r.tflops.min(g.peak_tflops(c.dt.rate)),
+            selected: r.compute_bound,
+        })
+        .collect();
+    let (ideal, terms) = super::waterfall(v);
+    let total = ideal + terms.iter().map(|t| t.seconds).sum::<f64>();
+    let measured = super::measured(v);
+    let fit = llm::Fit::shipped();
+    let cal = llm::Calibration::shipped();
+    let us = |s: f64| format!("{:.2}", s * 1e6);
+    let launch_args =
+        [("gap", us(fit.graph_gap)), ("host", us(fit.host(c.shape.arch))), ("tiny", us(cal.host_per_kernel))];
+    let source = |e: &str| {
+        if e == "launch" {
+            ctx.tf(&super::source_key(e), &launch_args.each_ref().map(|(k, x)| (*k, x.as_str())))
+        } else {
+            ctx.t(&super::source_key(e))
+        }
+    };
+    let max_bar = ideal.max(total).max(terms.iter().map(|t| t.seconds.abs()).fold(0.0, f64::max)).max(1e-9);
+    let bar = |ms: f64, class: &'static str| {
+        let pct = (100.0 * ms.abs() / max_bar).clamp(0.0, 100.0);
+        html! { <span class={classes!("llm-bar", class)} style={format!("width:{pct:.1}%")} /> }
+    };
+    let waterfall = html! {
+        <div class="llm-waterfall" data-testid="waterfall">
+            <div class="llm-wf-row" data-effect="ideal">
+                <span class="llm-wf-label">{ ctx.t("llm.waterfall.ideal") }</span>
+                <span class="llm-wf-track">{ bar(ideal, "ideal") }</span>
+                <span class="num">{ format!("{ideal:.3}") }</span>
+            </div>
+            { for terms.iter().map(|t| {
+                let action = Action::Set("effects", Value::Text(super::toggled(v, t.effect)));
+                html! {
+                    <div class={classes!("llm-wf-row", (!t.on).then_some("off"))} data-effect={t.effect}
+                        data-on={if t.on { "1" } else { "0" }} data-value={t.seconds.to_string()}>
+                        <label class="llm-wf-label">
+                            <input type="checkbox" checked={t.on} data-testid={format!("effect-{}", t.effect)}
+                                onclick={emit_on_click(&p.dispatch, action)} />
+                            { ctx.t(&format!("llm.effect.{}", t.effect)) }
+                        </label>
+                        <span class="llm-wf-track">{ bar(t.seconds, if t.seconds < 0.0 { "minus" } else { "plus" }) }</span>
+                        <span class="num">{ if t.on { format!("{:+.3}", t.seconds) } else { ctx.t("llm.waterfall.off") } }</span>
+                        <span class="llm-wf-source muted">{ source(t.effect) }</span>
+                    </div>
+                }
+            }) }
+            <div class="llm-wf-row total" data-effect="total">
+                <span class="llm-wf-label">{ ctx.t("llm.waterfall.total") }</span>
+                <span class="llm-wf-track">{ bar(total, "total") }</span>
+                <span class="num">{ format!("{total:.3}") }</span>
+            </div>
+            <div class="llm-wf-buttons">
+                <button class="preset" data-preset="effects-all"
+                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("all".into())))}>{ ctx.t("llm.waterfall.all") }</button>
+                <button class="preset" data-preset="effects-none"
+                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("none".into())))}>{ ctx.t("llm.waterfall.none") }</button>
+            </div>
+        </div>
+    };
+    let fmt_g = |x: f64| {
+        if x == 0.0 {
+            "0".to_string()
+        } else {
+            crate::format::bytes(x)
+        }
+    };
+    let op_table = html! {
+        <div class="measured-scroll"><table class="ledger" data-testid="ops-table">
+            { table_head(ctx, &["llm.col.op", "llm.col.count", "llm.col.flops", "llm.col.weights", "llm.col.act", "llm.col.kv", "llm.col.intensity", "llm.col.bound", "llm.col.ms"]) }
+            <tbody>
+                { for rows.iter().map(|r| html! {
+                    <tr data-op={r.key} data-bound={if r.compute_bound { "compute" } else { "memory" }}>
+                        <td>{ ctx.t(&format!("llm.op.{}", r.key)) }</td>
+                        <td class="num">{ r.count }</td>
+                        <td class="num">{ format!("{:.3e}", r.flops) }</td>
+                        <td class="num">{ fmt_g(r.weight_bytes) }</td>
+                        <td class="num">{ fmt_g(r.act_bytes) }</td>
+                        <td class="num">{ fmt_g(r.kv_bytes) }</td>
+                        <td class="num">{ format!("{:.1}", r.intensity) }</td>
+                        <td>{ ctx.t(if r.compute_bound { "word.compute" } else { "word.memory" }) }</td>
+                        <td class="num" data-value={(r.seconds * 1e3).to_string()}>{ format!("{:.3}", r.seconds * 1e3) }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table></div>
+    };
+    let measured_html = html! {
+        <section class="measured" data-testid="measured-llm">
+            { chart_title(ctx, "llm.measured.title") }
+            if let Some((meas, pred)) = measured {
+                <p class="formula" data-measured="step-ms" data-value={meas.to_string()}>
+                    <span hidden=true data-measured="model-over-measured" data-value={(pred / meas).to_string()} />
+                    { ctx.tf("llm.measured.point", &[("meas", &format!("{meas:.3}")), ("pred", &format!("{pred:.3}")), ("ratio", &format!("{:.3}", pred / meas))]) }
+                </p>
+            } else {
+                <p class="muted">{ ctx.t("llm.measured.none") }</p>
+            }
+            { accuracy(ctx) }
+            <p class="muted">{ ctx.t("llm.measured.why") }</p>
+            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", measured_date())]) }</p>
+        </section>
+    };
+    // Sweeps.
+    let sweep = super::batch_sweep(v);
+    let knee = super::knee(v);
+    let batch_chart = Rc::new(BatchData {
+        points: sweep,
+        knee: knee.map(|k| k as f64),
+        measured: super::measured_batches(v),
+        cursor: c.batch as f64,
+        labels: [
+            ctx.t("llm.series.step"),
+            ctx.t("llm.series.ideal"),
+            ctx.t("llm.series.tokens"),
+            ctx.t("llm.series.intensity"),
+        ],
+        measured_label: ctx.t("llm.series.measured"),
+        x_desc: ctx.t("llm.axis.batch"),
+        y_desc: ctx.t("llm.axis.value"),
+    });
+    let csweep = super::context_sweep(v);
+    let context_series = Rc::new(vec![
+        LogSeries {
+            label: ctx.t("llm.series.weights"),
+            color: p.theme.fill_tint,
+            points: csweep.iter().map(|&(x, w, _)| (x, w)).collect(),
+        },
+        LogSeries {
+            label: ctx.t("llm.series.kv"),
+            color: p.theme.busy_hot,
+            points: csweep.iter().map(|&(x, _, k)| (x, k)).collect(),
+        },
+    ]);
+    let presets = super::DECODE_PRESETS
+        .iter()
+        .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
+        .collect::<Vec<_>>();
+    let controls = html! {
+        <>
+            { p.controls(&["model"]) }
+            if v.choice("model") == "custom" {
+                { p.controls(&["layers", "dmodel", "heads", "kvheads", "ffn", "vocab"]) }
+            }
+            { p.controls(&["phase", "batch", "ctx", "seq", "dtype", "kvdtype", "gpu"]) }
+            if v.choice("gpu") == "custom" {
+                { custom_gpu(ctx, v.text("peak"), v.int("bw"), &p.dispatch) }
+            }
+            { p.controls(&["graphs", "measured"]) }
+            { preset_row(ctx, "llm.presets", &presets, &p.dispatch) }
+        </>
+    };
+    let model_source = llm::preset(v.choice("model")).map(|m| ctx.tf("llm.model-source", &[("source", m.source)]));
+    let stage = html! {
+        <>
+            { readouts(ctx, "llm", &super::metrics(v)) }
+            { chart_title(ctx, "llm.waterfall") }
+            { waterfall }
+            if v.choice("measured") == "1" {
+                { measured_html }
+            }
+            { chart_title(ctx, "llm.roofline") }
+            <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
+                ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
+                width={chart_w} height={if ctx.present { 400.0 } else { 320.0 }} present={ctx.present}
+                label={ctx.t("llm.roofline")} />
+            { chart_title(ctx, "llm.ops") }
+            { op_table }
+            { chart_title(ctx, "llm.batch-sweep") }
+            <BatchChart data={batch_chart} width={chart_w} height={if ctx.present { 320.0 } else { 260.0 }} present={ctx.present}
+                label={ctx.t("llm.batch-sweep")} />
+            <p class="muted" data-testid="knee" data-value={knee.map(|k| k.to_string()).unwrap_or_default()}>
+                { match knee { Some(k) => ctx.tf("llm.knee", &[("b", &k.to_string())]), None => ctx.t("llm.no-knee") } }
+            </p>
+            { chart_title(ctx, "llm.context-sweep") }
+            <LogChart series={context_series} marker={c.ctx.max(128) as f64} x_desc={ctx.t("llm.axis.ctx")} y_desc={ctx.t("llm.axis.bytes")}
+                width={chart_w} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present} label={ctx.t("llm.context-sweep")} />
+            <p class="muted" data-testid="crossover">
+                { ctx.tf("llm.crossover", &[("b", &c.batch.to_string()), ("ctx", &crate::format::grouped(super::kv_crossover(v)))]) }
+            </p>
+            { lecture_table(ctx, "llm", "lecture.table", &super::lecture_rows(v), &p.dispatch) }
+            if let Some(s) = model_source {
+                <p class="muted">{ s }</p>
+            }
+        </>
+    };
+    p.frame(controls, stage, p.explain())
+}
+
+/// The date of the shipped decode file (`# date,…`).
+fn measured_date() -> &'static str {
+    llm::DECODE_CSV.lines().find_map(|l| l.strip_prefix("# date,")).unwrap_or("—")
+}
+
+/// The accuracy table over every measured step.
+fn accuracy(ctx: &AppCtx) -> Html {
+    let rows = llm::accuracy_table();
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    html! {
+        <>
+            <p class="muted">{ ctx.t("llm.accuracy") }</p>
+            <div class="measured-scroll"><table class="ledger" data-testid="accuracy">
+                { table_head(ctx, &["llm.acc.col.case", "llm.acc.col.fit", "llm.acc.col.n", "llm.acc.col.median", "llm.acc.col.worst"]) }
+                <tbody>
+                    { for rows.iter().map(|r| html! {
+                        <tr data-phase={if r.phase == Phase::Decode { "decode" } else { "prefill" }}
+                            data-graphs={if r.graphs { "1" } else { "0" }} data-held-out={if r.held_out { "1" } else { "0" }}
+                            data-median={r.median.to_string()} data-worst={r.worst.to_string()}>
+                            <td>{ format!("{} · {}", ctx.t(if r.phase == Phase::Decode { "llm.acc.decode" } else { "llm.acc.prefill" }),
+                                ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" })) }</td>
+                            <td>{ ctx.t(if r.held_out { "llm.acc.held-out" } else { "llm.acc.fitted" }) }</td>
+                            <td class="num">{ r.count }</td>
+                            <td class="num">{ pct(r.median) }</td>
+                            <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table></div>
+        </>
+    }
+}
+
+/// The batch sweep's data: (batch, step ms, ideal ms, tokens/s, intensity).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchData {
+    pub points: Vec<(f64, f64, f64, f64, f64)>,
+    pub knee: Option<f64>,
+    /// Measured steps (batch, ms) on the H200 at this context.
+    pub measured: Vec<(f64, f64)>,
+    pub cursor: f64,
+    pub labels: [String; 4],
+    pub measured_label: String,
+    pub x_desc: String,
+    pub y_desc: String,
+}
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct BatchChartProps {
+    pub data: Rc<BatchData>,
+    pub width: f64,
+    pub height: f64,
+    pub present: bool,
+    pub label: AttrValue,
+}
+
+const SERIES_COLORS: [RGBColor; 4] =
+    [RGBColor(208, 48, 10), RGBColor(120, 120, 130), RGBColor(21, 89, 201), RGBColor(30, 140, 60)];
+
+fn series(d: &BatchData, i: usize) -> Vec<(f64, f64)> {
+    d.points
+        .iter()
+        .map(|&(b, s, id, tok, int)| (b, [s, id, tok / 1000.0, int][i]))
+        .filter(|p| p.1 > 0.0 && p.1.is_finite())
+        .collect()
+}
+
+fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Option<()> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let d = &p.data;
+    let all: Vec<(f64, f64)> = (0..4).flat_map(|i| series(d, i)).chain(d.measured.iter().copied()).collect();
+    let y0 = all.iter().map(|q| q.1).fold(f64::MAX, f64::min).max(1e-3);
+    let y1 = all.iter().map(|q| q.1).fold(0.0, f64::max).max(y0 * 10.0);
+    let look = Look::new(p.present, dpr);
+    let k = look.k;
+    let mut chart = look
+        .builder(&root, 10.0, 40.0, 56.0)
+        .build_cartesian_2d((1f64..1024f64).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale())
+        .ok()?;
+    mesh!(chart, look)
+        .x_desc(d.x_desc.as_str())
+        .y_desc(d.y_desc.as_str())
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| if *y >= 1.0 { format!("{y:.0}") } else { format!("{y:.2}") })
+        .draw()
+        .ok()?;
+    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    for (i, c) in SERIES_COLORS.iter().enumerate() {
+        let c = *c;
+        chart
+            .draw_series(LineSeries::new(series(d, i), c.stroke_width(stroke)))
+            .ok()?
+            .label(d.labels[i].as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(stroke)));
+    }
+    let line = |x: f64, color: RGBColor| {
+        PathElement::new(vec![(x, y0 / 2.0), (x, y1 * 2.0)], color.stroke_width((2.0 * dpr * k) as u32))
+    };
+    if let Some(kx) = d.knee {
+        chart.draw_series(std::iter::once(line(kx, RGBColor(30, 140, 60)))).ok()?;
+    }
+    chart.draw_series(std::iter::once(line(d.cursor, RGBColor(60, 60, 60)))).ok()?;
+    let r = (5.0 * dpr * k) as u32;
+    if !d.measured.is_empty() {
+        let style = SERIES_COLORS[0].stroke_width((2.0 * dpr) as u32);
+        chart
+            .draw_series(d.measured.iter().map(|&(x, y)| Circle::new((x, y), r, style)))
+            .ok()?
+            .label(d.measured_label.as_str())
+            .legend(move |(x, y)| Circle::new((x + 10, y), r, style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(look.font(12.0))
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .ok()?;
+    root.present().ok()
+}
+
+#[component]
+pub fn BatchChart(p: &BatchChartProps) -> Html {
+    let canvas = use_node_ref();
+    let dpr = crate::ui::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
+    {
+        let canvas = canvas.clone();
+        let props = p.clone();
+        use_effect_with((p.data.clone(), pw, ph, p.present), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if draw_batch(&c, &props, dpr).is_some() {
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }
+        });
+    }
+    let style = format!("width:{}px;height:{}px", p.width, p.height);
+    let d = &p.data;
+    html! {
+        <div class="chart" style={style.clone()} data-testid="chart">
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
+            <table class="sr-only" data-testid="chart-table">
+                <caption>{ p.label.clone() }</caption>
+                <thead><tr>
+                    <th scope="col">{ d.x_desc.clone() }</th>
+                    { for d.labels.iter().map(|l| html! { <th scope="col">{ l.clone() }</th> }) }
+                </tr></thead>
+                <tbody>
+                    { for d.points.iter().map(|&(b, s, i, t, n)| html! {
+                        <tr><td>{ b }</td><td>{ format!("{s:.3}") }</td><td>{ format!("{i:.3}") }</td><td>{ format!("{:.2}", t / 1000.0) }</td><td>{ format!("{n:.1}") }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+crate::ui::panel::panel!(use_llm_panel);
