@@ -271,6 +271,9 @@ mod tests {
         assert_eq!(f.sram_elements_paper(), 82_048);
         assert!(sram_paper_line(Lang::En, &f).contains("82,048 of M = 98,304 elements, fits"));
         assert!(sram_paper_line(Lang::Zh, &f).contains("82,048 / M = 98,304 个元素，放得下"));
+        // Beside the paper's own blocks the verdict points to that count, not to smaller blocks.
+        assert_eq!(crate::topics::flash::sram_verdict(&f, true), "flash.sram.too-big.fp32");
+        assert_eq!(crate::topics::flash::sram_verdict(&f, false), "flash.sram.too-big");
     }
 
     #[test]

@@ -347,6 +347,20 @@ pub fn sram_line(lang: Lang, f: &Flash) -> String {
     )
 }
 
+/// The verdict beside the SRAM line: fits; or, with blocks from the SRAM
+/// size that fit as the paper counts M, "not in fp32 bytes" (pointing to
+/// the paper's count) rather than advice to shrink the paper's own blocks.
+pub fn sram_verdict(f: &Flash, blocks_from_sram: bool) -> &'static str {
+    let m = crate::sim::flash::io::sram_elements(f.p.sram, f.p.elem_bytes);
+    if f.fits_sram() {
+        "flash.sram.fits"
+    } else if blocks_from_sram && f.sram_elements_paper() <= m {
+        "flash.sram.too-big.fp32"
+    } else {
+        "flash.sram.too-big"
+    }
+}
+
 /// Where the blocks come from the SRAM size (the paper's Algorithm 1): the
 /// working set counted as the paper counts M, in elements, beside the bytes
 /// line (which keeps S and the O accumulator in fp32, as a kernel does).
@@ -406,6 +420,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("flash.sram.fits", "fits", "放得下"),
     ("flash.sram.too-big", "does not fit: use smaller blocks", "放不下：请用更小的块"),
     ("flash.sram.too-big.short", "does not fit", "放不下"),
+    ("flash.sram.too-big.fp32", "does not fit with S and the accumulator in fp32; as the paper counts M it fits (below)", "S 和累加器用 fp32 时放不下；按论文计算 M 的方式放得下（见下）"),
     ("flash.sram.paper", "Counted as the paper's Algorithm 1 counts its SRAM size M, every value one element of {e} B (scores and accumulator too): {used} of M = {m} elements, {verdict}. The line above counts bytes with S and the O accumulator in fp32, as a kernel keeps them; the paper's block sizes (Bc = ⌈M/4d⌉) assume the first count. Either way the HBM traffic beside the paper's (✓) is the same: it depends on the blocks, not on where they fit.", "按论文算法 1 计算 SRAM 大小 M 的方式（每个值都算一个 {e} 字节的元素，分数和累加器也一样）：{used} / M = {m} 个元素，{verdict}。上一行按字节计算，S 和 O 的累加器用 fp32，与 kernel 实际保存的一样；论文的块大小（Bc = ⌈M/4d⌉）依据的是前一种算法。无论哪种，与论文对照（✓）的显存流量都不变：流量取决于块的大小，与放不放得下无关。"),
     ("flash.recompute", "Recomputation: {flops} FLOPs to rebuild S and P, instead of storing P ({bytes})", "重计算：用 {flops} 次浮点运算重建 S 和 P，代替存储 P（{bytes}）"),
     ("flash.check.fwd", "Forward: max |O − naive attention| = {e}", "前向：max |O − 朴素注意力| = {e}"),

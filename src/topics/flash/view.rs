@@ -247,7 +247,7 @@ pub fn use_flash_panel() -> Html {
             { chart_title(ctx, "flash.ledger") }
             { ledger_html(ctx, sim, v) }
             <p class={classes!("check", if sim.fits_sram() { "ok" } else { "bad" })} data-testid="sram-check" data-value={sim.sram_bytes().to_string()}>
-                { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(if sim.fits_sram() { "flash.sram.fits" } else { "flash.sram.too-big" }) }
+                { super::sram_line(ctx.lang, sim) }{" — "}{ ctx.t(super::sram_verdict(sim, v.choice("blocks") == "sram")) }
             </p>
             if v.choice("blocks") == "sram" {
                 <p class="muted" data-testid="sram-paper" data-value={sim.sram_elements_paper().to_string()}>{ super::sram_paper_line(ctx.lang, sim) }</p>

@@ -484,6 +484,9 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
     mesh!(chart, look)
         .x_desc(d.x_size.as_str())
         .y_desc("GB/s")
+        // As many size labels as fit (about one per 70 px): on a phone every
+        // power of two would overprint its neighbours.
+        .x_labels(((canvas.width() as f64 / dpr - 90.0) / 70.0).clamp(3.0, 16.0) as usize)
         .x_label_formatter(&|x| size_label(x.round() as u64))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
