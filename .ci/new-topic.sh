@@ -28,7 +28,9 @@ s = s[: end + 1] + '#[path = "scratch/mod.rs"]\npub mod scratch;\n' + s[end + 1 
 open(p, "w").write(s)
 PY
 # The README's panel table is generated: regenerate it (docs, not code).
-export CARGO_TARGET_DIR="$root/target"  # dependencies shared; the scratch crate builds apart (its own path)
+# Its own target folder: the scratch crate has the same name, so it would
+# overwrite the real build's binary (and `trunk build`'s text-file hook runs it).
+export CARGO_TARGET_DIR="$root/target/scratch-topic"
 cargo run --quiet --bin warpscope > /tmp/warpscope-table.md
 python3 - <<'PY'
 s = open("README.md").read()
