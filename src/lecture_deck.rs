@@ -200,30 +200,46 @@ pub struct Study {
     /// The stop reached (index into [`stops`]).
     #[serde(default)]
     pub stop: usize,
-    /// Each part's answer once revealed: (part id, grade code).
+    /// Each part's answer once revealed.
     #[serde(default)]
-    pub answers: Vec<(String, String)>,
+    pub answers: Vec<Answered>,
+}
+
+/// A part's question, answered: the grade code (`right`, `close`, `wrong`,
+/// `none`) and what was given (a number or the index of a choice).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answered {
+    pub part: String,
+    pub grade: String,
+    #[serde(default)]
+    pub number: Option<f64>,
+    #[serde(default)]
+    pub choice: Option<usize>,
 }
 
 impl Study {
     /// Kept inside the path (a stored value from an older deck is clamped).
     pub fn checked(mut self) -> Study {
         self.stop = self.stop.min(stops().len() - 1);
-        self.answers.retain(|(p, _)| PARTS.iter().any(|x| x.id == p));
+        self.answers.retain(|a| PARTS.iter().any(|x| x.id == a.part));
         self
     }
-    pub fn answer(&self, part: &str) -> Option<&str> {
-        self.answers.iter().find(|(p, _)| p == part).map(|(_, g)| g.as_str())
+    pub fn answer(&self, part: &str) -> Option<&Answered> {
+        self.answers.iter().find(|a| a.part == part)
     }
-    pub fn answered(mut self, part: &str, grade: &str) -> Study {
-        self.answers.retain(|(p, _)| p != part);
-        self.answers.push((part.to_string(), grade.to_string()));
+    pub fn answered(mut self, a: Answered) -> Study {
+        self.answers.retain(|x| x.part != a.part);
+        self.answers.push(a);
         self
     }
     /// Moved by `by` stops, inside the path.
     pub fn go(mut self, by: isize) -> Study {
         self.stop = (self.stop as isize + by).clamp(0, stops().len() as isize - 1) as usize;
         self
+    }
+    /// Anything to resume: a stop past the first or an answer.
+    pub fn started(&self) -> bool {
+        self.stop > 0 || !self.answers.is_empty()
     }
 }
 
@@ -289,14 +305,15 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// How many notices a panel's parser raises for a route and query (`None`:
+/// no such panel).
+pub type Notices<'a> = &'a dyn Fn(&str, &[(String, String)]) -> Option<usize>;
+
 /// Problems of the deck against the app: views whose route is not a panel,
 /// whose query the panel corrects (`notices(route, query)` gives how many
 /// notices the panel's parser raises, `None` for no such panel), or whose
 /// note does not cite its slide in a language (`t(lang, key)`).
-pub fn problems(
-    notices: &dyn Fn(&str, &[(String, String)]) -> Option<usize>,
-    t: &dyn Fn(Lang, &str) -> String,
-) -> Vec<String> {
+pub fn problems(notices: Notices, t: &dyn Fn(Lang, &str) -> String) -> Vec<String> {
     let mut out = Vec::new();
     for v in VIEWS {
         match notices(v.route(), &v.query()) {
@@ -476,14 +493,23 @@ mod tests {
 
     #[test]
     fn study_progress_stays_inside_the_path() {
-        let s = Study { stop: 9999, answers: vec![("nope".into(), "right".into())] }.checked();
+        let a = |part: &str, grade: &str| Answered {
+            part: part.into(),
+            grade: grade.into(),
+            number: Some(1.5),
+            choice: None,
+        };
+        let s = Study { stop: 9999, answers: vec![a("nope", "right")] }.checked();
         assert_eq!(s.stop, stops().len() - 1);
         assert!(s.answers.is_empty());
         let s = Study::default().go(-3);
         assert_eq!(s.stop, 0);
-        let s = s.go(2).answered("gpu", "close").answered("gpu", "right");
+        assert!(!s.started());
+        let s = s.go(2).answered(a("gpu", "close")).answered(a("gpu", "right"));
         assert_eq!(s.stop, 2);
-        assert_eq!(s.answer("gpu"), Some("right"));
+        assert!(s.started());
+        assert_eq!(s.answer("gpu").map(|a| a.grade.as_str()), Some("right"));
+        assert_eq!(s.answers.len(), 1);
         let json = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<Study>(&json).unwrap(), s);
         assert_eq!(serde_json::from_str::<Study>("{}").unwrap(), Study::default());
