@@ -173,6 +173,13 @@ pub static PARTS: &[StudyPart] = &[
     },
 ];
 
+/// [`Sum::Attention`]'s figures: bytes of S and P (bf16) for one head of
+/// length `n`, and FlashAttention's statistics (the row sums `l`).
+pub fn attention_bytes(n: u64) -> (u64, u64) {
+    use crate::sim::attention_memory::{flash_extra_bytes, standard_bytes};
+    (standard_bytes(n, 2), flash_extra_bytes(n, false))
+}
+
 /// One stop of the study path: a view, or the check at the end of a part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {

@@ -94,8 +94,13 @@ fn each_part_asks_from_its_bank_and_sums_up_through_the_sims() {
                     assert!(VIEWS[part.first..=part.last].iter().any(|v| v.route() == route), "{} {route}", part.id);
                 }
                 Sum::Attention { n } => {
+                    // The panel's own table row, from the same simulation.
                     let row = attention_memory::lecture_row(n);
-                    assert!(row.standard.ends_with("GB") && row.flash.ends_with("MB"));
+                    let (standard, flash) = crate::lecture_deck::attention_bytes(n);
+                    let gb: f64 = row.standard.trim_end_matches(" GB").parse().unwrap();
+                    let mb: f64 = row.flash.trim_end_matches(" MB").parse().unwrap();
+                    assert!((standard as f64 / 1e9 - gb).abs() < 0.01, "{n}");
+                    assert!((flash as f64 / 1e6 - mb).abs() < 0.01, "{n}");
                 }
             }
         }

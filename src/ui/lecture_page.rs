@@ -171,10 +171,14 @@ fn summary_line(ctx: &AppCtx, s: &Sum) -> Option<String> {
             Some(ctx.tf("lecture.sum.row", &[("label", &label), ("cells", &cells.join(" · "))]))
         }
         Sum::Attention { n } => {
-            let r = crate::topics::attention_memory::lecture_row(n);
+            let (standard, flash) = lecture::attention_bytes(n);
             Some(ctx.tf(
                 "lecture.sum.attention",
-                &[("n", &crate::format::grouped(n)), ("standard", &r.standard), ("flash", &r.flash)],
+                &[
+                    ("n", &crate::format::grouped(n)),
+                    ("standard", &crate::format::bytes(standard as f64)),
+                    ("flash", &crate::format::bytes(flash as f64)),
+                ],
             ))
         }
     }
