@@ -220,9 +220,8 @@ fn StudyPath() -> Html {
             let src = format!("{}{}", base_url(), view_href(v.url, &[("embed", "1"), ("lang", lang)]));
             html! {
                 <section class="study-view" data-testid="study-view" data-id={v.id} data-slide={v.slide.to_string()} data-url={v.url}>
-                    <h2>{ ctx.t(&part.title_key()) }</h2>
-                    <p class="muted">{ ctx.tf("lecture.study.view", &[("k", &(i - part.first + 1).to_string()), ("n", &(part.last - part.first + 1).to_string()), ("slide", &v.slide.to_string())]) }</p>
-                    <h3 class="study-title">{ ctx.t(&v.title_key()) }</h3>
+                    <p class="muted study-where">{ ctx.t(&part.title_key()) }{" · "}{ ctx.tf("lecture.study.view", &[("k", &(i - part.first + 1).to_string()), ("n", &(part.last - part.first + 1).to_string()), ("slide", &v.slide.to_string())]) }</p>
+                    <h2 class="study-title">{ ctx.t(&v.title_key()) }</h2>
                     <p class="study-note" data-testid="study-note">{ ctx.t(&v.note_key()) }</p>
                     <iframe class="study-frame" data-testid="study-frame" key={src.clone()} src={src} title={ctx.t("lecture.study.frame")} loading="lazy"></iframe>
                     <p><a data-testid="study-open" href={view_href(v.url, &[("lang", lang)])}>{ ctx.t("lecture.study.open") }{" →"}</a></p>
@@ -244,12 +243,34 @@ fn StudyPath() -> Html {
         })
         .collect();
     let finished = last && !blocked;
+    let nav = |place: &'static str| {
+        // The top bar's buttons carry the test ids; the bottom copy is for after a long page.
+        let id = |name: &str| if place == "top" { name.to_string() } else { format!("{name}-{place}") };
+        html! {
+            <nav class={classes!("study-nav", place)}>
+                <button class="tool" data-testid={id("study-prev")} disabled={study.stop == 0} onclick={go(-1)}>{ ctx.t("lecture.study.prev") }</button>
+                if finished {
+                    <button class="tool" data-testid={id("study-restart")} onclick={ let set = set.clone(); Callback::from(move |_: MouseEvent| set.emit(Study::default())) }>
+                        { ctx.t("lecture.study.restart") }
+                    </button>
+                } else {
+                    <button class="tool primary" data-testid={id("study-next")} disabled={blocked} onclick={go(1)}>
+                        { ctx.t(if matches!(stop, Stop::Check(_)) { "lecture.study.next-part" } else { "lecture.study.next" }) }
+                    </button>
+                }
+                if blocked {
+                    <span class="muted">{ ctx.t("lecture.study.reveal-first") }</span>
+                }
+            </nav>
+        }
+    };
     html! {
         <div class="lecture-page study" data-testid="study-path" data-stop={study.stop.to_string()} data-stops={stops.len().to_string()}>
             <h1>{ ctx.t("lecture.study.heading") }</h1>
             <div class="study-progress">
                 <span data-testid="study-position">{ ctx.tf("lecture.study.position", &[("k", &(study.stop + 1).to_string()), ("n", &stops.len().to_string())]) }</span>
                 <progress max={stops.len().to_string()} value={(study.stop + 1).to_string()} aria-hidden="true"></progress>
+                { nav("top") }
             </div>
             { body }
             if finished {
@@ -261,21 +282,7 @@ fn StudyPath() -> Html {
                     ]) }
                 </p>
             }
-            <nav class="study-nav">
-                <button class="tool" data-testid="study-prev" disabled={study.stop == 0} onclick={go(-1)}>{ ctx.t("lecture.study.prev") }</button>
-                if finished {
-                    <button class="tool" data-testid="study-restart" onclick={ let set = set.clone(); Callback::from(move |_: MouseEvent| set.emit(Study::default())) }>
-                        { ctx.t("lecture.study.restart") }
-                    </button>
-                } else {
-                    <button class="tool primary" data-testid="study-next" disabled={blocked} onclick={go(1)}>
-                        { ctx.t(if matches!(stop, Stop::Check(_)) { "lecture.study.next-part" } else { "lecture.study.next" }) }
-                    </button>
-                }
-                if blocked {
-                    <span class="muted">{ ctx.t("lecture.study.reveal-first") }</span>
-                }
-            </nav>
+            { nav("bottom") }
         </div>
     }
 }
