@@ -124,7 +124,13 @@ describe('the lecture, presented', () => {
         }
         // The clicker: a panel with a player steps to its end first (End
         // gets there at once), then PageDown opens the next view.
-        if (await page.locator('[data-testid=player]').count()) await page.keyboard.press('End');
+        if (await page.locator('[data-testid=player]').count()) {
+          await page.keyboard.press('End');
+          await page.waitForFunction(() => {
+            const s = document.querySelector('[data-testid=player-scrub]');
+            return s && s.value === s.max;
+          });
+        }
         await page.keyboard.press('PageDown');
       }
       // Past the last view nothing moves; PageUp from a player's start goes back.
