@@ -377,7 +377,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("lecture.study.next", "Next →", "下一步 →"),
     ("lecture.study.open", "Explore this view on its panel", "在面板上探索这个画面"),
     ("lecture.study.frame", "The panel of this view", "这个画面的面板"),
-    ("lecture.study.check", "End of {part}: check yourself", "{part}结束：检验一下"),
+    ("lecture.study.check", "End of {part}: check yourself", "{part} · 检验一下"),
     ("lecture.study.predict", "Predict first, then reveal: the panel below then shows the question's configuration.", "先预测，再揭晓：揭晓后下面的面板会显示这道题的配置。"),
     ("lecture.study.summary", "Key numbers of this part (computed now by the simulations)", "本部分的关键数字（由模拟现场算出）"),
     ("lecture.study.answered", "Your answer: {grade}", "你的回答：{grade}"),
