@@ -9,6 +9,7 @@ pub mod draw;
 pub mod format;
 pub mod i18n;
 pub mod lecture;
+pub mod lecture_deck;
 pub mod params;
 pub mod practice;
 pub mod scene;

@@ -63,7 +63,7 @@ pub fn view(topic: &Topic) -> Option<fn() -> yew::Html> {
 /// own and its practice bank's (i18n's own two come first in
 /// [`crate::i18n::tables`]).
 pub fn texts() -> Vec<&'static [Entry]> {
-    let mut tables = vec![crate::deck::STRINGS, crate::practice::STRINGS];
+    let mut tables = vec![crate::deck::STRINGS, crate::practice::STRINGS, crate::lecture_deck::STRINGS];
     for t in ALL {
         tables.push(t.strings);
         tables.push(t.practice.strings);
@@ -103,5 +103,7 @@ pub fn readme_table() -> String {
 
 #[cfg(test)]
 mod hostile;
+#[cfg(test)]
+mod lecture_tests;
 #[cfg(test)]
 mod tests;

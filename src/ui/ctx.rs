@@ -17,6 +17,8 @@ pub enum Route {
     Practice,
     #[at("/deck")]
     Deck,
+    #[at("/lecture")]
+    Lecture,
     #[at("/:id")]
     Topic { id: String },
     #[not_found]

@@ -10,6 +10,7 @@ pub mod chart;
 pub mod custom_gpu;
 pub mod export;
 pub mod inset;
+pub mod lecture_page;
 pub mod lecture_table;
 pub mod measured;
 pub mod panel;

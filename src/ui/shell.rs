@@ -221,6 +221,7 @@ fn Shell() -> Html {
     let body = match &route {
         Route::Home => html! { <Landing /> },
         Route::Deck => html! { <super::deck_page::DeckPage /> },
+        Route::Lecture => html! { <super::lecture_page::LecturePage /> },
         Route::Practice => html! { <super::practice_round::RoundPage /> },
         Route::Topic { id } => match topics::find(id).and_then(topics::view) {
             Some(view) => view(),
@@ -275,6 +276,7 @@ fn Landing() -> Html {
         <div class="landing">
             <h1>{ ctx.t("landing.title") }</h1>
             <p class="lead">{ ctx.t("landing.intro") }</p>
+            <super::lecture_page::LectureLinks />
             <ContinueLink />
             { for parts.iter().map(|part| html! {
                 <section class="landing-part">

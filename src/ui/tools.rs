@@ -182,7 +182,10 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
 pub fn DeckProgress() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let Some(k) = ctx.deck else { return html! {} };
-    let deck = load(LIVE_KEY);
+    // The built-in lecture, untouched, follows a language switch.
+    let deck = crate::lecture_deck::localized(load(LIVE_KEY), ctx.lang, &|l, key| {
+        crate::i18n::text(l, key).map(str::to_string)
+    });
     let n = deck.views.len();
     let lang = ctx.asked_lang.code();
     {
@@ -220,6 +223,8 @@ pub fn DeckProgress() -> Html {
         <div class="deck-bar" data-testid="deck-bar" data-view={k.to_string()} data-views={n.to_string()}>
             <button class="tool" disabled={k <= 1} onclick={go(k.saturating_sub(1))} aria-label={ctx.t("deck.prev")}>{"←"}</button>
             <span class="deck-pos">{ ctx.tf("deck.progress", &[("k", &k.to_string()), ("n", &n.to_string())]) }</span>
+            <span class="sr-only" aria-hidden="true" data-metric="deck-view" data-value={k.to_string()}>{ k }</span>
+            <span class="sr-only" aria-hidden="true" data-metric="deck-views" data-value={n.to_string()}>{ n }</span>
             <progress max={n.to_string()} value={k.to_string()} aria-hidden="true"></progress>
             <span class="deck-title">{ if view.title.is_empty() { deck.title.clone() } else { view.title.clone() } }</span>
             if !view.note.is_empty() {

@@ -1,0 +1,345 @@
+//! The lecture as a built-in path (`#/lecture`): present the built-in deck
+//! (`crate::lecture_deck`) exactly as any deck is presented, copy it into the
+//! lecturer's own deck, or study it (`#/lecture?study=1`): the views one by
+//! one with the panel embedded, a practice question and a summary of key
+//! numbers at the end of each part, progress kept in local storage. Also
+//! the landing page's two entries and its "continue where you left off".
+
+use super::ctx::{self, query_pairs, AppCtx, Route};
+use super::practice::Ask;
+use super::tools::{base_url, present, store, DECK_KEY};
+use crate::lecture_deck::{self as lecture, Answered, Stop, Study, Sum, PARTS, SKIPPED, VIEWS};
+use crate::practice::{self, Given, Grade};
+use gloo::storage::{LocalStorage, Storage};
+use std::rc::Rc;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+/// The student's progress through the lecture.
+pub const STUDY_KEY: &str = "warpscope.lecture.study";
+
+fn load_study() -> Study {
+    LocalStorage::get::<Study>(STUDY_KEY).map(Study::checked).unwrap_or_default()
+}
+
+fn save_study(s: &Study) {
+    let _ = LocalStorage::set(STUDY_KEY, s);
+}
+
+/// `#/<url>` with `extra` global pairs added (`lang`, `embed`).
+fn view_href(url: &str, extra: &[(&str, &str)]) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("#{url}{sep}{}", extra.join("&"))
+}
+
+/// `#/lecture` and `#/lecture?study=1`.
+#[component]
+pub fn LecturePage() -> Html {
+    let location = use_location().expect("inside a router");
+    let study = query_pairs(&location).unwrap_or_default().iter().any(|(k, v)| k == "study" && v == "1");
+    if study {
+        html! { <StudyPath /> }
+    } else {
+        html! { <PresentPage /> }
+    }
+}
+
+/// The lecture for a lecturer: present it, make it one's own, the outline.
+#[component]
+fn PresentPage() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let copied = use_state(|| None::<usize>);
+    let lang = ctx.asked_lang.code();
+    let deck = lecture::deck(&|k| ctx.t(k));
+    let start = {
+        let deck = deck.clone();
+        Callback::from(move |_: MouseEvent| present(&deck, lang))
+    };
+    let mine = {
+        let deck = deck.clone();
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            store(DECK_KEY, &deck);
+            copied.set(Some(deck.views.len()));
+        })
+    };
+    let skipped: Vec<String> = SKIPPED.iter().map(|s| s.to_string()).collect();
+    html! {
+        <div class="lecture-page" data-testid="lecture-page" data-views={VIEWS.len().to_string()}>
+            <h1>{ ctx.t("lecture.title") }</h1>
+            <p class="lead">{ ctx.t("lecture.intro") }</p>
+            <div class="lecture-buttons">
+                <button class="tool primary" data-testid="lecture-present" title={ctx.t("lecture.present.title")}
+                    onclick={start}>{ ctx.t("lecture.present") }</button>
+                <a class="tool" data-testid="lecture-study" title={ctx.t("lecture.study.title")}
+                    href={format!("#/lecture?study=1&lang={lang}")}>{ ctx.t("lecture.study") }</a>
+                <button class="tool" data-testid="lecture-mine" title={ctx.t("lecture.mine.title")}
+                    onclick={mine}>{ ctx.t("lecture.mine") }</button>
+                if let Some(n) = *copied {
+                    <span class="tool-status" role="status" data-testid="lecture-mine-done">
+                        { ctx.tf("lecture.mine.done", &[("n", &n.to_string())]) }{" "}
+                        <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
+                            { ctx.t("frame.deck-open") }
+                        </Link<Route, Vec<(String, String)>>>
+                    </span>
+                }
+            </div>
+            <p class="muted">{ ctx.t("deck.keys") }</p>
+            <h2>{ ctx.t("lecture.outline") }{" · "}{ ctx.tf("lecture.count", &[("n", &VIEWS.len().to_string())]) }</h2>
+            { for PARTS.iter().map(|part| html! {
+                <section class="lecture-part" data-part={part.id}>
+                    <h3>{ ctx.t(&part.title_key()) }</h3>
+                    <ol class="lecture-views" start={(part.first + 1).to_string()}>
+                        { for VIEWS[part.first..=part.last].iter().map(|v| html! {
+                            <li class="lecture-view" data-testid="lecture-view" data-id={v.id} data-slide={v.slide.to_string()}
+                                data-url={v.url} data-numbers={v.numbers.join(",")}>
+                                <span class="lecture-slide">{ ctx.tf("lecture.slide", &[("n", &v.slide.to_string())]) }</span>
+                                <a class="lecture-view-title" href={view_href(v.url, &[("lang", lang)])}>{ ctx.t(&v.title_key()) }</a>
+                                <span class="lecture-view-note">{ ctx.t(&v.note_key()) }</span>
+                            </li>
+                        }) }
+                    </ol>
+                </section>
+            }) }
+            <p class="muted" data-testid="lecture-skipped">{ ctx.tf("lecture.skipped", &[("slides", &skipped.join(", "))]) }</p>
+        </div>
+    }
+}
+
+/// Where a study stands, in words ("Part 2, view 3 of 12 (slide 18)").
+fn where_text(ctx: &AppCtx, s: &Study) -> String {
+    match lecture::stops().get(s.stop).copied() {
+        Some(Stop::View(i)) => {
+            let part = &PARTS[lecture::part_of(i)];
+            ctx.tf(
+                "lecture.where.view",
+                &[
+                    ("part", &ctx.t(&part.title_key())),
+                    ("k", &(i - part.first + 1).to_string()),
+                    ("n", &(part.last - part.first + 1).to_string()),
+                    ("slide", &VIEWS[i].slide.to_string()),
+                ],
+            )
+        }
+        Some(Stop::Check(p)) => ctx.tf("lecture.where.check", &[("part", &ctx.t(&PARTS[p].title_key()))]),
+        None => String::new(),
+    }
+}
+
+/// The landing page's first offer: present or study the lecture, and
+/// "continue where you left off" once a study has begun.
+#[component]
+pub fn LectureLinks() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let lang = ctx.asked_lang.code();
+    let study = load_study();
+    html! {
+        <div class="lecture-links" data-testid="lecture-links">
+            <a class="lecture-link primary" data-testid="landing-present" href={format!("#/lecture?lang={lang}")}>
+                <strong>{ ctx.t("lecture.present") }</strong>
+                <span>{ ctx.t("lecture.present.title") }</span>
+            </a>
+            <a class="lecture-link" data-testid="landing-study" href={format!("#/lecture?study=1&lang={lang}")}>
+                <strong>{ ctx.t("lecture.study") }</strong>
+                <span>{ ctx.t("lecture.study.title") }</span>
+            </a>
+            if study.started() {
+                <p class="continue lecture-continue">
+                    <a data-testid="lecture-continue" data-stop={study.stop.to_string()} href={format!("#/lecture?study=1&lang={lang}")}>
+                        { ctx.tf("lecture.continue", &[("where", &where_text(&ctx, &study))]) }
+                    </a>
+                </p>
+            }
+        </div>
+    }
+}
+
+/// The figures of one summary line, computed by the panel's own code.
+fn summary_line(ctx: &AppCtx, s: &Sum) -> Option<String> {
+    match *s {
+        Sum::Row { route, row } => {
+            let topic = ctx::find(route)?;
+            let rows = (topic.lecture?)(&crate::params::Values::defaults(topic.meta.params));
+            let r = rows.get(row)?;
+            let cells: Vec<String> = r
+                .cells
+                .iter()
+                .map(|c| format!("{} {}", ctx.t(&crate::i18n::topic_key("metric", route, c.metric)), c.computed))
+                .collect();
+            let label = format!("{} · {}", ctx.t(&format!("topic.{route}.title")), ctx.t(r.label));
+            Some(ctx.tf("lecture.sum.row", &[("label", &label), ("cells", &cells.join(" · "))]))
+        }
+        Sum::Attention { n } => {
+            let (standard, flash) = lecture::attention_bytes(n);
+            Some(ctx.tf(
+                "lecture.sum.attention",
+                &[
+                    ("n", &crate::format::grouped(n)),
+                    ("standard", &crate::format::bytes(standard as f64)),
+                    ("flash", &crate::format::bytes(flash as f64)),
+                ],
+            ))
+        }
+    }
+}
+
+fn given_of(a: &Answered) -> Option<Given> {
+    a.number.map(Given::Number).or(a.choice.map(Given::Choice))
+}
+
+/// `#/lecture?study=1`: one stop at a time, resumable.
+#[component]
+fn StudyPath() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let study = use_state(load_study);
+    let lang = ctx.asked_lang.code();
+    let stops = lecture::stops();
+    let set = {
+        let study = study.clone();
+        Callback::from(move |s: Study| {
+            save_study(&s);
+            study.set(s);
+            if let Some(w) = super::dom::window().document().and_then(|d| d.document_element()) {
+                w.set_scroll_top(0);
+            }
+        })
+    };
+    let go = |by: isize| {
+        let set = set.clone();
+        let study = study.clone();
+        Callback::from(move |_: MouseEvent| set.emit((*study).clone().go(by)))
+    };
+    let stop = stops[study.stop];
+    let blocked = matches!(stop, Stop::Check(p) if study.answer(PARTS[p].id).is_none());
+    let last = study.stop + 1 == stops.len();
+    let body = match stop {
+        Stop::View(i) => {
+            let v = &VIEWS[i];
+            let part = &PARTS[lecture::part_of(i)];
+            let src = format!("{}{}", base_url(), view_href(v.url, &[("embed", "1"), ("lang", lang)]));
+            html! {
+                <section class="study-view" data-testid="study-view" data-id={v.id} data-slide={v.slide.to_string()} data-url={v.url}>
+                    <p class="muted study-where">{ ctx.t(&part.title_key()) }{" · "}{ ctx.tf("lecture.study.view", &[("k", &(i - part.first + 1).to_string()), ("n", &(part.last - part.first + 1).to_string()), ("slide", &v.slide.to_string())]) }</p>
+                    <h2 class="study-title">{ ctx.t(&v.title_key()) }</h2>
+                    <p class="study-note" data-testid="study-note">{ ctx.t(&v.note_key()) }</p>
+                    <iframe class="study-frame" data-testid="study-frame" key={src.clone()} src={src} title={ctx.t("lecture.study.frame")} loading="lazy"></iframe>
+                    <p><a data-testid="study-open" href={view_href(v.url, &[("lang", lang)])}>{ ctx.t("lecture.study.open") }{" →"}</a></p>
+                </section>
+            }
+        }
+        Stop::Check(p) => {
+            let part = &PARTS[p];
+            html! { <StudyCheck key={part.id} part={p} study={(*study).clone()} on_change={set.clone()} /> }
+        }
+    };
+    let answered: Vec<Grade> = PARTS
+        .iter()
+        .filter_map(|p| study.answer(p.id))
+        .filter_map(|a| match a.grade.as_str() {
+            "right" => Some(Grade::Right),
+            "close" => Some(Grade::Close),
+            _ => None,
+        })
+        .collect();
+    let finished = last && !blocked;
+    let nav = |place: &'static str| {
+        // The top bar's buttons carry the test ids; the bottom copy is for after a long page.
+        let id = |name: &str| if place == "top" { name.to_string() } else { format!("{name}-{place}") };
+        html! {
+            <nav class={classes!("study-nav", place)}>
+                <button class="tool" data-testid={id("study-prev")} disabled={study.stop == 0} onclick={go(-1)}>{ ctx.t("lecture.study.prev") }</button>
+                if finished {
+                    <button class="tool" data-testid={id("study-restart")} onclick={ let set = set.clone(); Callback::from(move |_: MouseEvent| set.emit(Study::default())) }>
+                        { ctx.t("lecture.study.restart") }
+                    </button>
+                } else {
+                    <button class="tool primary" data-testid={id("study-next")} disabled={blocked} onclick={go(1)}>
+                        { ctx.t(if matches!(stop, Stop::Check(_)) { "lecture.study.next-part" } else { "lecture.study.next" }) }
+                    </button>
+                }
+                if blocked {
+                    <span class="muted">{ ctx.t("lecture.study.reveal-first") }</span>
+                }
+            </nav>
+        }
+    };
+    html! {
+        <div class="lecture-page study" data-testid="study-path" data-stop={study.stop.to_string()} data-stops={stops.len().to_string()}>
+            <h1>{ ctx.t("lecture.study.heading") }</h1>
+            <div class="study-progress">
+                <span data-testid="study-position">{ ctx.tf("lecture.study.position", &[("k", &(study.stop + 1).to_string()), ("n", &stops.len().to_string())]) }</span>
+                <progress max={stops.len().to_string()} value={(study.stop + 1).to_string()} aria-hidden="true"></progress>
+                { nav("top") }
+            </div>
+            { body }
+            if finished {
+                <p class="study-done" data-testid="study-done">
+                    { ctx.tf("lecture.study.done", &[
+                        ("right", &answered.iter().filter(|g| **g == Grade::Right).count().to_string()),
+                        ("close", &answered.iter().filter(|g| **g == Grade::Close).count().to_string()),
+                        ("n", &PARTS.len().to_string()),
+                    ]) }
+                </p>
+            }
+            { nav("bottom") }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StudyCheckProps {
+    part: usize,
+    study: Study,
+    on_change: Callback<Study>,
+}
+
+/// The end of a part: its question (predict, then reveal: the panel shows
+/// the question's configuration) and the part's key numbers.
+#[component]
+fn StudyCheck(p: &StudyCheckProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let part = &PARTS[p.part];
+    let lang = ctx.asked_lang.code();
+    let Some(topic) = ctx::find(part.practice) else { return html! {} };
+    let q = Rc::new(practice::question(topic.practice, part.seed()));
+    let done = p.study.answer(part.id).cloned();
+    let on_reveal = {
+        let study = p.study.clone();
+        let on_change = p.on_change.clone();
+        let q = q.clone();
+        let id = part.id;
+        Callback::from(move |g: Option<Given>| {
+            let grade = g.map_or("none", |g| q.answer.grade(g).code());
+            let (number, choice) = match g {
+                Some(Given::Number(x)) => (Some(x), None),
+                Some(Given::Choice(i)) => (None, Some(i)),
+                None => (None, None),
+            };
+            on_change.emit(study.clone().answered(Answered { part: id.into(), grade: grade.into(), number, choice }));
+        })
+    };
+    let revealed = done.as_ref().map(given_of);
+    let frame = done.as_ref().map(|_| {
+        let url = crate::deck::view_url(&format!("/{}", q.topic), &q.query());
+        format!("{}{}", base_url(), view_href(&url, &[("embed", "1"), ("lang", lang)]))
+    });
+    let part_title = ctx.t(&part.title_key());
+    html! {
+        <section class="study-check practice-card" data-testid="study-check" data-part={part.id}
+            data-topic={q.topic} data-seed={q.seed.to_string()} data-revealed={done.is_some().to_string()}>
+            <h2>{ ctx.tf("lecture.study.check", &[("part", &part_title)]) }</h2>
+            <p class="muted">{ ctx.t("lecture.study.predict") }</p>
+            <Ask key={format!("{}-{}", part.id, done.is_some())} q={q.clone()} {revealed} {on_reveal} />
+            if let Some(src) = frame {
+                <iframe class="study-frame" data-testid="study-answer-frame" key={src.clone()} src={src} title={ctx.t("lecture.study.frame")} loading="lazy"></iframe>
+            }
+            <h3>{ ctx.t("lecture.study.summary") }</h3>
+            <ul class="study-summary" data-testid="study-summary">
+                { for part.summary.iter().filter_map(|s| summary_line(&ctx, s)).map(|line| html! {
+                    <li data-testid="summary-line">{ line }</li>
+                }) }
+            </ul>
+        </section>
+    }
+}
