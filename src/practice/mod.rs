@@ -18,7 +18,7 @@ mod strings;
 #[cfg(test)]
 mod tests;
 
-pub use round::{part_code, part_from_code, round, Round, ROUND_LEN};
+pub use round::{part_code, part_from_code, round, Round, ROUND_LEN, ROUND_PARAMS};
 pub use strings::STRINGS;
 
 /// (key, English, 中文).
