@@ -265,7 +265,7 @@ pub fn use_systolic_panel() -> Html {
                 max_speed={super::MAX_SPEED}
                 on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
             if sim.folds() > 1 {
-                { fold_nav(ctx, &sim, cycle, &on_seek) }
+                { fold_nav(ctx, &sim, cycle, &on_seek, scene.1.map(|b| (b, scene.0 .0.width, scene.0 .0.height))) }
             }
             { chart_title(ctx, "systolic.timeline") }
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
@@ -322,7 +322,15 @@ pub fn use_systolic_panel() -> Html {
 
 /// Previous and next fold: each goes to a fold's first cycle (a clicker's
 /// way through a GEMM of thousands of cycles; B or `.` leaves the view).
-fn fold_nav(ctx: &AppCtx, sim: &Rc<Systolic>, cycle: u64, seek: &Callback<u64>) -> Html {
+/// `strip`: where the clickable strip is in the drawing (and the drawing's
+/// size), published as `data-strip` for the browser tests.
+fn fold_nav(
+    ctx: &AppCtx,
+    sim: &Rc<Systolic>,
+    cycle: u64,
+    seek: &Callback<u64>,
+    strip: Option<(StripBox, f64, f64)>,
+) -> Html {
     let i = sim.fold_at(cycle).index;
     let n = sim.folds();
     let go = |to: usize| {
@@ -330,7 +338,8 @@ fn fold_nav(ctx: &AppCtx, sim: &Rc<Systolic>, cycle: u64, seek: &Callback<u64>) 
         Callback::from(move |_: MouseEvent| seek.emit(fold_start(&sim, to)))
     };
     html! {
-        <div class="fold-nav" data-testid="fold-nav" data-fold={(i + 1).to_string()} data-folds={n.to_string()}>
+        <div class="fold-nav" data-testid="fold-nav" data-fold={(i + 1).to_string()} data-folds={n.to_string()}
+            data-strip={strip.map(|(b, w, h)| format!("{:.1} {:.1} {:.1} {:.1} {w:.1} {h:.1}", b.x, b.y, b.w, b.h))}>
             <button class="tool" data-testid="fold-prev" disabled={i == 0} onclick={go(i.saturating_sub(1))}
                 title={ctx.t("systolic.fold.prev.title")}>{ ctx.t("systolic.fold.prev") }</button>
             <span class="fold-nav-pos">{ ctx.tf("systolic.fold", &[("q", &(i + 1).to_string()), ("n", &n.to_string())]) }</span>
