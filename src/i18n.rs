@@ -195,7 +195,7 @@ static TABLE: &[(&str, &str, &str)] = crate::texts![
     ("player.end", "To end", "到结尾"),
     ("player.speed", "Speed", "速度"),
     ("player.per-second", "{n}/s", "{n}/秒"),
-    ("player.fit", "the whole run in {s} s", "整段约 {s} 秒放完"),
+    ("player.fit", "{n}/s (all in {s} s)", "{n}/秒（{s} 秒放完）"),
     ("player.keys", "Keys: Space play/pause · ←/→ or a clicker (PageDown/PageUp) step · Home/End · P projector", "按键：空格 播放/暂停 · ←/→ 或翻页笔（PageDown/PageUp）单步 · Home/End · P 投影"),
     ("player.position", "{pos} / {len}", "{pos} / {len}"),
     ("panel.presets", "Lecture presets", "讲义示例"),

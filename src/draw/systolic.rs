@@ -143,8 +143,10 @@ pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &s
     let f = s.fold_at(c);
     let y0 = scene.height - PAD + 8.0 * th.text_scale;
     let lab = 13.0 * th.text_scale;
-    scene.text(PAD, y0 + lab / 2.0, title, lab, th.fg, Align::Left, true);
-    let top = y0 + lab + 6.0;
+    // The title on as many lines as the drawing's width needs.
+    let title_lines = crate::scene::wrap(title, lab, scene.width - 2.0 * PAD);
+    scene.text_lines(PAD, y0 + lab / 2.0, &title_lines, lab, th.fg, true);
+    let top = y0 + lab + (title_lines.len().max(1) - 1) as f64 * lab * 1.25 + 6.0;
     let max_w = (scene.width - 2.0 * PAD).min(420.0 * th.text_scale);
     let (er, ec) = (sc.er as f64, sc.ec as f64);
     let max_h = 120.0 * th.text_scale;
@@ -637,6 +639,11 @@ mod tests {
         }
         assert_eq!(b.fold_at(b.x - 20.0, b.y), None);
         assert_eq!(b.fold_at(b.x, b.y + b.h + 20.0), None);
+        // A narrow drawing wraps the strip's title rather than cut it.
+        let long = Labels { strip: "Folds: the block of C each fold computes, in schedule order", ..labels };
+        let narrow = draw_with_strip(&s, 3, &Theme::present(), 300.0, "", &long).0;
+        let pieces = narrow.texts().iter().filter(|t| long.strip.contains(**t) && !t.is_empty()).count();
+        assert!(pieces >= 2, "{:?}", narrow.texts());
         // One fold: no strip.
         assert_eq!(draw_with_strip(&sim(4, 4, 6, Dataflow::Os), 3, &Theme::normal(), 800.0, "", &labels).1, None);
     }

@@ -193,6 +193,7 @@ fn notices_block(ctx: &AppCtx, link: &crate::deck::LinkRead, problem: Option<Str
     }
     html! {
         <div class="notices" role="status" data-testid="notices">
+            <strong>{ ctx.t("notice.title") }</strong>
             <ul>
                 { for notices.iter().map(|n| html! {
                     <li class="notice" data-notice-param={n.param.clone()}>{ notice_text(ctx.lang, n) }</li>

@@ -322,7 +322,6 @@ pub fn Player(props: &PlayerProps) -> Html {
         }
     }
     speeds.sort_unstable();
-    let fit_label = ctx.tf("player.fit", &[("s", &FIT_SECONDS.to_string())]);
     html! {
         <div class="player" data-testid="player" data-playing={playing.to_string()}>
             <div class="player-buttons">
@@ -343,8 +342,11 @@ pub fn Player(props: &PlayerProps) -> Html {
                 <select data-testid="player-speed" onchange={on_speed}>
                     { for speeds.iter().map(|s| html! {
                         <option value={s.to_string()} selected={*s == props.speed} data-fit={(*s == fit).then_some("1")}>
-                            { ctx.tf("player.per-second", &[("n", &s.to_string())]) }
-                            if *s == fit { {" — "}{ fit_label.clone() } }
+                            if *s == fit {
+                                { ctx.tf("player.fit", &[("n", &s.to_string()), ("s", &FIT_SECONDS.to_string())]) }
+                            } else {
+                                { ctx.tf("player.per-second", &[("n", &s.to_string())]) }
+                            }
                         </option>
                     }) }
                 </select>

@@ -520,9 +520,9 @@ describe('a clicker leaves a long view (issue 22, item 9)', () => {
     await page.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
     // The deck's key help says so, in both languages.
     await open(page, env.srv.base, '#/deck?lang=en');
-    assert.match(await page.locator('[data-testid="deck-page"]').innerText(), /B or \. .*next view/);
+    assert.match(await page.locator('[data-testid="deck-page"]').innerText(), /B or the full stop “\.” .*next view/);
     await open(page, env.srv.base, '#/deck?lang=zh');
-    await page.waitForFunction(() => /B 或 \./.test(document.querySelector('[data-testid="deck-page"]')?.innerText ?? ''));
+    await page.waitForFunction(() => /B 或句号“\.”/.test(document.querySelector('[data-testid="deck-page"]')?.innerText ?? ''));
     // The landing page links to the deck.
     await open(page, env.srv.base, '#/?lang=en');
     await page.locator('[data-testid="landing-deck"] a').click();
