@@ -342,9 +342,9 @@ fn fold_nav(
             data-strip={strip.map(|(b, w, h)| format!("{:.1} {:.1} {:.1} {:.1} {w:.1} {h:.1}", b.x, b.y, b.w, b.h))}>
             <button class="tool" data-testid="fold-prev" disabled={i == 0} onclick={go(i.saturating_sub(1))}
                 title={ctx.t("systolic.fold.prev.title")}>{ ctx.t("systolic.fold.prev") }</button>
-            <span class="fold-nav-pos">{ ctx.tf("systolic.fold", &[("q", &(i + 1).to_string()), ("n", &n.to_string())]) }</span>
             <button class="tool" data-testid="fold-next" disabled={i + 1 >= n} onclick={go(i + 1)}
                 title={ctx.t("systolic.fold.next.title")}>{ ctx.t("systolic.fold.next") }</button>
+            <span class="fold-nav-pos">{ ctx.tf("systolic.fold", &[("q", &(i + 1).to_string()), ("n", &n.to_string())]) }</span>
         </div>
     }
 }
