@@ -45,6 +45,10 @@ pub static GLOBALS: [ParamSpec; 6] = [
     ParamSpec::int("q", 0, u32::MAX as i64, 0).optional(),
 ];
 
+/// The parameters of the start page (`#/`): only `broken`, the address
+/// the app could not read (put there by `ui::start`, shown as a notice).
+pub static HOME_PARAMS: [ParamSpec; 1] = [ParamSpec::text("broken", 100_000, "", |_| Ok(())).optional()];
+
 /// The names of [`GLOBALS`].
 pub const GLOBAL_PARAMS: [&str; 6] = ["lang", "present", "embed", "deck", "practice", "q"];
 

@@ -64,16 +64,63 @@ pub struct Labels<'a> {
     pub c: &'a str,
     /// The title of the fold strip.
     pub strip: &'a str,
+    /// What the strip's sizes mean, in words (under the strip).
+    pub dims: &'a str,
 }
 
 impl Labels<'static> {
     /// The bare matrix names, for tests.
-    pub const PLAIN: Labels<'static> = Labels { a: "A", b: "B", weights: "B (W)", c: "C", strip: "Folds" };
+    pub const PLAIN: Labels<'static> = Labels { a: "A", b: "B", weights: "B (W)", c: "C", strip: "Folds", dims: "" };
 }
 
 /// Draw the array at cycle `c` into a scene `width` CSS pixels wide; `caption`
 /// is the (already translated) line shown above the array.
 pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
+    draw_with_strip(s, c, th, width, caption, labels).0
+}
+
+/// Where the fold strip was drawn (scene coordinates), to find the fold
+/// under a click.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StripBox {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+    /// Fold blocks along the strip's rows (inner) and columns (outer).
+    pub fi: usize,
+    pub fo: usize,
+    /// Size of one full block (the array's rows × columns), in pixels.
+    pub block_w: f64,
+    pub block_h: f64,
+}
+
+impl StripBox {
+    /// The fold whose block is at `(x, y)` (a few pixels of slack around the
+    /// strip), in schedule order (column block by column block).
+    pub fn fold_at(&self, x: f64, y: f64) -> Option<usize> {
+        const SLACK: f64 = 4.0;
+        let inside =
+            x >= self.x - SLACK && x <= self.x + self.w + SLACK && y >= self.y - SLACK && y <= self.y + self.h + SLACK;
+        if !inside {
+            return None;
+        }
+        let block = |d: f64, size: f64, n: usize| ((d / size.max(1e-9)).floor().max(0.0) as usize).min(n - 1);
+        let qo = block(x - self.x, self.block_w, self.fo);
+        let qi = block(y - self.y, self.block_h, self.fi);
+        Some(qo * self.fi + qi)
+    }
+}
+
+/// [`draw`], and where the fold strip is (`None`: one fold, no strip).
+pub fn draw_with_strip(
+    s: &Systolic,
+    c: u64,
+    th: &Theme,
+    width: f64,
+    caption: &str,
+    labels: &Labels,
+) -> (Scene, Option<StripBox>) {
     let p = s.params();
     let width = width.max(240.0);
     let mut scene = if p.rows <= DETAIL_MAX && p.cols <= DETAIL_MAX {
@@ -82,24 +129,24 @@ pub fn draw(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels:
         draw_heat(s, c, th, width, caption)
     };
     // One tile of work has nothing to show in a strip of folds.
-    if s.folds() > 1 {
-        fold_strip(&mut scene, s, c, th, labels.strip);
-    }
-    scene
+    let strip = (s.folds() > 1).then(|| fold_strip(&mut scene, s, c, th, labels.strip, labels.dims));
+    (scene, strip)
 }
 
 /// The fold strip below the array: the matrix the folds tile (OS: `C`; WS:
 /// `B`; IS: `Aᵀ`), the folds done, the current one highlighted, the rest
 /// waiting. Drawn from the current fold alone (folds go column block by
 /// column block), so a million folds cost what four do; fold borders only
-/// when they are at least 4 px apart.
-pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &str) {
+/// when they are at least 4 px apart. Under it, `dims`: its sizes in words.
+pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &str, dims: &str) -> StripBox {
     let sc = s.schedule();
     let f = s.fold_at(c);
     let y0 = scene.height - PAD + 8.0 * th.text_scale;
     let lab = 13.0 * th.text_scale;
-    scene.text(PAD, y0 + lab / 2.0, title, lab, th.fg, Align::Left, true);
-    let top = y0 + lab + 6.0;
+    // The title on as many lines as the drawing's width needs.
+    let title_lines = crate::scene::wrap(title, lab, scene.width - 2.0 * PAD);
+    scene.text_lines(PAD, y0 + lab / 2.0, &title_lines, lab, th.fg, true);
+    let top = y0 + lab + (title_lines.len().max(1) - 1) as f64 * lab * 1.25 + 6.0;
     let max_w = (scene.width - 2.0 * PAD).min(420.0 * th.text_scale);
     let (er, ec) = (sc.er as f64, sc.ec as f64);
     let max_h = 120.0 * th.text_scale;
@@ -133,10 +180,15 @@ pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &s
             scene.line(x0, y, x0 + w, y, th.bg, 1.0);
         }
     }
+    // The sizes, said in words by the caller ("C is 256 × 128: 8 × 4 = 32
+    // folds of up to 32 × 32 …"), wrapped under the strip.
     let size = 12.0 * th.text_scale;
-    let dims = format!("{} × {} · {} × {}", sc.er, sc.ec, sc.fi, sc.fo);
-    scene.text(x0 + w + 8.0, top + size / 2.0 + 2.0, dims, size, th.muted, Align::Left, false);
-    scene.height = top + h + PAD;
+    let lines = crate::scene::wrap(dims, size, scene.width - 2.0 * PAD);
+    let text_top = top + h + 6.0 + size / 2.0;
+    scene.text_lines(x0, text_top, &lines, size, th.muted, false);
+    let n_lines = lines.iter().filter(|l| !l.is_empty()).count() as f64;
+    scene.height = top + h + if n_lines > 0.0 { 6.0 + n_lines * size * 1.25 } else { 0.0 } + PAD;
+    StripBox { x: x0, y: top, w, h, fi: sc.fi, fo: sc.fo, block_w: cols * sx, block_h: rows * sy }
 }
 
 fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &str) -> f64 {
@@ -562,6 +614,38 @@ mod tests {
             |s: &Systolic| draw(s, 3, &Theme::normal(), 800.0, "", &Labels::PLAIN).texts().contains(&"Folds");
         assert!(!has_strip(&one));
         assert!(has_strip(&folded));
+    }
+
+    /// The strip says its sizes in the caller's words, and a click on a
+    /// block finds that block's fold (column block by column block).
+    #[test]
+    fn the_fold_strip_is_labelled_and_clickable() {
+        // OS: C is 9 × 5 on a 4 × 4 array: 3 row blocks × 2 column blocks.
+        let s = Systolic::new(Params { rows: 4, cols: 4, m: 9, k: 6, n: 5, ..Params::default() });
+        let labels = Labels { dims: "C is 9 × 5: 3 × 2 = 6 folds", ..Labels::PLAIN };
+        let (scene, strip) = draw_with_strip(&s, 3, &Theme::normal(), 800.0, "", &labels);
+        assert!(scene.texts().contains(&"C is 9 × 5: 3 × 2 = 6 folds"));
+        let b = strip.expect("a folded run has a strip");
+        assert_eq!((b.fi, b.fo), (3, 2));
+        assert!(b.y + b.h < scene.height);
+        let centre = |qo: f64, qi: f64| (b.x + (qo + 0.5) * b.block_w, b.y + (qi + 0.5) * b.block_h);
+        for qo in 0..2 {
+            for qi in 0..3 {
+                let (x, y) = centre(qo as f64, qi as f64);
+                let index = b.fold_at(x.min(b.x + b.w - 1.0), y.min(b.y + b.h - 1.0)).unwrap();
+                let f = s.schedule().fold(index);
+                assert_eq!((f.qo, f.qi), (qo, qi));
+            }
+        }
+        assert_eq!(b.fold_at(b.x - 20.0, b.y), None);
+        assert_eq!(b.fold_at(b.x, b.y + b.h + 20.0), None);
+        // A narrow drawing wraps the strip's title rather than cut it.
+        let long = Labels { strip: "Folds: the block of C each fold computes, in schedule order", ..labels };
+        let narrow = draw_with_strip(&s, 3, &Theme::present(), 300.0, "", &long).0;
+        let pieces = narrow.texts().iter().filter(|t| long.strip.contains(**t) && !t.is_empty()).count();
+        assert!(pieces >= 2, "{:?}", narrow.texts());
+        // One fold: no strip.
+        assert_eq!(draw_with_strip(&sim(4, 4, 6, Dataflow::Os), 3, &Theme::normal(), 800.0, "", &labels).1, None);
     }
 
     #[test]

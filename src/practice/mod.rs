@@ -20,7 +20,7 @@ mod strings;
 mod tests;
 
 pub use input::{code_spans, read_number, Typed};
-pub use round::{part_code, part_from_code, round, Round, ROUND_LEN};
+pub use round::{part_code, part_from_code, round, Round, ROUND_LEN, ROUND_PARAMS};
 pub use strings::STRINGS;
 
 /// (key, English, 中文).

@@ -179,6 +179,16 @@ impl SplitMix64 {
     }
 }
 
+/// A player's fastest offer plays the whole run in about this many seconds
+/// (a folded GEMM of 11,280 cycles takes 47 minutes at 4 steps a second).
+pub const FIT_SECONDS: u64 = 10;
+
+/// The speed (steps per second, within `1..=max`) that plays `len` steps in
+/// about [`FIT_SECONDS`].
+pub fn fit_speed(len: u64, max: i64) -> i64 {
+    (len.div_ceil(FIT_SECONDS).min(i64::MAX as u64) as i64).clamp(1, max.max(1))
+}
+
 /// A position in `0..=len`: what the player moves. Step, back and jump are
 /// all clamped, so no sequence of presses can leave the range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +237,17 @@ mod laws;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_fit_speed_plays_a_run_in_seconds() {
+        use super::{fit_speed, FIT_SECONDS};
+        // The lecture's weight-stationary example: 11,280 cycles.
+        assert_eq!(fit_speed(11_280, 100_000), 1128);
+        assert!(11_280 / fit_speed(11_280, 100_000) as u64 <= FIT_SECONDS);
+        assert_eq!(fit_speed(12, 1000), 2);
+        assert_eq!(fit_speed(0, 1000), 1);
+        assert_eq!(fit_speed(u64::MAX, 1000), 1000);
+    }
+
     use super::*;
 
     #[test]

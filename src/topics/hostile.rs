@@ -5,6 +5,9 @@
 //! (`application/x-www-form-urlencoded`, lossy), then parsed. No panic; every
 //! value used is legal; every value not used as given has a notice naming its
 //! parameter; and the values written back to the URL read again unchanged.
+//! Then the pages that are not panels (`#/`, `#/practice`, `#/deck`) and the
+//! global parameters, read as the shell and those pages read them: every
+//! unknown parameter and every value not used as given has a notice.
 
 use super::ALL;
 use crate::params::{routable_hash, Kind, Value, GLOBAL_PARAMS};
@@ -148,5 +151,120 @@ proptest! {
         let (again, again_notices) = meta.parse(&values.to_query());
         prop_assert_eq!(again, values);
         prop_assert!(again_notices.is_empty(), "{:?}", again_notices);
+    }
+}
+
+/// The routes that are not panels, as their pages read a query: their
+/// specs (through `params::parse`) and, for the deck, the per-view
+/// parameters (through `deck::read_link`).
+const PAGES: [&str; 3] = ["", "practice", "deck"];
+
+fn page_specs(route: &str) -> &'static [crate::params::ParamSpec] {
+    match route {
+        "" => &crate::params::HOME_PARAMS,
+        "practice" => &crate::practice::ROUND_PARAMS,
+        _ => &crate::deck::LINK_PARAMS,
+    }
+}
+
+fn page_name() -> impl Strategy<Value = (u8, Index, String)> {
+    (
+        0u8..4,
+        any::<Index>(),
+        prop_oneof![
+            "\\PC{1,8}",
+            prop::sample::select(vec!["zap", "v", "t", "n", "title", "round", "part", "broken", "__proto__", ""])
+                .prop_map(String::from)
+        ],
+    )
+}
+
+fn page_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => value(),
+        1 => prop::sample::select(vec!["/waves", "/threads?embed=1", "/waves?practice=1&q=5&lang=zh", "/nope", "/systolic?rows=4&present=1", "https://evil.example/", "4294967296", "-1", "1e3", "abc", "tpu", "all"]).prop_map(String::from),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn hostile_urls_on_every_page_that_is_not_a_panel(
+        route in prop::sample::select(PAGES.to_vec()),
+        pairs in prop::collection::vec((page_name(), page_value(), 0u8..12), 1..7),
+    ) {
+        use crate::params::{parse, parse_globals};
+        let specs = page_specs(route);
+        let raw: Vec<String> = pairs
+            .iter()
+            .map(|((kind, i, other), v, how)| {
+                let key = match kind {
+                    0 => i.get(specs).name.to_string(),
+                    1 => i.get(&GLOBAL_PARAMS).to_string(),
+                    2 if route == "deck" => i.get(&crate::deck::VIEW_PARAMS).to_string(),
+                    _ => other.clone(),
+                };
+                format!("{}={}", encode(&key, 5), encode(v, *how))
+            })
+            .collect();
+        let query_string = raw.join("&");
+        let query: Vec<(String, String)> =
+            form_urlencoded::parse(query_string.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+        // The shell's reading of the globals (every page).
+        let (globals, global_notices) = parse_globals(&query);
+        for spec in &crate::params::GLOBALS {
+            if let Some((_, given)) = query.iter().rev().find(|(k, _)| k == spec.name) {
+                let used = globals.get(spec.name);
+                let as_given = match used {
+                    Value::Int(v) => given.trim().parse::<i64>() == Ok(*v),
+                    other => given.trim() == other.to_query_string(),
+                };
+                prop_assert!(as_given || global_notices.iter().any(|n| n.param == spec.name),
+                    "{}={given:?} used as {used:?} without a notice", spec.name);
+            }
+        }
+        // The page's own reading.
+        let (notices, values) = if route == "deck" {
+            let read = crate::deck::read_link(&query, &|id| super::ALL.iter().any(|t| t.meta.id == id));
+            let mut notices = read.notices.clone();
+            // A view that is not a panel refuses the whole link, with its own notice.
+            if let Some(Err(e)) = &read.deck {
+                notices.push(crate::params::Notice { param: "v".into(), given: format!("{e:?}"), problem: crate::params::Problem::Unknown });
+            }
+            if let Some(Ok(d)) = &read.deck {
+                // Each view as given, or a notice naming what changed.
+                let views: Vec<&String> = query.iter().filter(|(k, _)| k == "v").map(|(_, v)| v).collect();
+                prop_assert_eq!(views.len(), d.views.len());
+                for (given, view) in views.iter().zip(&d.views) {
+                    prop_assert!(**given == view.url || notices.iter().any(|n| n.param == "v" && &n.given == *given),
+                        "v={given:?} used as {:?} without a notice", view.url);
+                }
+            }
+            let (values, _) = parse(&crate::deck::LINK_PARAMS, &query.iter().filter(|(k, _)| !crate::deck::VIEW_PARAMS.contains(&k.as_str())).cloned().collect::<Vec<_>>());
+            (notices, values)
+        } else {
+            let (values, notices) = parse(specs, &query);
+            (notices, values)
+        };
+        let noticed = |name: &str| notices.iter().any(|n| n.param == name);
+        for (k, _) in &query {
+            let known = GLOBAL_PARAMS.contains(&k.as_str())
+                || specs.iter().any(|s| s.name == k)
+                || (route == "deck" && crate::deck::VIEW_PARAMS.contains(&k.as_str()));
+            prop_assert!(known || noticed(k), "#/{route}: unknown {k:?} without a notice");
+        }
+        for spec in specs {
+            let copies: Vec<&String> = query.iter().filter(|(k, _)| k == spec.name).map(|(_, v)| v).collect();
+            let Some(given) = copies.last() else { continue };
+            let used = values.get(spec.name);
+            let as_given = match used {
+                Value::Int(v) => given.trim().parse::<i64>() == Ok(*v),
+                Value::Choice(c) => given.trim() == *c,
+                Value::Text(t) => *given == t,
+            };
+            prop_assert!(as_given || noticed(spec.name), "#/{route}: {}={given:?} used as {used:?} silently", spec.name);
+            prop_assert!(copies.len() == 1 || noticed(spec.name), "#/{route}: {} repeated silently", spec.name);
+        }
     }
 }

@@ -101,7 +101,7 @@ fn params_json_names_every_parameter() {
     assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
     assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws","is"]}"#));
     assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));
-    assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":1000,"optional":true}"#));
+    assert!(j.contains(r#"{"name":"speed","kind":"int","min":1,"max":100000,"optional":true}"#));
 }
 
 #[test]

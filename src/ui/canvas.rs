@@ -68,6 +68,10 @@ pub struct SceneCanvasProps {
     pub name: AttrValue,
     /// Accessible description of what is drawn.
     pub label: AttrValue,
+    /// A click on the drawing, in the scene's coordinates (CSS pixels of
+    /// the drawing, whatever size it is shown at).
+    #[prop_or_default]
+    pub on_click: Option<Callback<(f64, f64)>>,
 }
 
 #[component]
@@ -134,9 +138,21 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
         let present = ctx.present;
         Callback::from(move |_: MouseEvent| super::export::save_slide(&scene, &name, present))
     };
+    let onclick = props.on_click.clone().map(|cb| {
+        let (w, h) = (props.scene.0.width, props.scene.0.height);
+        Callback::from(move |e: MouseEvent| {
+            let Some(el) = e.target_dyn_into::<web_sys::Element>() else { return };
+            let r = el.get_bounding_client_rect();
+            if r.width() > 0.0 && r.height() > 0.0 {
+                let x = (e.client_x() as f64 - r.left()) * w / r.width();
+                let y = (e.client_y() as f64 - r.top()) * h / r.height();
+                cb.emit((x, y));
+            }
+        })
+    });
     html! {
         <figure class="scene">
-            <canvas ref={canvas} role="img" aria-label={props.scene.0.text_alternative(&props.label)} data-testid="scene-canvas"
+            <canvas ref={canvas} role="img" {onclick} aria-label={props.scene.0.text_alternative(&props.label)} data-testid="scene-canvas"
                 style={canvas_style(props.scene.0.width, props.scene.0.height, fit.map(|f| f.max_height))} />
             <figcaption>
                 <button class="save-png" data-testid="save-png" onclick={on_save}>{ ctx.t("canvas.save") }</button>

@@ -4,7 +4,9 @@
 
 use super::ctx::{self, query_pairs, AppCtx};
 use super::tools::{base_url, copied, copy_text, load, present, store, DECK_KEY};
-use crate::deck::{Deck, DeckError};
+use crate::deck::{read_json, read_link, Deck, DeckError};
+use crate::i18n::notice_text;
+use crate::params::Notice;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -12,24 +14,33 @@ use yew_router::prelude::*;
 
 /// `#/deck`: edit the deck (titles, notes, order), present it, export and
 /// import it as JSON, share it as a link. A link with views (`v=…`) opens
-/// straight into presentation.
+/// straight into presentation, unless something in it was not taken as
+/// given: then the page says what, and offers to present it.
 #[component]
 pub fn DeckPage() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let location = use_location().expect("inside a router");
     let deck = use_state(|| load(DECK_KEY));
+    // What the last import said (an error or what it changed): cleared by
+    // the next import and by any new link.
     let problem = use_state(|| None::<String>);
+    let imported = use_state(Vec::<Notice>::new);
     let shared = use_state(|| None::<String>);
     let lang = ctx.asked_lang.code();
-    // A shared link: check it, then present it.
+    // The link, read afresh on every render: its notices and error belong
+    // to the query shown, never to an earlier one.
+    let pairs = query_pairs(&location).unwrap_or_default();
+    let link = read_link(&pairs, &ctx::is_route);
     {
-        let pairs = query_pairs(&location).unwrap_or_default();
-        let problem = problem.clone();
-        let ctx = ctx.clone();
-        use_effect_with(pairs, move |pairs| match Deck::from_query(pairs, &ctx::is_route) {
-            Some(Ok(d)) => present(&d, lang),
-            Some(Err(e)) => problem.set(Some(deck_error(&ctx, &e))),
-            None => {}
+        let (problem, imported) = (problem.clone(), imported.clone());
+        let link = link.clone();
+        use_effect_with(pairs, move |_| {
+            problem.set(None);
+            imported.set(Vec::new());
+            // A clean link with views: present it at once.
+            if let (Some(Ok(d)), true) = (&link.deck, link.notices.is_empty()) {
+                present(d, lang);
+            }
         });
     }
     let update = {
@@ -57,20 +68,28 @@ pub fn DeckPage() -> Html {
     let import = {
         let deck = deck.clone();
         let problem = problem.clone();
+        let imported = imported.clone();
         let ctx = ctx.clone();
         Callback::from(move |e: Event| {
             let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
             let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            let (deck, problem, ctx) = (deck.clone(), problem.clone(), ctx.clone());
+            // The same file chosen again is a new import.
+            input.set_value("");
+            let (deck, problem, imported, ctx) = (deck.clone(), problem.clone(), imported.clone(), ctx.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
-                match Deck::from_json(&text.unwrap_or_default(), &ctx::is_route) {
-                    Ok(d) => {
+                match read_json(&text.unwrap_or_default(), &ctx::is_route) {
+                    Ok((d, notices)) => {
                         store(DECK_KEY, &d);
                         deck.set(d);
                         problem.set(None);
+                        imported.set(notices);
                     }
-                    Err(e) => problem.set(Some(deck_error(&ctx, &e))),
+                    // Refused (an empty file too): the deck stays as it was.
+                    Err(e) => {
+                        problem.set(Some(deck_error(&ctx, &e)));
+                        imported.set(Vec::new());
+                    }
                 }
             });
         })
@@ -108,8 +127,15 @@ pub fn DeckPage() -> Html {
         <div class="deck-page" data-testid="deck-page" data-views={deck.views.len().to_string()}>
             <h1>{ ctx.t("deck.title") }</h1>
             <p class="lead">{ ctx.t("deck.intro") }</p>
-            if let Some(p) = (*problem).clone() {
-                <div class="notices" role="status" data-testid="notices"><p class="notice">{ p }</p></div>
+            { notices_block(&ctx, &link, (*problem).clone(), &imported) }
+            if let (Some(Ok(d)), false) = (&link.deck, link.notices.is_empty()) {
+                <p class="deck-held" data-testid="deck-link-held">
+                    { ctx.tf("deck.link-held", &[("n", &d.views.len().to_string())]) }{" "}
+                    <button class="tool primary" data-testid="deck-link-present"
+                        onclick={{ let d = d.clone(); Callback::from(move |_: MouseEvent| present(&d, lang)) }}>
+                        { ctx.t("deck.link-present") }
+                    </button>
+                </p>
             }
             <label class="deck-name">{ ctx.t("deck.name") }
                 <input type="text" value={deck.title.clone()} oninput={title_input} data-testid="deck-name" />
@@ -154,6 +180,31 @@ pub fn DeckPage() -> Html {
     }
 }
 
+/// One notice block for the page: the link's notices and error, the last
+/// import's error or changes (one block, one `data-testid="notices"`).
+fn notices_block(ctx: &AppCtx, link: &crate::deck::LinkRead, problem: Option<String>, imported: &[Notice]) -> Html {
+    let link_error = match &link.deck {
+        Some(Err(e)) => Some(deck_error(ctx, e)),
+        _ => None,
+    };
+    let notices: Vec<&Notice> = link.notices.iter().chain(imported).collect();
+    if notices.is_empty() && link_error.is_none() && problem.is_none() {
+        return html! {};
+    }
+    html! {
+        <div class="notices" role="status" data-testid="notices">
+            <strong>{ ctx.t("notice.title") }</strong>
+            <ul>
+                { for notices.iter().map(|n| html! {
+                    <li class="notice" data-notice-param={n.param.clone()}>{ notice_text(ctx.lang, n) }</li>
+                }) }
+                { for link_error.into_iter().map(|e| html! { <li class="notice" data-notice-param="v">{ e }</li> }) }
+                { for problem.into_iter().map(|e| html! { <li class="notice" data-notice-param="file">{ e }</li> }) }
+            </ul>
+        </div>
+    }
+}
+
 fn deck_error(ctx: &AppCtx, e: &DeckError) -> String {
     match e {
         DeckError::Json(m) => ctx.tf("deck.error.json", &[("why", m)]),
@@ -161,5 +212,6 @@ fn deck_error(ctx: &AppCtx, e: &DeckError) -> String {
         DeckError::TooLong(n) => {
             ctx.tf("deck.error.long", &[("n", &n.to_string()), ("max", &crate::deck::MAX_VIEWS.to_string())])
         }
+        DeckError::Empty => ctx.t("deck.error.empty"),
     }
 }

@@ -14,6 +14,7 @@ use yew::prelude::*;
 
 /// Playback speeds offered, in steps per second.
 pub const SPEEDS: [i64; 9] = [1, 2, 4, 8, 16, 32, 64, 250, 1000];
+use crate::sim::{fit_speed, FIT_SECONDS};
 
 #[derive(Properties, PartialEq)]
 pub struct PlayerProps {
@@ -21,6 +22,9 @@ pub struct PlayerProps {
     pub len: u64,
     /// Steps per second while playing.
     pub speed: i64,
+    /// The fastest the panel's `speed` parameter allows.
+    #[prop_or(1000)]
+    pub max_speed: i64,
     pub on_seek: Callback<u64>,
     pub on_speed: Callback<i64>,
     /// Translation key of what a step is called (`param.cycle`).
@@ -310,11 +314,14 @@ pub fn Player(props: &PlayerProps) -> Html {
         }
     };
     let (pos, len) = (props.pos, props.len);
-    let mut speeds: Vec<i64> = SPEEDS.to_vec();
-    if !speeds.contains(&props.speed) {
-        speeds.push(props.speed);
-        speeds.sort_unstable();
+    let fit = fit_speed(len, props.max_speed);
+    let mut speeds: Vec<i64> = SPEEDS.iter().copied().filter(|s| *s <= props.max_speed).collect();
+    for s in [props.speed, fit] {
+        if !speeds.contains(&s) {
+            speeds.push(s);
+        }
     }
+    speeds.sort_unstable();
     html! {
         <div class="player" data-testid="player" data-playing={playing.to_string()}>
             <div class="player-buttons">
@@ -334,7 +341,13 @@ pub fn Player(props: &PlayerProps) -> Html {
                 { ctx.t("player.speed") }
                 <select data-testid="player-speed" onchange={on_speed}>
                     { for speeds.iter().map(|s| html! {
-                        <option value={s.to_string()} selected={*s == props.speed}>{ ctx.tf("player.per-second", &[("n", &s.to_string())]) }</option>
+                        <option value={s.to_string()} selected={*s == props.speed} data-fit={(*s == fit).then_some("1")}>
+                            if *s == fit {
+                                { ctx.tf("player.fit", &[("n", &s.to_string()), ("s", &FIT_SECONDS.to_string())]) }
+                            } else {
+                                { ctx.tf("player.per-second", &[("n", &s.to_string())]) }
+                            }
+                        </option>
                     }) }
                 </select>
             </label>

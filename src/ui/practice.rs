@@ -37,6 +37,41 @@ pub fn question_href(q: &Question, ctx: &AppCtx) -> String {
     href(q.topic, &pairs)
 }
 
+/// Where a link from the round's review leaves the prediction for the panel
+/// it opens (this tab only).
+const ANSWERED_KEY: &str = "warpscope.practice.answered";
+
+/// Remember that `q` was answered (`given`; `None`: no prediction): the
+/// panel that a link from the round opens shows it revealed, with the
+/// grade and the answer. The link itself stays a plain question, unrevealed
+/// for anyone it is shared with: the prediction was this learner's.
+pub fn mark_answered(q: &Question, given: Option<Given>) {
+    use gloo::storage::{SessionStorage, Storage};
+    let given = match given {
+        Some(Given::Number(x)) => format!("n{x}"),
+        Some(Given::Choice(i)) => format!("c{i}"),
+        None => "-".into(),
+    };
+    let _ = SessionStorage::set(ANSWERED_KEY, format!("{}|{}|{given}", q.topic, q.seed));
+}
+
+/// The prediction left by [`mark_answered`] for this question, taken (once).
+fn take_answered(q: &Question) -> Option<Option<Given>> {
+    use gloo::storage::{SessionStorage, Storage};
+    let s = SessionStorage::get::<String>(ANSWERED_KEY).ok()?;
+    let mut parts = s.splitn(3, '|');
+    let (topic, seed, given) = (parts.next()?, parts.next()?, parts.next()?);
+    if topic != q.topic || seed != q.seed.to_string() {
+        return None;
+    }
+    SessionStorage::delete(ANSWERED_KEY);
+    match (given.get(..1), given.get(1..)) {
+        (Some("n"), Some(x)) => Some(x.parse().ok().map(Given::Number)),
+        (Some("c"), Some(i)) => Some(i.parse().ok().map(Given::Choice)),
+        _ => Some(None),
+    }
+}
+
 /// Replace some query parameters of the current page, keeping the rest.
 #[hook]
 pub fn use_set_query() -> Callback<Vec<(&'static str, Option<String>)>> {
@@ -143,7 +178,9 @@ struct PanelQuestionProps {
 fn PanelQuestion(p: &PanelQuestionProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let set = use_set_query();
-    let revealed = use_state(|| None::<Option<Given>>);
+    // Opened from the round's review: revealed at once, the panel at the
+    // question's configuration (the link carries it).
+    let revealed = use_state(|| take_answered(&p.q));
     use_hidden_mark(revealed.is_none());
     let on_reveal = {
         let revealed = revealed.clone();

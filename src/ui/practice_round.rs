@@ -2,8 +2,12 @@
 //! of the registry (or of one part of the lecture), the review and the
 //! rounds played before.
 
-use super::ctx::{query_pairs, AppCtx};
-use super::practice::{fresh_seed, href, question_href, rich, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN};
+use super::ctx::{query_pairs, AppCtx, Route};
+use super::practice::{
+    fresh_seed, href, mark_answered, question_href, rich, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN,
+};
+use super::readouts::Notices;
+use crate::params::{Notice, Problem, GLOBAL_PARAMS};
 use crate::practice::{self, Answer, Given, Grade, Question};
 use crate::topic::Part;
 use crate::topics;
@@ -50,18 +54,59 @@ pub fn RoundPage() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let location = use_location().expect("inside a router");
     let set = use_set_query();
+    let navigator = use_navigator().expect("inside a router");
     let pairs = query_pairs(&location).unwrap_or_default();
-    let get = |k: &str| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let part = get("part").and_then(|c| practice::part_from_code(&c));
-    let seed = get("round").and_then(|s| s.parse::<u64>().ok()).filter(|s| *s <= u32::MAX as u64);
+    // The page's parameters, read by their specs (`practice::ROUND_PARAMS`):
+    // a round that is absent or not a number is a fresh one; out of range,
+    // the nearest; an unknown part, all parts. Each with a notice but the
+    // absent round.
+    let (values, mut notices) = crate::params::parse(&practice::ROUND_PARAMS, &pairs);
+    let fresh = *use_state(fresh_seed);
+    let malformed = |n: &Notice| n.param == "round" && matches!(n.problem, Problem::Malformed { .. });
+    let seed = if pairs.iter().any(|(k, _)| k == "round") && !notices.iter().any(malformed) {
+        values.int("round") as u64
+    } else {
+        fresh
+    };
+    for n in notices.iter_mut().filter(|n| n.param == "round") {
+        if let Problem::Malformed { used } = &mut n.problem {
+            *used = seed.to_string();
+        }
+    }
+    let part = practice::part_from_code(values.choice("part"));
+    // The URL as the page reads it: the round, the part, the globals as given.
+    let canonical: Vec<(String, String)> = std::iter::once(("round".to_string(), seed.to_string()))
+        .chain(part.map(|p| ("part".to_string(), practice::part_code(p).to_string())))
+        .chain(pairs.iter().filter(|(k, _)| GLOBAL_PARAMS.contains(&k.as_str())).cloned())
+        .collect();
     {
-        let set = set.clone();
-        use_effect_with(seed, move |s| {
-            if s.is_none() {
-                set.emit(vec![("round", Some(fresh_seed().to_string()))]);
+        let canonical = canonical.clone();
+        use_effect_with((pairs.clone(), canonical), move |(pairs, canonical)| {
+            if pairs != canonical {
+                let _ = navigator.replace_with_query(&Route::Practice, canonical);
             }
         });
     }
+    // The notices stay up over the page's own rewrite of the URL (its
+    // canonical form), and go with any other change or when dismissed.
+    let shown = use_mut_ref(|| (Vec::<(String, String)>::new(), Vec::<Notice>::new()));
+    {
+        let mut st = shown.borrow_mut();
+        if !notices.is_empty() {
+            *st = (canonical.clone(), notices);
+        } else if st.0 != pairs {
+            *st = (Vec::new(), Vec::new());
+        }
+    }
+    let dismiss = {
+        let shown = shown.clone();
+        let refresh = use_force_update();
+        Callback::from(move |_: ()| {
+            shown.borrow_mut().1.clear();
+            refresh.force_update();
+        })
+    };
+    let shown_notices = shown.borrow().1.clone();
     let answers = use_state(Vec::<Option<Given>>::new);
     let revealed = use_state(|| false);
     // A new round (or part) starts over.
@@ -73,7 +118,6 @@ pub fn RoundPage() -> Html {
             revealed.set(false);
         });
     }
-    let Some(seed) = seed else { return html! {} };
     let round = practice::round(seed, part, topics::ALL);
     let questions: Vec<Rc<Question>> = round
         .items
@@ -145,7 +189,10 @@ pub fn RoundPage() -> Html {
                     <button class="practice-next" data-testid="round-next" onclick={next}>
                         { ctx.t(if i < n { "practice.round.next" } else { "practice.round.finish" }) }
                     </button>
-                    <a class="practice-link" href={question_href(&q, &ctx)}>{ ctx.t("practice.round.open") }</a>
+                    <a class="practice-link" href={question_href(&q, &ctx)}
+                        onclick={{ let (q, g) = (q.clone(), answers[i - 1]); Callback::from(move |_: MouseEvent| mark_answered(&q, g)) }}>
+                        { ctx.t("practice.round.open") }
+                    </a>
                 </nav>
             </section>
         })
@@ -204,7 +251,10 @@ pub fn RoundPage() -> Html {
                                         }
                                         <span class="practice-answer" data-testid="review-answer">{ ctx.tf("practice.answer", &[("value", &q.answer.shown(ctx.lang))]) }</span>
                                     </span>
-                                    {" "}<a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}>{ ctx.t("practice.round.open") }</a>
+                                    {" "}<a class="practice-link" data-testid="review-link" href={question_href(q, &ctx)}
+                                        onclick={{ let (q, g) = (q.clone(), *given); Callback::from(move |_: MouseEvent| mark_answered(&q, g)) }}>
+                                        { ctx.t("practice.round.open") }
+                                    </a>
                                 </li>
                             }
                         }) }
@@ -220,6 +270,7 @@ pub fn RoundPage() -> Html {
     html! {
         <div class="practice-page" data-testid="practice-round" data-round={seed.to_string()}>
             <h1>{ ctx.t("practice.round") }{": "}{ part_label(&ctx, part) }</h1>
+            <Notices notices={shown_notices} on_dismiss={dismiss} />
             <p class="lead">{ ctx.t("practice.round.intro") }</p>
             { part_links }
             { score }

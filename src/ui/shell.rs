@@ -69,9 +69,13 @@ fn Shell() -> Html {
             _ => {}
         }
     }
-    if let Some((_, given)) = pairs.as_ref().and_then(|q| q.iter().find(|(k, _)| k == "broken")) {
-        if route == Route::Home {
-            global_notices.push(Notice { param: "#".into(), given: given.clone(), problem: Problem::BrokenLink });
+    if route == Route::Home {
+        // The start page's own parameters (only `broken`): anything else gets a notice.
+        let (home, notices) = crate::params::parse(&crate::params::HOME_PARAMS, &query);
+        global_notices.extend(notices);
+        if given("broken") {
+            let given = home.text("broken").to_string();
+            global_notices.push(Notice { param: "#".into(), given, problem: Problem::BrokenLink });
         }
     }
     if pairs.is_none() {
@@ -152,12 +156,18 @@ fn Shell() -> Html {
         }
     });
 
-    // Change a global parameter, keeping the route and the panel's own query.
+    // Change a global parameter, keeping the route and the panel's own
+    // query as they are now: the panel's latest change is written first, and
+    // the URL read at the moment of the change (not as it was when this
+    // callback was made: a key handler may outlive a render).
     let set_global = {
         let navigator = navigator.clone();
         let route = route.clone();
-        let pairs = pairs.clone().unwrap_or_default();
         Callback::from(move |(key, value): (&'static str, Option<String>)| {
+            super::url_state::flush_pending();
+            let now = yew_router::history::History::location(&yew_router::history::HashHistory::new());
+            let route = Route::recognize(now.path()).unwrap_or_else(|| route.clone());
+            let pairs = query_pairs(&now).unwrap_or_default();
             let mut q: Vec<(String, String)> = pairs.iter().filter(|(k, _)| k != key).cloned().collect();
             if let Some(v) = value {
                 q.push((key.to_string(), v));
@@ -187,6 +197,11 @@ fn Shell() -> Html {
             set_global.emit(("lang", Some(lang.other().code().to_string())))
         })
     };
+
+    // A new page starts at its top (a link from far down the practice
+    // review, a deck's next view); a change of query on the same page keeps
+    // the scroll.
+    use_effect_with(location.path().to_string(), |_| super::dom::window().scroll_to_with_x_and_y(0.0, 0.0));
 
     // Key P toggles projector mode anywhere.
     {
@@ -278,6 +293,7 @@ fn Landing() -> Html {
             <p class="lead">{ ctx.t("landing.intro") }</p>
             <super::lecture_page::LectureLinks />
             <ContinueLink />
+            <DeckLine />
             { for parts.iter().map(|part| html! {
                 <section class="landing-part">
                     <h2>{ ctx.t(part.key()) }</h2>
@@ -335,9 +351,21 @@ pub fn ContinueLink() -> Html {
             <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.meta.id.to_string() }} query={Some(ctx.globals())}>
                 { ctx.tf("landing.continue", &[("title", &title)]) }
             </Link<Route, Vec<(String, String)>>>
-            {" · "}
-            <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
-                { ctx.t("deck.title") }
+        </p>
+    }
+}
+
+/// The landing page's way to the deck, for the lecturer: what a deck is
+/// for, and the deck with its number of views.
+#[component]
+fn DeckLine() -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let n = super::tools::load(super::tools::DECK_KEY).views.len();
+    html! {
+        <p class="landing-deck" data-testid="landing-deck">
+            { ctx.t("landing.deck") }{" "}
+            <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())} classes="deck-open">
+                { ctx.tf("deck.open-n", &[("n", &n.to_string())]) }
             </Link<Route, Vec<(String, String)>>>
         </p>
     }

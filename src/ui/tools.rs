@@ -3,7 +3,7 @@
 //! presenting; the decks in local storage. The deck editor is
 //! `deck_page`, the landing page's "continue" link is the shell's.
 
-use super::ctx::{self, query_pairs, AppCtx, MetaRef, Route};
+use super::ctx::{self, key_belongs_to_control, query_pairs, AppCtx, MetaRef, Route};
 use crate::deck::{present_hash, view_url, Deck, View};
 use gloo::events::EventListener;
 use gloo::storage::{LocalStorage, Storage};
@@ -85,11 +85,14 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
         let _ = LocalStorage::set(LAST_KEY, *id);
     });
     let added = use_state(|| None::<usize>);
+    // Views in the deck (read once; "+ Deck" updates it).
+    let in_deck = use_state(|| load(DECK_KEY).views.len());
     let embed_code = use_state(|| None::<String>);
     let pairs = query_pairs(&location).unwrap_or_default();
     let url = view_url(location.path(), &pairs);
     let add = {
         let added = added.clone();
+        let in_deck = in_deck.clone();
         let url = url.clone();
         let title = p.title.clone();
         Callback::from(move |_: MouseEvent| {
@@ -99,6 +102,7 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
                 store(DECK_KEY, &deck);
             }
             added.set(Some(deck.views.len()));
+            in_deck.set(deck.views.len());
         })
     };
     let embed = {
@@ -160,24 +164,54 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
                     </Link<Route, Vec<(String, String)>>>
                 </span>
             }
+            if added.is_none() {
+                <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(deck_query(&ctx))}
+                    classes="tool deck-open" >
+                    <span title={ctx.t("frame.deck-open.title")} data-testid="deck-open">
+                        { ctx.tf("frame.deck-open.n", &[("n", &in_deck.to_string())]) }
+                    </span>
+                </Link<Route, Vec<(String, String)>>>
+            }
             <button class="tool" data-testid="embed-copy" title={ctx.t("frame.embed.title")} onclick={embed}
                 aria-expanded={embed_code.is_some().to_string()}>{ ctx.t("frame.embed") }</button>
             if ctx.present {
                 <button class="tool" data-testid="present-exit" onclick={exit_present}>{ ctx.t("app.present.exit") }</button>
             }
-            <nav class="neighbours" aria-label={ctx.t("frame.neighbours")}>
-                { link(prev, "prev", "←") }
-                <span class="neighbour-pos">{ format!("{}/{}", i + 1, ctx::topics().len()) }</span>
-                { link(next, "next", "→") }
-            </nav>
+            // While a deck is presented its bar's ← → move between views:
+            // the lecture-order arrows would sit confusingly beside them.
+            if ctx.deck.is_none() {
+                <nav class="neighbours" aria-label={ctx.t("frame.neighbours")}>
+                    { link(prev, "prev", "←") }
+                    <span class="neighbour-pos">{ format!("{}/{}", i + 1, ctx::topics().len()) }</span>
+                    { link(next, "next", "→") }
+                </nav>
+            }
             { copied(&ctx, "frame.embed.copied", "embed-code", &embed_code) }
         </>
     }
 }
 
+/// The deck editor's query from a page: the language only (the editor is
+/// not presented, embedded or part of a deck).
+fn deck_query(ctx: &AppCtx) -> Vec<(String, String)> {
+    vec![("lang".to_string(), ctx.asked_lang.code().to_string())]
+}
+
+/// What a key does in a presented deck, wherever the player is: `Some(+1)`
+/// the next view (B or `.`, the "blank screen" key most clickers have),
+/// `Some(-1)` the previous one (`,`).
+pub fn view_key(key: &str) -> Option<isize> {
+    match key {
+        "b" | "B" | "." => Some(1),
+        "," => Some(-1),
+        _ => None,
+    }
+}
+
 /// While presenting a deck (`deck=k`): the deck's title, "k of n", the next
 /// view's title, and the keys: PageDown/PageUp move between views when the
-/// panel has no player (the player moves on itself at its last step).
+/// panel has no player (the player moves on itself at its last step); B or
+/// `.` and `,` move between views wherever the player is.
 #[component]
 pub fn DeckProgress() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
@@ -198,9 +232,10 @@ pub fn DeckProgress() -> Html {
                     .document()
                     .and_then(|d| d.query_selector("[data-testid=player]").ok().flatten())
                     .is_some();
-                let to = match e.key().as_str() {
-                    "PageDown" if !has_player => k + 1,
-                    "PageUp" if !has_player => k.saturating_sub(1),
+                let to = match (e.key().as_str(), view_key(&e.key())) {
+                    ("PageDown", _) if !has_player => k + 1,
+                    ("PageUp", _) if !has_player => k.saturating_sub(1),
+                    (_, Some(by)) if !key_belongs_to_control(e) => k.saturating_add_signed(by),
                     _ => return,
                 };
                 if deck_go(lang, to) {
@@ -221,7 +256,8 @@ pub fn DeckProgress() -> Html {
     };
     html! {
         <div class="deck-bar" data-testid="deck-bar" data-view={k.to_string()} data-views={n.to_string()}>
-            <button class="tool" disabled={k <= 1} onclick={go(k.saturating_sub(1))} aria-label={ctx.t("deck.prev")}>{"←"}</button>
+            <button class="tool" disabled={k <= 1} onclick={go(k.saturating_sub(1))} aria-label={ctx.t("deck.prev")}
+                title={ctx.t("deck.prev.title")} data-testid="deck-prev">{"←"}</button>
             <span class="deck-pos">{ ctx.tf("deck.progress", &[("k", &k.to_string()), ("n", &n.to_string())]) }</span>
             <span class="sr-only" aria-hidden="true" data-metric="deck-view" data-value={k.to_string()}>{ k }</span>
             <span class="sr-only" aria-hidden="true" data-metric="deck-views" data-value={n.to_string()}>{ n }</span>
@@ -230,7 +266,8 @@ pub fn DeckProgress() -> Html {
             if !view.note.is_empty() {
                 <span class="deck-note">{ view.note.clone() }</span>
             }
-            <button class="tool" disabled={k >= n} onclick={go(k + 1)} aria-label={ctx.t("deck.next")}>{"→"}</button>
+            <button class="tool" disabled={k >= n} onclick={go(k + 1)} aria-label={ctx.t("deck.next")}
+                title={ctx.t("deck.next.title")} data-testid="deck-next">{"→"}</button>
             <button class="tool" onclick={keep} title={ctx.t("deck.keep.title")}>{ ctx.t("deck.keep") }</button>
         </div>
     }

@@ -144,6 +144,21 @@ fn flush(this: &Rc<RefCell<Writer>>, write: WriteFn) {
     this.borrow_mut().timer = Some(timer);
 }
 
+thread_local! {
+    /// Writes the shown panel's pending change at once (see [`flush_pending`]).
+    static FLUSH: RefCell<Option<Rc<dyn Fn()>>> = const { RefCell::new(None) };
+}
+
+/// Write the shown panel's latest change to the URL now, if it is still
+/// waiting (the paint, the throttle): whoever rewrites the URL next (the
+/// shell's P, a language switch) starts from the panel's state as shown,
+/// not from a URL a step or two behind it.
+pub fn flush_pending() {
+    if let Some(f) = FLUSH.with(|f| f.borrow().clone()) {
+        f();
+    }
+}
+
 pub struct UrlState {
     pub values: Values,
     pub notices: Rc<Vec<Notice>>,
@@ -220,6 +235,7 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
     // (`rows=` → `rows=4`) is rewritten.
     {
         let writer = writer.clone();
+        let write = write.clone();
         let adopted = writer.borrow().adopted;
         let globals = ctx.globals();
         use_effect_with((state.values.clone(), globals, adopted), move |(values, globals, _)| {
@@ -233,11 +249,29 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
         });
     }
 
-    // Leaving the panel cancels a pending write (it would drag the URL back).
+    // While shown, others may ask for the pending write at once; leaving
+    // the panel cancels it (it would drag the URL back).
     {
         let writer = writer.clone();
+        let write = write.clone();
         use_effect_with((), move |_| {
+            let now: Rc<dyn Fn()> = {
+                let writer = writer.clone();
+                Rc::new(move || {
+                    if writer.borrow().pending.is_some() {
+                        writer.borrow_mut().timer = None;
+                        flush(&writer, write.clone());
+                    }
+                })
+            };
+            FLUSH.with(|f| *f.borrow_mut() = Some(now.clone()));
             move || {
+                FLUSH.with(|f| {
+                    let mut f = f.borrow_mut();
+                    if f.as_ref().is_some_and(|g| Rc::ptr_eq(g, &now)) {
+                        *f = None;
+                    }
+                });
                 let mut w = writer.borrow_mut();
                 w.timer = None;
                 w.pending = None;

@@ -105,6 +105,79 @@ describe('shell', () => {
   });
 });
 
+describe('P keeps the view (issue 22, item 1)', () => {
+  test('#/ → the Systolic card → PageDown ×3 → P: still #/systolic at cycle 3, present=1', async () => {
+    const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
+    await open(page, srv.base, '#/');
+    await page.locator('.card[data-topic="systolic"] a').click();
+    await painted(page);
+    // Pressed as a clicker does, with no pause: P must not read a URL a step behind.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
+    await page.keyboard.press('p');
+    await waitForQuery(page, 'present', '1');
+    await page.waitForTimeout(400);
+    assert.match(await page.evaluate(() => location.hash), /^#\/systolic\?/);
+    const q = await hashQuery(page);
+    assert.equal(q.cycle, '3');
+    assert.equal(q.present, '1');
+    assert.equal(await page.evaluate(() => document.documentElement.className), 'present');
+    assert.match(await page.locator('.player-position').innerText(), /\b3\b/);
+    // And back, still there.
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('P');
+    await page.waitForFunction(() => !/present=1/.test(location.hash));
+    await page.waitForTimeout(400);
+    assert.equal((await hashQuery(page)).cycle, '4');
+    assert.match(await page.evaluate(() => location.hash), /^#\/systolic\?/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('in a presented deck, P on view 2 stays on view 2 at its step', async () => {
+    const page = await newPage(browser, { viewport: { width: 1024, height: 768 } });
+    const v1 = encodeURIComponent('/waves?n=1664');
+    const v2 = encodeURIComponent('/systolic?rows=4&cols=4&k=6&cycle=0');
+    await open(page, srv.base, `#/deck?v=${v1}&t=one&v=${v2}&t=two`);
+    await page.locator('[data-testid="deck-bar"][data-view="1"]').waitFor();
+    await painted(page);
+    await page.keyboard.press('PageDown');
+    await page.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
+    await painted(page);
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => !/present=1/.test(location.hash));
+    await page.waitForTimeout(400);
+    let q = await hashQuery(page);
+    assert.match(await page.evaluate(() => location.hash), /^#\/systolic\?/);
+    assert.equal(q.deck, '2');
+    assert.equal(q.cycle, '2');
+    await page.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
+    await page.keyboard.press('p');
+    await waitForQuery(page, 'present', '1');
+    q = await hashQuery(page);
+    assert.equal(q.deck, '2');
+    assert.equal(q.cycle, '2');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('a new page opens at its top; a change of query keeps the scroll', async () => {
+    const page = await newPage(browser, { viewport: { width: 1024, height: 600 } });
+    await open(page, srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=0');
+    await painted(page);
+    await page.evaluate(() => window.scrollTo(0, 500));
+    await page.keyboard.press('End');
+    await waitForQuery(page, 'cycle', '12');
+    assert.ok((await page.evaluate(() => window.scrollY)) > 100, 'the same page keeps its scroll');
+    await page.evaluate(() => { location.hash = '#/waves?n=1664'; });
+    await painted(page);
+    await page.waitForFunction(() => window.scrollY === 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
 describe('systolic panel', () => {
   test('deep link restores state and metrics (rows=4, cols=4, k=6, cycle=3)', async () => {
     const page = await newPage(browser);

@@ -207,6 +207,22 @@ test('a practice round played through with right and wrong answers, scored, revi
   await mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'practice-round-score.png'), fullPage: true });
 
+  // Clicked from far down the review: the panel opens at its top, the
+  // question revealed with this learner's grade (issue 22, item 8).
+  const link = page.locator('[data-testid="review-link"]').first();
+  const grade = await page.locator('[data-testid="round-review"] li').first().getAttribute('data-grade');
+  await page.setViewportSize({ width: 1280, height: 420 });
+  await link.scrollIntoViewIfNeeded();
+  assert.ok((await page.evaluate(() => window.scrollY)) > 0, 'the review is below the fold');
+  await link.click();
+  const opened = page.locator('[data-testid="practice-card"][data-revealed="true"]');
+  await opened.waitFor();
+  assert.equal(await page.locator('[data-testid="practice-grade"]').getAttribute('data-grade'), grade);
+  await page.waitForFunction(() => window.scrollY === 0);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(SHOTS, 'practice-review-opened.png') });
+  // The link itself, opened afresh (shared), is the question unrevealed.
+  await open(page, env.srv.base, '#/');
   await page.goto(env.srv.base + href);
   const card = page.locator('[data-testid="practice-card"]');
   await card.waitFor();

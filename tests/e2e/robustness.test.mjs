@@ -425,3 +425,123 @@ describe('generated hostile URLs over the whole registry', () => {
     await page.context().close();
   });
 });
+
+describe('the pages that are not panels (issue 22, hostile inputs)', () => {
+  /** The notice params shown on the page. */
+  const noticed = (page) => page.$$eval('[data-notice-param]', (els) => els.map((e) => e.dataset.noticeParam));
+
+  test('#/practice: a notice for every bad or unknown value, kept over the page\'s own rewrite', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/practice?round=abc&part=zz&zap=1');
+    await page.locator('[data-testid="round-question"]').first().waitFor();
+    // The URL is rewritten to a fresh round; the notices stay.
+    await page.waitForFunction(() => /round=\d+/.test(location.hash) && !/zap/.test(location.hash));
+    await page.waitForTimeout(200);
+    assert.deepEqual((await noticed(page)).sort(), ['part', 'round', 'zap']);
+    const seed = new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1])).get('round');
+    assert.match(await page.locator('[data-notice-param="round"]').innerText(), new RegExp(seed));
+    for (const [given, used] of [['4294967296', '4294967295'], ['-1', '0'], ['1e3', null]]) {
+      await goHash(page, `#/practice?round=${given}&lang=en`);
+      await page.locator('[data-notice-param="round"]').waitFor();
+      await page.waitForFunction((g) => !location.hash.includes(`round=${g}&`) && /round=\d+/.test(location.hash), given);
+      const round = await page.locator('[data-testid="practice-round"]').getAttribute('data-round');
+      if (used) assert.equal(round, used, given);
+      assert.deepEqual(await noticed(page), ['round'], given);
+    }
+    // A clean round: no notice.
+    await goHash(page, '#/practice?round=7&part=tpu&lang=zh');
+    await page.waitForFunction(() => document.querySelectorAll('[data-notice-param]').length === 0);
+    await noPanic(page, 'practice');
+    await page.context().close();
+  });
+
+  test('#/deck and #/: unknown values give notices; a stale deck error clears with the next link', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/deck?zap=1');
+    await page.locator('[data-testid="deck-page"]').waitFor();
+    assert.deepEqual(await noticed(page), ['zap']);
+    await open(page, env.srv.base, '#/?zap=1&lang=zh');
+    await page.locator('.landing').waitFor();
+    assert.deepEqual(await noticed(page), ['zap']);
+    await goHash(page, '#/deck?v=/nope');
+    await page.waitForFunction(() => /\/nope/.test(document.querySelector('[data-testid="notices"]')?.innerText ?? ''));
+    await goHash(page, '#/deck?title=x');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="notices"]'));
+    await noPanic(page, 'deck');
+    await page.context().close();
+  });
+
+  test('deck views drop global parameters (link and file), keep a quiz view, and an empty file empties nothing', async () => {
+    const page = await newPage(env.browser);
+    // A link whose view would embed: the view is kept without embed, with a notice, and presented on request.
+    const v1 = encodeURIComponent('/threads?embed=1');
+    await open(page, env.srv.base, `#/deck?v=${v1}&t=one&v=%2Fwaves&t=two`);
+    await page.locator('[data-testid="deck-link-held"]').waitFor();
+    assert.deepEqual(await noticed(page), ['v']);
+    await page.locator('[data-testid="deck-link-present"]').click();
+    await page.locator('[data-testid="deck-bar"][data-view="1"][data-views="2"]').waitFor();
+    const hash = await page.evaluate(() => location.hash);
+    assert.ok(!/embed/.test(hash), hash);
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('embed')), false);
+    await page.keyboard.press('PageDown');
+    await page.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
+    // A practice question is a quiz view, kept on purpose.
+    await open(page, env.srv.base, `#/deck?v=${encodeURIComponent('/waves?practice=1&q=5&lang=zh')}&t=quiz`);
+    await page.locator('[data-testid="deck-page"]').waitFor();
+    assert.deepEqual(await noticed(page), ['v']);
+    await page.locator('[data-testid="deck-link-present"]').click();
+    await page.locator('[data-testid="practice-card"][data-seed="5"]').waitFor();
+    // Files: globals dropped with a notice; `[]` and an empty deck refused, the deck kept.
+    await open(page, env.srv.base, '#/deck');
+    const file = (text) => ({ name: 'deck.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.locator('[data-testid="deck-import"]').setInputFiles(
+      file(JSON.stringify({ views: [{ url: '/waves?n=1664&present=1&deck=3' }, { url: '/threads' }] })),
+    );
+    await page.locator('[data-testid="deck-page"][data-views="2"]').waitFor();
+    assert.deepEqual(await noticed(page), ['v']);
+    assert.equal(await page.locator('.deck-view-url').first().innerText(), '/waves?n=1664');
+    for (const empty of ['[]', '{"title": "t", "views": []}']) {
+      await page.locator('[data-testid="deck-import"]').setInputFiles(file(empty));
+      await page.locator('[data-notice-param="file"]').waitFor();
+      assert.equal(await page.locator('[data-testid="deck-page"]').getAttribute('data-views'), '2', empty);
+    }
+    await noPanic(page, 'deck import');
+    await page.context().close();
+  });
+});
+
+describe('a clicker leaves a long view (issue 22, item 9)', () => {
+  test('B, . and , move between views wherever the player is; the panel arrows hide while a deck is presented', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1024, height: 768 } });
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6');
+    await painted(page);
+    assert.equal(await page.locator('.neighbours').count(), 1);
+    assert.equal(await page.locator('[data-testid="deck-open"]').count(), 1);
+    const v = (u) => encodeURIComponent(u);
+    await open(page, env.srv.base,
+      `#/deck?v=${v('/systolic?rows=32&cols=32&m=64&k=256&n=128&dataflow=ws&cycle=0')}&t=long&v=${v('/waves?n=1664')}&t=waves&v=${v('/threads')}&t=threads`);
+    await page.locator('[data-testid="deck-bar"][data-view="1"]').waitFor();
+    await painted(page);
+    assert.equal(await page.locator('.neighbours').count(), 0, 'no lecture-order arrows beside the deck bar');
+    await page.keyboard.press('PageDown');
+    await waitForQuery(page, 'cycle', '1');
+    await page.keyboard.press('b');
+    await page.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
+    await painted(page);
+    await page.keyboard.press('.');
+    await page.locator('[data-testid="deck-bar"][data-view="3"]').waitFor();
+    await page.keyboard.press(',');
+    await page.locator('[data-testid="deck-bar"][data-view="2"]').waitFor();
+    // The deck's key help says so, in both languages.
+    await open(page, env.srv.base, '#/deck?lang=en');
+    assert.match(await page.locator('[data-testid="deck-page"]').innerText(), /B or the full stop “\.” .*next view/);
+    await open(page, env.srv.base, '#/deck?lang=zh');
+    await page.waitForFunction(() => /B 或句号“\.”/.test(document.querySelector('[data-testid="deck-page"]')?.innerText ?? ''));
+    // The landing page links to the deck.
+    await open(page, env.srv.base, '#/?lang=en');
+    await page.locator('[data-testid="landing-deck"] a').click();
+    await page.locator('[data-testid="deck-page"]').waitFor();
+    await noPanic(page, 'clicker');
+    await page.context().close();
+  });
+});

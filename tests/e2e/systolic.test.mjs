@@ -174,3 +174,64 @@ describe('gpu-vs-tpu: chip against chip', () => {
     await page.context().close();
   });
 });
+
+describe('systolic: a clicker through the folds (issue 22, item 9)', () => {
+  test('previous/next fold and a click on the fold strip go to a fold\'s first cycle', async () => {
+    const page = await newPage(env.browser);
+    const g = { rows: 4, cols: 4, m: 9, k: 6, n: 5, df: 'os' };
+    const { list } = folds(g);
+    const start = (i) => list.slice(0, i).reduce((a, f) => a + f.len, 0) + 1;
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&m=9&k=6&n=5&dataflow=os&cycle=0&lang=en');
+    await painted(page);
+    const nav = page.locator('[data-testid="fold-nav"]');
+    assert.equal(await nav.getAttribute('data-folds'), String(list.length));
+    assert.equal(await nav.getAttribute('data-fold'), '1');
+    await page.getByTestId('fold-next').click();
+    await page.locator('[data-testid="fold-nav"][data-fold="2"]').waitFor();
+    assert.equal(await metric(page, 'cycle'), start(1));
+    // The strip: the block of C in the last column block, last row block is fold 6 (index 5).
+    await painted(page);
+    const [x, y, w, h, sw, sh] = (await nav.getAttribute('data-strip')).split(' ').map(Number);
+    const canvas = page.locator('canvas[data-testid="scene-canvas"]');
+    const r = await canvas.boundingBox();
+    await page.mouse.click(r.x + (x + 0.9 * w) * r.width / sw, r.y + (y + 0.9 * h) * r.height / sh);
+    await page.locator('[data-testid="fold-nav"][data-fold="6"]').waitFor();
+    assert.equal(await metric(page, 'cycle'), start(5));
+    await page.waitForFunction((c) => new URLSearchParams(location.hash.split('?')[1]).get('cycle') === String(c), start(5));
+    await page.getByTestId('fold-prev').click();
+    await page.locator('[data-testid="fold-nav"][data-fold="5"]').waitFor();
+    assert.equal(await metric(page, 'cycle'), start(4));
+    assert.equal(await page.getByTestId('fold-next').isDisabled(), false);
+    // Outside the strip a click does nothing.
+    await page.mouse.click(r.x + 5, r.y + 5);
+    await page.waitForTimeout(200);
+    assert.equal(await metric(page, 'cycle'), start(4));
+    await shot(page, 'systolic-fold-nav-en');
+    await open(page, env.srv.base, '#/systolic?rows=4&cols=4&m=9&k=6&n=5&dataflow=os&cycle=20&lang=zh');
+    await painted(page);
+    await page.getByText('下一折 ▶').waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('a speed that plays the whole weight-stationary run in about ten seconds', async () => {
+    const page = await newPage(env.browser);
+    const { total } = folds({ rows: 32, cols: 32, m: 64, k: 256, n: 128, df: 'ws' });
+    await open(page, env.srv.base, '#/systolic?rows=32&cols=32&m=64&k=256&n=128&dataflow=ws&cycle=0');
+    await painted(page);
+    assert.equal(await metric(page, 'total-cycles'), total);
+    const fit = page.locator('[data-testid="player-speed"] option[data-fit="1"]');
+    assert.equal(Number(await fit.getAttribute('value')), Math.ceil(total / 10));
+    assert.match(await fit.innerText(), /all in 10 s/);
+    await page.getByTestId('player-speed').selectOption(await fit.getAttribute('value'));
+    const t0 = Date.now();
+    await page.getByTestId('player-play').click();
+    await page.waitForFunction(
+      (t) => Number(document.querySelector('[data-metric="cycle"]')?.dataset.value) === t, total, { timeout: 30000 },
+    );
+    const s = (Date.now() - t0) / 1000;
+    assert.ok(s < 20, `${total} cycles took ${s} s`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});

@@ -39,6 +39,10 @@ pub fn chip(v: &Values) -> Option<&'static tpu::Tpu> {
     TPU_CODES.contains(&code).then(|| tpu::tpu(code))
 }
 
+/// The fastest playback (cycles per second): folded GEMMs run to tens of
+/// thousands of cycles, and the player offers to play a whole run in seconds.
+pub const MAX_SPEED: i64 = 100_000;
+
 pub static SYSTOLIC_PARAMS: [ParamSpec; 15] = [
     ParamSpec::int("rows", 1, MAX_DIM as i64, 4).log(),
     ParamSpec::int("cols", 1, MAX_DIM as i64, 4).log(),
@@ -51,7 +55,7 @@ pub static SYSTOLIC_PARAMS: [ParamSpec; 15] = [
     ParamSpec::choice("tpu", &["none", "v2", "v3", "v4", "v5e", "v5p", "v6e"], "none").optional(),
     ParamSpec::int("seed", 0, u32::MAX as i64, 1),
     ParamSpec::position("cycle"),
-    ParamSpec::int("speed", 1, 1000, 4).optional(),
+    ParamSpec::int("speed", 1, MAX_SPEED, 4).optional(),
     crate::params::INSET_GPU_CUSTOM,
     crate::params::CUSTOM_PEAK,
     crate::params::CUSTOM_BW,
@@ -100,6 +104,37 @@ pub fn caption(lang: Lang, sim: &Systolic, cycle: u64) -> String {
         s += &format!(" · {fold}");
     }
     s
+}
+
+/// The fold strip's sizes in words: the matrix the folds tile, its size,
+/// the blocks along each side, the folds, the array's size, and that a
+/// block can be clicked.
+pub fn strip_words(lang: Lang, sim: &Systolic) -> String {
+    let sc = sim.schedule();
+    let p = sim.params();
+    let what = tr(
+        lang,
+        match p.dataflow {
+            Dataflow::Os => "systolic.strip.c",
+            Dataflow::Ws => "systolic.strip.b",
+            Dataflow::Is => "systolic.strip.a",
+        },
+    );
+    let n = |x: usize| crate::format::grouped(x as u64);
+    trf(
+        lang,
+        "systolic.strip.dims",
+        &[
+            ("what", &what),
+            ("er", &n(sc.er)),
+            ("ec", &n(sc.ec)),
+            ("fi", &n(sc.fi)),
+            ("fo", &n(sc.fo)),
+            ("n", &n(sc.folds())),
+            ("rows", &n(p.rows)),
+            ("cols", &n(p.cols)),
+        ],
+    )
 }
 
 /// The phases a run of this dataflow goes through, in the order the chips show them.
@@ -259,6 +294,11 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("systolic.preset.tpu", "TPU v5 MXU 128×128, K=512", "TPU v5 MXU 128×128，K=512"),
     ("systolic.timeline", "Busy PEs per cycle", "每周期忙碌的 PE 数"),
     ("systolic.fold", "fold {q} of {n}", "第 {q}/{n} 折"),
+    ("systolic.strip.dims", "{what} is {er} × {ec}: {fi} × {fo} = {n} folds of up to {rows} × {cols} (the array) · click a block to go to its fold", "{what} 为 {er} × {ec}：{fi} × {fo} = {n} 折，每折至多 {rows} × {cols}（阵列大小）· 点击某一块即跳到该折"),
+    ("systolic.fold.prev", "◀ Fold", "◀ 上一折"),
+    ("systolic.fold.next", "Fold ▶", "下一折 ▶"),
+    ("systolic.fold.prev.title", "The previous fold, from its first cycle", "上一折，从它的第一个周期开始"),
+    ("systolic.fold.next.title", "The next fold, from its first cycle", "下一折，从它的第一个周期开始"),
     ("systolic.strip", "Folds: the block of {what} each fold computes", "各折计算的 {what} 块"),
     ("systolic.strip.c", "C", "C"),
     ("systolic.strip.b", "B (weights)", "B（权重）"),
@@ -374,6 +414,30 @@ mod tests {
         assert!(caption(Lang::Zh, &ws, 24).ends_with(" · 第 2/2 折"), "{}", caption(Lang::Zh, &ws, 24));
         assert!(
             phases(Dataflow::Ws).contains(&Phase::LoadWeights) && !phases(Dataflow::Os).contains(&Phase::LoadWeights)
+        );
+    }
+
+    #[test]
+    fn the_fold_strip_says_its_sizes_in_words() {
+        crate::topics::install_texts();
+        let p = crate::sim::systolic::Params {
+            rows: 32,
+            cols: 32,
+            m: 64,
+            k: 256,
+            n: 128,
+            dataflow: Dataflow::Ws,
+            ..Default::default()
+        };
+        let sim = Systolic::new(p);
+        assert_eq!(
+            strip_words(Lang::En, &sim),
+            "B (weights) is 256 × 128: 8 × 4 = 32 folds of up to 32 × 32 (the array) · click a block to go to its fold"
+        );
+        assert!(
+            strip_words(Lang::Zh, &sim).starts_with("B（权重） 为 256 × 128：8 × 4 = 32 折"),
+            "{}",
+            strip_words(Lang::Zh, &sim)
         );
     }
 

@@ -1,6 +1,6 @@
 //! The `#/systolic` panel: the TPU systolic array (notes §9.2, demo 06).
 
-use crate::draw::systolic::{draw, phase_tint, Labels, DETAIL_MAX};
+use crate::draw::systolic::{draw_with_strip, phase_tint, Labels, StripBox, DETAIL_MAX};
 use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
@@ -113,6 +113,11 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
 /// The array at cycle `c`, drawn `width` wide with its caption (the canvas
 /// and the GIF export draw the same).
 fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
+    scene_and_strip(ctx, sim, c, width, cap).0
+}
+
+/// [`scene_at`], and where its fold strip is (for clicks on it).
+fn scene_and_strip(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> (Scene, Option<StripBox>) {
     let is = sim.params().dataflow == Dataflow::Is;
     let [a, b, weights, out] = [
         if is { "systolic.b-queue" } else { "systolic.a-queue" },
@@ -127,8 +132,15 @@ fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scen
         Dataflow::Is => "systolic.strip.a",
     });
     let strip = ctx.tf("systolic.strip", &[("what", &what)]);
-    let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip };
-    draw(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
+    let dims = super::strip_words(ctx.lang, sim);
+    let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip, dims: &dims };
+    draw_with_strip(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
+}
+
+/// The first cycle of fold `index` (clamped to the run's folds).
+fn fold_start(sim: &Systolic, index: usize) -> u64 {
+    let index = index.min(sim.folds() - 1);
+    (sim.schedule().start(index) + 1).min(sim.total_cycles())
 }
 
 #[hook]
@@ -144,9 +156,19 @@ pub fn use_systolic_panel() -> Html {
         let sim = sim.clone();
         let ctx = ctx.clone();
         use_memo((params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, _, _, cap)| {
-            SceneRef(Rc::new(scene_at(&ctx, &sim, *c, *w as f64, cap)))
+            let (scene, strip) = scene_and_strip(&ctx, &sim, *c, *w as f64, cap);
+            (SceneRef(Rc::new(scene)), strip)
         })
     };
+    // A click on the fold strip goes to that fold's first cycle.
+    let on_canvas_click = scene.1.map(|strip| {
+        let (sim, seek) = (sim.clone(), p.seek("cycle"));
+        Callback::from(move |(x, y): (f64, f64)| {
+            if let Some(index) = strip.fold_at(x, y) {
+                seek.emit(fold_start(&sim, index));
+            }
+        })
+    });
     let export = {
         let sim = sim.clone();
         let ctx = ctx.clone();
@@ -225,7 +247,7 @@ pub fn use_systolic_panel() -> Html {
             <div class="phase-row" data-testid="phase" data-value={frame.phase.code()}>
                 { for super::phases(params.dataflow).iter().map(phase_chip) }
             </div>
-            <SceneCanvas scene={(*scene).clone()} name={format!("systolic-{}x{}x{}-{}-c{}", params.rows, params.cols, params.k, params.dataflow.code(), cycle)}
+            <SceneCanvas scene={scene.0.clone()} on_click={on_canvas_click} name={format!("systolic-{}x{}x{}-{}-c{}", params.rows, params.cols, params.k, params.dataflow.code(), cycle)}
                 label={cap.clone()} />
             <div class="legend">
                 { legend_item(ctx, theme.waiting, "systolic.legend.waiting") }
@@ -240,7 +262,11 @@ pub fn use_systolic_panel() -> Html {
                 }
             </div>
             <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
+                max_speed={super::MAX_SPEED}
                 on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
+            if sim.folds() > 1 {
+                { fold_nav(ctx, &sim, cycle, &on_seek, scene.1.map(|b| (b, scene.0 .0.width, scene.0 .0.height))) }
+            }
             { chart_title(ctx, "systolic.timeline") }
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
@@ -292,6 +318,35 @@ pub fn use_systolic_panel() -> Html {
         </>
     };
     p.frame(controls, stage, explain)
+}
+
+/// Previous and next fold: each goes to a fold's first cycle (a clicker's
+/// way through a GEMM of thousands of cycles; B or `.` leaves the view).
+/// `strip`: where the clickable strip is in the drawing (and the drawing's
+/// size), published as `data-strip` for the browser tests.
+fn fold_nav(
+    ctx: &AppCtx,
+    sim: &Rc<Systolic>,
+    cycle: u64,
+    seek: &Callback<u64>,
+    strip: Option<(StripBox, f64, f64)>,
+) -> Html {
+    let i = sim.fold_at(cycle).index;
+    let n = sim.folds();
+    let go = |to: usize| {
+        let (sim, seek) = (sim.clone(), seek.clone());
+        Callback::from(move |_: MouseEvent| seek.emit(fold_start(&sim, to)))
+    };
+    html! {
+        <div class="fold-nav" data-testid="fold-nav" data-fold={(i + 1).to_string()} data-folds={n.to_string()}
+            data-strip={strip.map(|(b, w, h)| format!("{:.1} {:.1} {:.1} {:.1} {w:.1} {h:.1}", b.x, b.y, b.w, b.h))}>
+            <button class="tool" data-testid="fold-prev" disabled={i == 0} onclick={go(i.saturating_sub(1))}
+                title={ctx.t("systolic.fold.prev.title")}>{ ctx.t("systolic.fold.prev") }</button>
+            <button class="tool" data-testid="fold-next" disabled={i + 1 >= n} onclick={go(i + 1)}
+                title={ctx.t("systolic.fold.next.title")}>{ ctx.t("systolic.fold.next") }</button>
+            <span class="fold-nav-pos">{ ctx.tf("systolic.fold", &[("q", &(i + 1).to_string()), ("n", &n.to_string())]) }</span>
+        </div>
+    }
 }
 
 /// The figures shown as cards beside the canvas; the others are cells of the
