@@ -82,7 +82,7 @@ pub static VIEWS: &[LectureView] = &[
     v("s45-1792", 45, "/waves?gpu=a100&n=1792&tm=256&tn=128&ref=1792", &["n7-1792"]),
     v("s45-1793", 45, "/waves?gpu=a100&n=1793&tm=256&tn=128&ref=1792", &["n7-1793", "s7-wave2"]),
     // Part 4: FlashAttention (slides 47–51).
-    v("s47", 47, FLASH_PAPER, &["s-fa-gb", "s-fa-ms", "n8.5-order"]),
+    v("s47", 47, FLASH_PAPER, &["s-fa-gb", "n8.5-order"]),
     v("s48", 48, "/attention-memory?n=65536&d=128&dtype=bf16&stats=l", &["n8.1", "n8.5-65536"]),
     v("s49", 49, "/flash?n=256&d=64&bq=32&bk=32&causal=1&seed=1&pass=fwd&step=20&dtype=bf16&sram=228", &["n8.3-exact"]),
     v("s50", 50, "/online-softmax?x=1,3,2,5&block=2&step=2", &["n8.2"]),

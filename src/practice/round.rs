@@ -89,7 +89,10 @@ mod page_tests {
             assert_eq!(v.int("round"), used);
             assert!(matches!(n[0].problem, Problem::OutOfRange { .. }), "{given}: {n:?}");
         }
-        let (_, n) = parse(&ROUND_PARAMS, &q(&[("round", "1e3")]));
+        // A whole number in scientific notation is read as the URL parser reads it.
+        let (v, n) = parse(&ROUND_PARAMS, &q(&[("round", "1e3")]));
+        assert!(n.is_empty() && v.int("round") == 1000, "{n:?}");
+        let (_, n) = parse(&ROUND_PARAMS, &q(&[("round", "1.5")]));
         assert!(matches!(n[0].problem, Problem::Malformed { .. }));
         let (v, n) = parse(&ROUND_PARAMS, &q(&[("round", "4294967295"), ("part", "tpu")]));
         assert!(n.is_empty());

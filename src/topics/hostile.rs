@@ -132,7 +132,11 @@ proptest! {
                 continue;
             };
             let as_given = match used {
-                Value::Int(v) => given.trim().parse::<i64>() == Ok(*v),
+                // Digits, or a whole number in scientific notation (`1e3`).
+                Value::Int(v) => {
+                    given.trim().parse::<i64>() == Ok(*v)
+                        || given.trim().contains(['e', 'E']) && given.trim().parse::<f64>() == Ok(*v as f64)
+                }
                 Value::Choice(s) => given.trim() == *s,
                 Value::Text(t) => *given == t,
             };
@@ -217,7 +221,11 @@ proptest! {
             if let Some((_, given)) = query.iter().rev().find(|(k, _)| k == spec.name) {
                 let used = globals.get(spec.name);
                 let as_given = match used {
-                    Value::Int(v) => given.trim().parse::<i64>() == Ok(*v),
+                    // Digits, or a whole number in scientific notation (`1e3`).
+                Value::Int(v) => {
+                    given.trim().parse::<i64>() == Ok(*v)
+                        || given.trim().contains(['e', 'E']) && given.trim().parse::<f64>() == Ok(*v as f64)
+                }
                     other => given.trim() == other.to_query_string(),
                 };
                 prop_assert!(as_given || global_notices.iter().any(|n| n.param == spec.name),
@@ -259,7 +267,11 @@ proptest! {
             let Some(given) = copies.last() else { continue };
             let used = values.get(spec.name);
             let as_given = match used {
-                Value::Int(v) => given.trim().parse::<i64>() == Ok(*v),
+                // Digits, or a whole number in scientific notation (`1e3`).
+                Value::Int(v) => {
+                    given.trim().parse::<i64>() == Ok(*v)
+                        || given.trim().contains(['e', 'E']) && given.trim().parse::<f64>() == Ok(*v as f64)
+                }
                 Value::Choice(c) => given.trim() == *c,
                 Value::Text(t) => *given == t,
             };
