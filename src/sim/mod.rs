@@ -16,6 +16,7 @@ pub mod hw;
 pub mod matmul;
 pub mod measured;
 pub mod occupancy;
+pub mod recompute;
 pub mod roofline;
 pub mod softmax;
 pub mod systolic;
