@@ -109,6 +109,27 @@ mod tests {
     use crate::sim::coalescing::{Params, Pattern};
 
     #[test]
+    fn no_text_under_the_modes_smallest_at_any_width() {
+        let a = Access::new(Params {
+            elem_bytes: 4,
+            pattern: Pattern::Stride,
+            stride: 2,
+            offset: 0,
+            rowlen: 1,
+            section: 128,
+            seed: 1,
+        });
+        for present in [false, true] {
+            let th = Theme::for_mode(present);
+            for width in [240.0, 320.0, 631.0, 900.0, 1400.0] {
+                let s = draw(&a, &th, width, "Lanes", &|n| format!("{n} skipped"));
+                assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {present}");
+                assert!(s.texts().contains(&"0"), "{width} {present}");
+            }
+        }
+    }
+
+    #[test]
     fn one_row_per_transaction() {
         for (stride, rows) in [(1, 1), (2, 2), (32, 32)] {
             let a = Access::new(Params {

@@ -59,7 +59,7 @@ mod tests {
     #[test]
     fn labels_below_only_move_down() {
         let at = place_labels_below(&[(0, 100, 50), (0, 100, 50), (10, 105, 50), (400, 10, 40)], 10);
-        assert_eq!(at, vec![(0, 100), (0, 110), (10, 120), (400, 10)]);
+        assert_eq!(at, vec![(0, 100), (0, 110), (10, 125), (400, 10)]);
         for (i, &(_, y)) in at.iter().enumerate() {
             assert!(y >= [100, 100, 105, 10][i]);
         }

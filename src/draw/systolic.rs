@@ -521,6 +521,42 @@ mod tests {
     }
 
     #[test]
+    fn on_a_phone_all_eight_columns_are_drawn_legibly() {
+        // The lecture's 8 × 8, K = 8 output-stationary preset at cycle 12, in
+        // the 302–352 px a 360–390 px phone gives the canvas (and in a 960 × 540 embed).
+        let s = sim(8, 8, 8, Dataflow::Os);
+        for width in [300.0, 322.0, 352.0, 420.0, 631.0] {
+            let th = Theme::normal();
+            let scene =
+                draw(&s, 12, &th, width, "Cycle 12 of 22: output-stationary, A enters from the left", &Labels::PLAIN);
+            assert!(scene.smallest_text(0.0).unwrap() >= th.min_text(), "{width}: {:?}", scene.smallest_text(0.0));
+            // 64 PEs, each inside the drawing's width.
+            let pes = scene
+                .shapes
+                .iter()
+                .filter(|sh| matches!(sh, Shape::Rect { fill: Some(_), stroke: Some(_), w, h, .. } if (w - h).abs() < 1e-9 && *w > 20.0))
+                .filter(|sh| matches!(sh, Shape::Rect { x, w, .. } if *x >= 0.0 && x + w <= width))
+                .count();
+            assert!(pes >= 64, "{width}: {pes} PEs inside");
+            for sh in &scene.shapes {
+                if let Shape::Text { x, text, size, align, .. } = sh {
+                    let w = crate::scene::text_width(text, *size);
+                    let left = match align {
+                        Align::Left => *x,
+                        Align::Center => x - w / 2.0,
+                        Align::Right => x - w,
+                    };
+                    assert!(left >= -0.5, "{width}: {text:?} starts at {left}");
+                }
+            }
+        }
+        // Projected, 18 px at least.
+        let th = Theme::present();
+        let scene = draw(&s, 12, &th, 640.0, "Cycle 12", &Labels::PLAIN);
+        assert!(scene.smallest_text(0.0).unwrap() >= 18.0);
+    }
+
+    #[test]
     fn small_arrays_show_every_accumulator() {
         let s = sim(4, 4, 6, Dataflow::Os);
         let scene = draw(&s, 12, &Theme::normal(), 800.0, "cycle 12", &Labels::PLAIN);

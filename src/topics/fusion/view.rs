@@ -76,7 +76,7 @@ pub fn use_fusion_panel() -> Html {
     };
     // The roofline is the stage: as tall as the screen leaves, less its
     // title, machine choice and values (and the inset's padding).
-    let (chart_w, chart_h) = p.chart_size(1100.0, if ctx.present { 190.0 } else { 150.0 });
+    let (chart_w, chart_h) = p.chart_size(1100.0, if ctx.present { 260.0 } else { 230.0 });
     let stage = html! {
         <>
             <figure class="scene chart-scene" data-testid="stage-chart">
