@@ -127,7 +127,17 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
         chips.push((cx, cy, a));
         cx += cw + gap;
     }
-    let box_h = (cy + chip_h + 6.0 - y).max(f * 1.4 + 12.0 + chip_h * 2.0 + gap);
+    // The SM's lines: its name, the sigmoids evaluated, what they are.
+    let recomputing = lane.version == Version::Recompute
+        && lane.current == Some(Access { pass: Pass::Backward, dir: Dir::Read, array: Array::X });
+    let sub = if recomputing { labels.in_registers } else { labels.sigmoids };
+    let sub_lines = crate::scene::wrap(sub, f, sm_w - 10.0);
+    let sub_lines = &sub_lines[..sub_lines.len().min(2)];
+    let big = 18.0 * ts;
+    let sig_y = y + f * 1.4 + 4.0 + big * 0.6;
+    let sub_y = sig_y + big * 0.6 + f * 0.8;
+    let sm_h = sub_y - y + (sub_lines.len() as f64 - 0.5) * f * 1.25 + 6.0;
+    let box_h = (cy + chip_h + 6.0 - y).max(f * 1.4 + 12.0 + chip_h * 2.0 + gap).max(sm_h);
     scene.rect(hbm_x, y, box_w, box_h, Some(th.waiting), Some((th.grid, lw)));
     scene.text(hbm_x + 6.0, y + f * 0.8, labels.hbm, f, th.muted, Align::Left, true);
     let moving = lane.current.map(|a| a.array);
@@ -145,20 +155,9 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
     scene.rect(sm_x, y, sm_w, box_h, Some(th.bg), Some((th.fg, 1.5 * lw)));
     scene.text(sm_x + 6.0, y + f * 0.8, labels.sm, f, th.muted, Align::Left, true);
     let sig = format!("σ × {}", lane.sigmoids);
-    scene.text(sm_x + sm_w / 2.0, y + box_h * 0.45, sig, 18.0 * ts, th.fg, Align::Center, true);
-    let recomputing = lane.version == Version::Recompute
-        && lane.current == Some(Access { pass: Pass::Backward, dir: Dir::Read, array: Array::X });
-    let sub = if recomputing { labels.in_registers } else { labels.sigmoids };
-    let sub_lines = crate::scene::wrap(sub, f, sm_w - 8.0);
+    scene.text(sm_x + sm_w / 2.0, sig_y, sig, big, th.fg, Align::Center, true);
     let sub_color = if recomputing { th.steady_tint } else { th.muted };
-    scene.text_lines(
-        sm_x + 6.0,
-        y + box_h * 0.45 + 14.0 * ts,
-        &sub_lines[..sub_lines.len().min(2)],
-        f,
-        sub_color,
-        recomputing,
-    );
+    scene.text_lines(sm_x + 6.0, sub_y, sub_lines, f, sub_color, recomputing);
     // The arrow of this step's access.
     let (ax0, ax1) = (hbm_x + box_w + 6.0, sm_x - 6.0);
     let ay = y + box_h / 2.0;

@@ -217,11 +217,7 @@ impl Steppable for Run {
 
     fn metrics(&self, t: u64) -> Vec<Metric> {
         let s = self.state_at(t);
-        vec![
-            Metric::count("step", s.t),
-            Metric::count("done-store", s.lanes[0].done),
-            Metric::count("done-recompute", s.lanes[1].done),
-        ]
+        vec![Metric::count("done-store", s.lanes[0].done), Metric::count("done-recompute", s.lanes[1].done)]
     }
 }
 
@@ -264,7 +260,7 @@ mod tests {
         let slides = Run::new(Recompute { upstream: false, ..notes() });
         let end = slides.state_at(slides.steps());
         assert_eq!((end.lanes[0].done, end.lanes[1].done), (8, 4));
-        assert_eq!(slides.metrics(slides.steps()).iter().map(|m| m.value).collect::<Vec<_>>(), [8.0, 8.0, 4.0]);
+        assert_eq!(slides.metrics(slides.steps()).iter().map(|m| m.value).collect::<Vec<_>>(), [8.0, 4.0]);
     }
 
     #[test]

@@ -278,7 +278,7 @@ describe('presenting', () => {
       await page.waitForSelector('.stage > .scene canvas[data-painted="1"]', { timeout: 5000 }).catch(() => {});
       const b = await stageBoxes(page);
       const visible = await page.locator('.stage > .scene').first().isVisible().catch(() => false);
-      if (!b.stage || !visible || b.stage.height < 100 || b.stage.width < 200) {
+      if (!b.stage || !visible || b.stage.height < 30 || b.stage.width < 200) {
         misses.push(`${id}: no stage (${JSON.stringify(b.stage)})`);
         continue;
       }

@@ -32,7 +32,6 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
         "accesses-recompute",
         "saved-bytes-store",
         "saved-bytes-recompute",
-        "step",
         "done-store",
         "done-recompute",
     ],
