@@ -109,8 +109,10 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
     let y = top + head + 8.0 * ts;
 
     // HBM (left) and the SM (right), the current access between them.
-    let box_w = ((w - 2.0 * PAD) * 0.4).floor();
-    let sm_w = ((w - 2.0 * PAD) * 0.3).floor();
+    // On a phone the SM is wider (its words wrap less), the arrow shorter.
+    let (hbm_frac, sm_frac) = if w < 440.0 { (0.38, 0.36) } else { (0.4, 0.3) };
+    let box_w = ((w - 2.0 * PAD) * hbm_frac).floor();
+    let sm_w = ((w - 2.0 * PAD) * sm_frac).floor();
     let hbm_x = PAD;
     let sm_x = w - PAD - sm_w;
     // The arrays in HBM as chips, wrapped inside the box.
@@ -132,7 +134,7 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
         && lane.current == Some(Access { pass: Pass::Backward, dir: Dir::Read, array: Array::X });
     let sub = if recomputing { labels.in_registers } else { labels.sigmoids };
     let sub_lines = crate::scene::wrap(sub, f, sm_w - 10.0);
-    let sub_lines = &sub_lines[..sub_lines.len().min(2)];
+    let sub_lines = &sub_lines[..sub_lines.len().min(3)];
     let big = 18.0 * ts;
     let sig_y = y + f * 1.4 + 4.0 + big * 0.6;
     let sub_y = sig_y + big * 0.6 + f * 0.8;

@@ -270,8 +270,19 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
         ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * 0.88 / (0.56 * digits.max(1) as f64)).max(min)
     };
     let small = ((cs * 0.2).min(16.0) * th.text_scale.sqrt()).max(min);
-    // The figure in the middle sits low enough to clear the corner operands.
-    let mid = |y: f64| if small > cs * 0.24 { cs * 0.68 } else { y };
+    // A cell too small for the operands in its corners and the figure in
+    // its middle at a legible size shows the figure alone (the operands are
+    // in the queues); a little larger, the figure sits low enough to clear them.
+    let corners = cs >= small * 2.6;
+    let mid = |y: f64| {
+        if !corners {
+            cs * 0.55
+        } else if small > cs * 0.24 {
+            cs * 0.68
+        } else {
+            y
+        }
+    };
     for i in 0..p.rows {
         for j in 0..p.cols {
             let x = gx + j as f64 * cs;
@@ -281,12 +292,12 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
             let fill = pe_color(s, c, i, j, th);
             let stroke = if pe.busy { (th.busy_hot, 2.5 * lw) } else { (th.grid, 1.0 * lw) };
             scene.rect(x + m, y + m, cs - 2.0 * m, cs - 2.0 * m, Some(fill), Some(stroke));
-            if let Some(a) = pe.a {
+            if let (Some(a), true) = (pe.a, corners) {
                 scene.text(x + m + 3.0, y + m + small * 0.75, a.to_string(), small, th.a_color, Align::Left, true);
             }
             match p.dataflow {
                 Dataflow::Os => {
-                    if let Some(b) = pe.b {
+                    if let (Some(b), true) = (pe.b, corners) {
                         scene.text(
                             x + cs - m - 3.0,
                             y + m + small * 0.75,
@@ -313,7 +324,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                 Dataflow::Ws | Dataflow::Is => match (pe.acc, pe.b) {
                     // Busy: the partial sum it passes down, its weight in the corner.
                     (Some(ps), w) => {
-                        if let Some(w) = w {
+                        if let (Some(w), true) = (w, corners) {
                             scene.text(
                                 x + cs - m - 3.0,
                                 y + m + small * 0.75,

@@ -323,8 +323,10 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
     let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
     let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
     let look = Look::new(p.present, dpr);
-    let mut chart =
-        look.builder(&root, 10.0, 44.0, 78.0).build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
+    // Room on the right for the last year's tick to be drawn whole.
+    let mut builder = look.builder(&root, 10.0, 44.0, 78.0);
+    builder.margin_right((22.0 * dpr * look.k) as u32);
+    let mut chart = builder.build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())

@@ -451,14 +451,19 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         chart.draw_series(std::iter::once(Text::new(format!(" {label}"), pos, style))).ok()?;
     }
     if d.roof.is_none() {
-        // Not measured yet: say so across the empty lower right of the axes.
-        let (w, h) = root.dim_in_pixel();
-        let px = 14.0 * k;
-        let lines = crate::scene::wrap(&d.waiting, px, w as f64 / dpr * 0.6);
+        // Not measured yet: say so in the empty lower right of the plot,
+        // under the M4's flat roof, clear of the axes.
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let px = crate::ui::chart::MIN_FONT * k;
+        let plot_w = (xr.end - xr.start) as f64 / dpr;
+        let lines = crate::scene::wrap(&d.waiting, px, plot_w * 0.55);
+        let line_h = px * 1.3 * dpr;
+        let cx = xr.start as f64 + (xr.end - xr.start) as f64 * 0.7;
+        let y0 = yr.end as f64 - line_h * (lines.len() as f64 + 0.3);
         for (i, line) in lines.iter().enumerate() {
-            let style = look.font(14.0).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Center));
-            let y = h as f64 * 0.72 + i as f64 * px * 1.3 * dpr;
-            root.draw(&Text::new(line.clone(), ((w as f64 * 0.58) as i32, y as i32), style)).ok()?;
+            let style =
+                look.font(crate::ui::chart::MIN_FONT).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Top));
+            root.draw(&Text::new(line.clone(), (cx as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
         }
     }
     chart
