@@ -481,7 +481,13 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
-        .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
+        // Short ticks (1k, 100k) so that a phone's narrow axis does not run them together.
+        .x_labels(if p.width < 480.0 { 5 } else { 10 })
+        .x_label_formatter(&|x| match *x {
+            x if x >= 1000.0 => format!("{:.0}k", x / 1000.0),
+            x if x >= 1.0 => format!("{x:.0}"),
+            x => format!("{x}"),
+        })
         .y_label_formatter(&|y| crate::format::log_tick(*y))
         .draw()
         .ok()?;
@@ -508,12 +514,19 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let font_px = MIN_FONT * dpr * k;
     let text_w = |s: &str| crate::scene::text_width(s, font_px) as i32;
     let (rx, ry) = chart.backend_coord(&(ridge, p.peak));
-    let mut pixel: Vec<(i32, i32, i32)> =
-        vec![(rx + (4.0 * dpr) as i32, ry + (6.0 * dpr * k) as i32, text_w(&p.ridge_label))];
+    let ridge_w = text_w(&p.ridge_label);
+    let mut pixel: Vec<(i32, i32, i32)> = vec![(
+        (rx + (4.0 * dpr) as i32).min((p.width * dpr) as i32 - 2 - ridge_w),
+        ry + (6.0 * dpr * k) as i32,
+        ridge_w,
+    )];
+    // A label that would run past the canvas's right edge ends at it.
+    let right = (p.width * dpr) as i32 - 2;
     pixel.extend(p.dots.iter().map(|d| {
         let (x, y) = chart.backend_coord(&(d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1)));
         let r = if d.selected { 7.0 } else { 5.0 } * dpr * k;
-        (x + r as i32, y + (r * 0.8) as i32, text_w(&d.label))
+        let w = text_w(&d.label);
+        ((x + r as i32).min(right - w), y + (r * 0.8) as i32, w)
     }));
     let labels = crate::draw::labels::place_labels_below(&pixel, (font_px * 1.2) as i32);
     if !p.ridge_label.is_empty() {
