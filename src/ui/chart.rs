@@ -474,6 +474,9 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let k = look.k;
     let (x0, x1) = (0.05, 1e5);
     let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
+    // A short chart (a phone) gets a decade more below the roof: room for
+    // the labels stacked under the low-intensity dots, clear of the x axis.
+    let y0 = if p.height < 300.0 { y0 / 10.0 } else { y0 };
     // Room on the right for the last tick ("10000") to be drawn whole.
     let mut builder = look.builder(&root, 12.0, 36.0, 60.0);
     builder.margin_right((30.0 * dpr * k) as u32);
@@ -537,19 +540,10 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         ))
         .ok()?;
     }
-    // A label pushed down onto the x axis (a short chart on a phone) goes
-    // to the left of its dot instead, above the rising roof.
-    let (_, plot_y) = chart.plotting_area().get_pixel_range();
-    for ((d, &at), &(dot_x, dot_y, w)) in p.dots.iter().zip(&labels[1..]).zip(&pixel[1..]) {
+    for (d, &at) in p.dots.iter().zip(&labels[1..]) {
         let (color, r) = if d.selected { (RGBColor(208, 48, 10), 7.0) } else { (RGBColor(21, 89, 201), 5.0) };
         let pos = (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1));
         chart.draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled()))).ok()?;
-        let at = if at.1 as f64 + font_px * 1.1 > plot_y.end as f64 {
-            let rr = (r * dpr * k) as i32;
-            ((dot_x - 2 * rr - w - 4).max(0), dot_y - rr - (font_px * 1.9) as i32)
-        } else {
-            at
-        };
         root.draw(&Text::new(
             d.label.clone(),
             at,
