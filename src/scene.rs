@@ -326,6 +326,11 @@ impl Theme {
             ..Theme::normal()
         }
     }
+    /// The smallest text a drawing may use in this mode: 12 px (legible in
+    /// a 960 × 540 embed), 18 px projected.
+    pub fn min_text(&self) -> f64 {
+        12.0 * self.text_scale
+    }
     pub fn for_mode(present: bool) -> Self {
         if present {
             Self::present()

@@ -37,22 +37,21 @@ pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u6
     let avail = width - 2.0 * pad - label_w;
     let lane_w = (avail / LANES as f64).min(30.0 * th.text_scale);
     let mut scene = Scene::new(width, 0.0, th.bg);
-    let lane_y = pad;
+    // Lane numbers inside the lanes when they fit at a legible size, else
+    // every few lanes above the row (the lines to the bursts leave below).
+    let small = th.min_text();
+    let in_cell = (lane_w * 0.42).min(13.0 * th.text_scale);
+    let every = if in_cell >= small { 0 } else { crate::draw::labels::tick_every(lane_w, small) };
+    let lane_y = pad + if every == 0 { 0.0 } else { small * 1.4 };
     let lane_x0 = pad + label_w + (avail - lane_w * LANES as f64) / 2.0;
     scene.text(pad, lane_y + lane_w / 2.0, lanes, font, th.muted, Align::Left, false);
     for l in 0..LANES {
         let x = lane_x0 + l as f64 * lane_w;
         scene.rect(x + 1.0, lane_y, lane_w - 2.0, lane_w, Some(lane_color(l)), None);
-        if lane_w >= 16.0 {
-            scene.text(
-                x + lane_w / 2.0,
-                lane_y + lane_w / 2.0,
-                l.to_string(),
-                (lane_w * 0.42).min(13.0 * th.text_scale),
-                th.bg,
-                Align::Center,
-                true,
-            );
+        if every == 0 {
+            scene.text(x + lane_w / 2.0, lane_y + lane_w / 2.0, l.to_string(), in_cell, th.bg, Align::Center, true);
+        } else if l % every == 0 {
+            scene.text(x + lane_w / 2.0, lane_y - small * 0.7, l.to_string(), small, th.muted, Align::Center, false);
         }
     }
     let per = (a.p.section / a.p.elem_bytes).max(1);
@@ -68,7 +67,7 @@ pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u6
                     pad + label_w + avail / 2.0,
                     y + row_h * 0.3,
                     skipped(sec - p - 1),
-                    if th.present { font } else { font * 0.9 },
+                    font,
                     th.muted,
                     Align::Center,
                     false,
@@ -78,15 +77,7 @@ pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u6
         }
         prev = Some(sec);
         let base = sec * a.p.section;
-        scene.text(
-            pad,
-            y + row_h / 2.0,
-            format!("0x{base:x}"),
-            if th.present { font } else { font * 0.9 },
-            th.fg,
-            Align::Left,
-            false,
-        );
+        scene.text(pad, y + row_h / 2.0, format!("0x{base:x}"), font, th.fg, Align::Left, false);
         scene.rect(pad + label_w, y, avail, row_h, Some(th.waiting), Some((th.grid, 1.0 * th.line_scale)));
         for (l, &addr) in a.addrs.iter().enumerate() {
             if addr / a.p.section == sec {
@@ -116,6 +107,27 @@ pub fn draw(a: &Access, th: &Theme, width: f64, lanes: &str, skipped: &dyn Fn(u6
 mod tests {
     use super::*;
     use crate::sim::coalescing::{Params, Pattern};
+
+    #[test]
+    fn no_text_under_the_modes_smallest_at_any_width() {
+        let a = Access::new(Params {
+            elem_bytes: 4,
+            pattern: Pattern::Stride,
+            stride: 2,
+            offset: 0,
+            rowlen: 1,
+            section: 128,
+            seed: 1,
+        });
+        for present in [false, true] {
+            let th = Theme::for_mode(present);
+            for width in [240.0, 320.0, 631.0, 900.0, 1400.0] {
+                let s = draw(&a, &th, width, "Lanes", &|n| format!("{n} skipped"));
+                assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {present}");
+                assert!(s.texts().contains(&"0"), "{width} {present}");
+            }
+        }
+    }
 
     #[test]
     fn one_row_per_transaction() {

@@ -115,12 +115,14 @@ pub fn draw(
     let cols = total.clamp(1, MAX_COLUMNS);
     let col_w = avail / cols as f64;
     let mut scene = Scene::new(width, 0.0, th.bg);
-    let cap = font.min((width - 2.0 * pad) / crate::scene::text_width(caption, 1.0).max(1.0));
-    scene.text(pad, pad + font * 0.7, caption, cap, th.fg, Align::Left, true);
-    let top = pad + font * 1.8;
+    // No text under the mode's smallest: a long caption wraps rather than shrinks.
+    let small = th.min_text();
+    let cap_h = scene.text_wrapped(pad, pad + font * 0.7, caption, font, width - 2.0 * pad, th.fg, true);
+    let top = pad + cap_h + font * 0.55;
+    let label = (font * 0.9).max(small);
     for w in 0..warps {
         let y = top + w as f64 * row_h;
-        scene.text(pad, y + row_h / 2.0, warp_label(w), font * 0.9, th.fg, Align::Left, d.divergent(w));
+        scene.text(pad, y + row_h / 2.0, warp_label(w), label, th.fg, Align::Left, d.divergent(w));
         if d.divergent(w) {
             // A divergent warp: a two-colour mark (if / else) after its name.
             let m = 7.0 * th.text_scale;
@@ -154,8 +156,12 @@ pub fn draw(
     // The lanes of the current instruction.
     let ly = top + warps as f64 * row_h + 16.0 * th.text_scale;
     let lane_w = ((width - 2.0 * pad - label_w) / LANES as f64).min(34.0 * th.text_scale);
-    scene.text(pad, ly + lane_w / 2.0, lanes, font * 0.9, th.muted, Align::Left, false);
+    scene.text(pad, ly + lane_w / 2.0, lanes, label, th.muted, Align::Left, false);
     let issue = d.issue_at(step);
+    // Lane numbers inside the lanes when they fit at a legible size, else
+    // every few lanes under the row.
+    let in_cell = (lane_w * 0.42).min(14.0 * th.text_scale);
+    let every = if in_cell >= small { 0 } else { crate::draw::labels::tick_every(lane_w, small) };
     for l in 0..LANES {
         let x = pad + label_w + l as f64 * lane_w;
         let (fill, text) = match issue {
@@ -164,19 +170,21 @@ pub fn draw(
             None => (th.bg, th.muted),
         };
         scene.rect(x + 1.0, ly, lane_w - 2.0, lane_w, Some(fill), Some((th.grid, 1.0 * th.line_scale)));
-        if lane_w >= 16.0 {
+        if every == 0 {
+            scene.text(x + lane_w / 2.0, ly + lane_w / 2.0, l.to_string(), in_cell, text, Align::Center, false);
+        } else if l % every == 0 {
             scene.text(
                 x + lane_w / 2.0,
-                ly + lane_w / 2.0,
+                ly + lane_w + small * 0.8,
                 l.to_string(),
-                (lane_w * 0.42).min(14.0 * th.text_scale),
-                text,
+                small,
+                th.muted,
                 Align::Center,
                 false,
             );
         }
     }
-    scene.height = ly + lane_w + pad;
+    scene.height = ly + lane_w + pad + if every == 0 { 0.0 } else { small * 1.5 };
     scene
 }
 
@@ -184,6 +192,28 @@ pub fn draw(
 mod tests {
     use super::*;
     use crate::sim::divergence::Params;
+
+    #[test]
+    fn no_text_under_the_modes_smallest_at_any_width() {
+        // 960 × 540 embed (~630 px), phones (~320 px), projected (18 px).
+        let d = Divergence::new(Params {
+            warps: 4,
+            cond: "tid<100".into(),
+            then_steps: 10,
+            else_steps: 10,
+            after_steps: 0,
+        });
+        for present in [false, true] {
+            let th = Theme::for_mode(present);
+            for width in [240.0, 320.0, 631.0, 900.0, 1400.0] {
+                let cap = "Step 50 of 50: warp 3 runs the else branch with lanes 4 to 31 active";
+                let s = draw(&d, 50, &th, width, cap, &|w| format!("warp {w}"), "lanes");
+                assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {present}");
+                // Lane 0 is always numbered, in its lane or under it.
+                assert!(s.texts().contains(&"0"), "{width} {present}");
+            }
+        }
+    }
 
     #[test]
     fn current_lanes_follow_the_mask() {

@@ -229,19 +229,13 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
     let cell = (avail / tc as f64).min(max_h / tr as f64).min(48.0);
     let (w, h) = (cell * tc as f64, cell * tr as f64);
     let mut scene = Scene::new(width, 0.0, th.bg);
-    scene.text(
-        pad,
-        pad + font * 0.7,
-        caption,
-        font.min((width - 2.0 * pad) / crate::scene::text_width(caption, 1.0).max(1.0)),
-        th.fg,
-        Align::Left,
-        true,
-    );
+    // No text under the mode's smallest: a long caption wraps rather than shrinks.
+    let cap_h = scene.text_wrapped(pad, pad + font * 0.7, caption, font, width - 2.0 * pad, th.fg, true);
     let gx = pad + label + (avail - w).max(0.0) / 2.0;
-    let gy = pad + font * 1.8 + label;
-    scene.text(gx + w / 2.0, gy - label * 0.55, "j →", font * 0.9, th.muted, Align::Center, false);
-    scene.text(gx - 6.0, gy + h / 2.0, "i ↓", font * 0.9, th.muted, Align::Right, false);
+    let gy = pad + cap_h + font * 0.55 + label;
+    let axis = (font * 0.9).max(th.min_text());
+    scene.text(gx + w / 2.0, gy - label * 0.55, "j →", axis, th.muted, Align::Center, false);
+    scene.text(gx - 6.0, gy + h / 2.0, "i ↓", axis, th.muted, Align::Right, false);
     let cols = colors(th);
     let front = Front::new(f, pass, step);
     if cell >= 6.0 {

@@ -18,9 +18,52 @@ pub fn place_labels(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
         .collect()
 }
 
+/// Where each dot's label goes when it must stay below its dot (a dot on a
+/// roof: the label below it never crosses the line, which only rises to
+/// the right): beside its dot, moved down by a line until it overlaps no
+/// label placed before it.
+pub fn place_labels_below(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
+    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
+    let overlaps = |x: i32, y: i32, w: i32, placed: &[(i32, i32, i32)]| {
+        placed.iter().any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < line)
+    };
+    dots.iter()
+        .map(|&(x, y, w)| {
+            let y2 = (0..12).map(|k| y + k * line).find(|&y2| !overlaps(x, y2, w, &placed)).unwrap_or(y);
+            placed.push((x, y2, w));
+            (x, y2)
+        })
+        .collect()
+}
+
+/// Every how many lanes a row of `lane_w`-pixel lanes is numbered when the
+/// numbers are `size` pixels and do not fit inside the lanes: 1, 2, 4, 8, 16
+/// or 32 (two-digit numbers need their room).
+pub fn tick_every(lane_w: f64, size: f64) -> usize {
+    let need = crate::scene::text_width("30", size) + 4.0;
+    [1, 2, 4, 8, 16, 32].into_iter().find(|&k| k as f64 * lane_w >= need).unwrap_or(32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_leave_room_for_two_digits() {
+        assert_eq!(tick_every(40.0, 12.0), 1);
+        assert_eq!(tick_every(10.0, 12.0), 2);
+        assert_eq!(tick_every(5.0, 18.0), 8);
+        assert_eq!(tick_every(0.1, 18.0), 32);
+    }
+
+    #[test]
+    fn labels_below_only_move_down() {
+        let at = place_labels_below(&[(0, 100, 50), (0, 100, 50), (10, 105, 50), (400, 10, 40)], 10);
+        assert_eq!(at, vec![(0, 100), (0, 110), (10, 125), (400, 10)]);
+        for (i, &(_, y)) in at.iter().enumerate() {
+            assert!(y >= [100, 100, 105, 10][i]);
+        }
+    }
 
     #[test]
     fn labels_at_the_same_point_are_stacked() {

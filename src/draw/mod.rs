@@ -8,6 +8,7 @@ pub mod flash;
 pub mod labels;
 pub mod matmul;
 pub mod occupancy;
+pub mod recompute;
 pub mod softmax;
 pub mod systolic;
 pub mod threads;

@@ -47,16 +47,10 @@ pub fn draw(
         let block = (s as u32) / o.warps_per_block.max(1);
         let fill = if (s as u32) < o.active_warps { block_color(block) } else { th.waiting };
         scene.rect(x + 2.0, y, slot_w - 4.0, slot_h, Some(fill), Some((th.grid, 1.0 * th.line_scale)));
-        if (s as u32) < o.active_warps && slot_w >= 26.0 {
-            scene.text(
-                x + slot_w / 2.0,
-                y + slot_h / 2.0,
-                block_label(block),
-                (slot_h * 0.45).min(13.0 * th.text_scale),
-                th.bg,
-                Align::Center,
-                true,
-            );
+        // The block's name in its warp slots, when it fits at a legible size.
+        let size = (slot_h * 0.45).min(13.0 * th.text_scale);
+        if (s as u32) < o.active_warps && size >= th.min_text() {
+            scene.text(x + slot_w / 2.0, y + slot_h / 2.0, block_label(block), size, th.bg, Align::Center, true);
         }
     }
     let mut y = pad + (slots.div_ceil(per_row)) as f64 * (slot_h + 4.0) + 18.0 * th.text_scale;

@@ -193,13 +193,14 @@ pub fn fold_strip(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, title: &s
 
 fn caption_bar(scene: &mut Scene, s: &Systolic, c: u64, th: &Theme, caption: &str) -> f64 {
     // The caption at full size on one or two lines; only a caption that
-    // needs more than two is made smaller (never below 9 px).
+    // needs more than two is made smaller (never below the mode's smallest text).
     let avail = scene.width - 2.0 * PAD - 10.0;
     let full = 15.0 * th.text_scale;
     let mut size = full;
     let mut wrapped = crate::scene::wrap(caption, size, avail);
-    while size > 9.0 && wrapped.len() > 2 {
-        size = (size * 0.92).max(9.0);
+    let floor = th.min_text();
+    while size > floor && wrapped.len() > 2 {
+        size = (size * 0.92).max(floor);
         wrapped = crate::scene::wrap(caption, size, avail);
     }
     let lines = wrapped.len() as f64;
@@ -220,16 +221,26 @@ fn queue_slots(s: &Systolic) -> (usize, usize) {
     (left.min(MAX_SLOTS), top.min(MAX_SLOTS))
 }
 
+/// Narrower than this (CSS pixels), the array is drawn for a phone: two
+/// queue slots a side (the rest is "…") and the left operand's name above its
+/// queue, so that every column keeps a cell its numbers fit in.
+pub const NARROW: f64 = 560.0;
+
 fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
     let p = *s.params();
     let ws = p.dataflow != Dataflow::Os;
-    let (ql, qt) = queue_slots(s);
+    let (mut ql, mut qt) = queue_slots(s);
+    let narrow = width < NARROW;
+    if narrow {
+        (ql, qt) = (ql.min(2), qt.min(2));
+    }
     let q_ratio = 0.72;
-    let label_w = 26.0 * th.text_scale;
+    let label_w = if narrow { 14.0 } else { 26.0 } * th.text_scale;
     let avail = width - 2.0 * PAD - label_w;
-    let cs = (avail / (ql as f64 * q_ratio + p.cols as f64 + 0.5)).clamp(26.0, 86.0);
+    let fit = avail / (ql as f64 * q_ratio + p.cols as f64 + 0.5);
+    let cs = if narrow { fit.min(86.0) } else { fit.clamp(26.0, 86.0) };
     let qs = cs * q_ratio;
-    let out_h = cs * 0.62;
+    let out_h = (cs * 0.62).max(th.min_text() * 1.3);
     let lw = th.line_scale;
 
     let mut scene = Scene::new(width, 0.0, th.bg);
@@ -239,7 +250,12 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
 
     // Edge labels.
     let lab = 17.0 * th.text_scale;
-    scene.text(PAD, gy + p.rows as f64 * cs / 2.0, labels.a, lab, th.a_color, Align::Left, true);
+    if narrow {
+        // Above the left queue, beside the top operand's name.
+        scene.text(PAD, top + 8.0 * th.text_scale, labels.a, lab, th.a_color, Align::Left, true);
+    } else {
+        scene.text(PAD, gy + p.rows as f64 * cs / 2.0, labels.a, lab, th.a_color, Align::Left, true);
+    }
     scene.text(
         gx + p.cols as f64 * cs / 2.0,
         top + 8.0 * th.text_scale,
@@ -252,7 +268,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
 
     // Queues: slot 0 is next to the array.
     // Operands are single digits: projected, they may fill more of their box.
-    let vsize = if th.present { (qs * 0.62).min(26.0) } else { (qs * 0.42).min(22.0) };
+    let vsize = if th.present { (qs * 0.62).min(26.0) } else { (qs * 0.42).min(22.0) }.max(th.min_text());
     for i in 0..p.rows {
         let cy = gy + i as f64 * cs + cs / 2.0;
         scene.line(gx - ql as f64 * qs - cs * 0.15, cy, gx, cy, th.grid, 1.0 * lw);
@@ -300,9 +316,25 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
     // Projected, the figure in the middle of a PE fills more of it (the
     // lecture hall reads it from afar); a long one is narrowed to its box.
     let big_em = if th.text_scale > 1.0 { 0.40 } else { 0.30 };
-    let big_for =
-        |digits: usize| ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * 0.88 / (0.56 * digits.max(1) as f64));
-    let small = (cs * 0.2).min(16.0) * th.text_scale.sqrt();
+    // Never under the mode's smallest text (12 px, projected 18).
+    let min = th.min_text();
+    let big_for = |digits: usize| {
+        ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * 0.88 / (0.56 * digits.max(1) as f64)).max(min)
+    };
+    let small = ((cs * 0.2).min(16.0) * th.text_scale.sqrt()).max(min);
+    // A cell too small for the operands in its corners and the figure in
+    // its middle at a legible size shows the figure alone (the operands are
+    // in the queues); a little larger, the figure sits low enough to clear them.
+    let corners = cs >= small * 2.6;
+    let mid = |y: f64| {
+        if !corners {
+            cs * 0.55
+        } else if small > cs * 0.24 {
+            cs * 0.68
+        } else {
+            y
+        }
+    };
     for i in 0..p.rows {
         for j in 0..p.cols {
             let x = gx + j as f64 * cs;
@@ -312,12 +344,12 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
             let fill = pe_color(s, c, i, j, th);
             let stroke = if pe.busy { (th.busy_hot, 2.5 * lw) } else { (th.grid, 1.0 * lw) };
             scene.rect(x + m, y + m, cs - 2.0 * m, cs - 2.0 * m, Some(fill), Some(stroke));
-            if let Some(a) = pe.a {
+            if let (Some(a), true) = (pe.a, corners) {
                 scene.text(x + m + 3.0, y + m + small * 0.75, a.to_string(), small, th.a_color, Align::Left, true);
             }
             match p.dataflow {
                 Dataflow::Os => {
-                    if let Some(b) = pe.b {
+                    if let (Some(b), true) = (pe.b, corners) {
                         scene.text(
                             x + cs - m - 3.0,
                             y + m + small * 0.75,
@@ -330,13 +362,21 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                     }
                     if let Some(acc) = pe.acc {
                         let acc = acc.to_string();
-                        scene.text(x + cs / 2.0, y + cs * 0.58, &acc, big_for(acc.len()), th.fg, Align::Center, true);
+                        scene.text(
+                            x + cs / 2.0,
+                            y + mid(cs * 0.58),
+                            &acc,
+                            big_for(acc.len()),
+                            th.fg,
+                            Align::Center,
+                            true,
+                        );
                     }
                 }
                 Dataflow::Ws | Dataflow::Is => match (pe.acc, pe.b) {
                     // Busy: the partial sum it passes down, its weight in the corner.
                     (Some(ps), w) => {
-                        if let Some(w) = w {
+                        if let (Some(w), true) = (w, corners) {
                             scene.text(
                                 x + cs - m - 3.0,
                                 y + m + small * 0.75,
@@ -348,7 +388,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                             );
                         }
                         let ps = ps.to_string();
-                        scene.text(x + cs / 2.0, y + cs * 0.6, &ps, big_for(ps.len()), th.fg, Align::Center, true);
+                        scene.text(x + cs / 2.0, y + mid(cs * 0.6), &ps, big_for(ps.len()), th.fg, Align::Center, true);
                     }
                     // Idle: the weight it holds is what matters.
                     (None, Some(w)) => {
@@ -378,7 +418,15 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                 let fill = if fresh { th.busy } else { th.bg };
                 scene.rect(x + 2.0, y + 1.0, cs - 4.0, out_h - 2.0, Some(fill), Some((th.grid, 1.0 * lw)));
                 let v = s.output(c, t, j);
-                scene.text(x + cs / 2.0, y + out_h / 2.0, v.to_string(), small * 1.15, th.fg, Align::Center, fresh);
+                scene.text(
+                    x + cs / 2.0,
+                    y + out_h / 2.0,
+                    v.to_string(),
+                    (small * 1.15).min(out_h * 0.8).max(min),
+                    th.fg,
+                    Align::Center,
+                    fresh,
+                );
             }
         }
         bottom = oy + t_len as f64 * out_h;
@@ -533,6 +581,42 @@ mod tests {
 
     fn sim(rows: usize, cols: usize, k: usize, df: Dataflow) -> Systolic {
         Systolic::new(Params { rows, cols, m: rows, k, n: cols, dataflow: df, ..Params::default() })
+    }
+
+    #[test]
+    fn on_a_phone_all_eight_columns_are_drawn_legibly() {
+        // The lecture's 8 × 8, K = 8 output-stationary preset at cycle 12, in
+        // the 302–352 px a 360–390 px phone gives the canvas (and in a 960 × 540 embed).
+        let s = sim(8, 8, 8, Dataflow::Os);
+        for width in [300.0, 322.0, 352.0, 420.0, 631.0] {
+            let th = Theme::normal();
+            let scene =
+                draw(&s, 12, &th, width, "Cycle 12 of 22: output-stationary, A enters from the left", &Labels::PLAIN);
+            assert!(scene.smallest_text(0.0).unwrap() >= th.min_text(), "{width}: {:?}", scene.smallest_text(0.0));
+            // 64 PEs, each inside the drawing's width.
+            let pes = scene
+                .shapes
+                .iter()
+                .filter(|sh| matches!(sh, Shape::Rect { fill: Some(_), stroke: Some(_), w, h, .. } if (w - h).abs() < 1e-9 && *w > 20.0))
+                .filter(|sh| matches!(sh, Shape::Rect { x, w, .. } if *x >= 0.0 && x + w <= width))
+                .count();
+            assert!(pes >= 64, "{width}: {pes} PEs inside");
+            for sh in &scene.shapes {
+                if let Shape::Text { x, text, size, align, .. } = sh {
+                    let w = crate::scene::text_width(text, *size);
+                    let left = match align {
+                        Align::Left => *x,
+                        Align::Center => x - w / 2.0,
+                        Align::Right => x - w,
+                    };
+                    assert!(left >= -0.5, "{width}: {text:?} starts at {left}");
+                }
+            }
+        }
+        // Projected, 18 px at least.
+        let th = Theme::present();
+        let scene = draw(&s, 12, &th, 640.0, "Cycle 12", &Labels::PLAIN);
+        assert!(scene.smallest_text(0.0).unwrap() >= 18.0);
     }
 
     #[test]

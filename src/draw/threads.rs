@@ -56,7 +56,7 @@ pub fn draw(
                 x + span as f64 * cell / 2.0,
                 y - font * 0.4,
                 format!("w{w}"),
-                if th.present { font } else { font * 0.85 },
+                font,
                 th.muted,
                 Align::Center,
                 false,

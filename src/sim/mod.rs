@@ -21,6 +21,7 @@ pub mod llm;
 pub mod matmul;
 pub mod measured;
 pub mod occupancy;
+pub mod recompute;
 pub mod roofline;
 pub mod softmax;
 pub mod systolic;

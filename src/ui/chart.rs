@@ -11,8 +11,21 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+/// The smallest font of a chart (CSS pixels, before projector mode's scale):
+/// legible in a 960 × 540 embed.
+pub const MIN_FONT: f64 = 12.0;
+/// Projector mode's scale of a chart's type and marks: 12 px becomes 18 px,
+/// legible from the back of a lecture hall.
+pub const PRESENT_SCALE: f64 = 1.5;
+
+/// The smallest text of a chart drawn in `present` mode (for `data-min-font`).
+pub fn min_font(present: bool) -> String {
+    format!("{:.1}", Look::new(present, 1.0).min_font())
+}
+
 /// The look every plotters chart shares: type, margins and label areas
-/// scaled by the device pixel ratio and by projector mode.
+/// scaled by the device pixel ratio and by projector mode (no text under
+/// [`MIN_FONT`] × its scale).
 #[derive(Clone, Copy)]
 pub struct Look {
     pub dpr: f64,
@@ -22,7 +35,11 @@ pub struct Look {
 
 impl Look {
     pub fn new(present: bool, dpr: f64) -> Self {
-        Look { dpr, k: if present { 1.4 } else { 1.0 } }
+        Look { dpr, k: if present { PRESENT_SCALE } else { 1.0 } }
+    }
+    /// The smallest text a chart draws, in CSS pixels (what `data-min-font` says).
+    pub fn min_font(&self) -> f64 {
+        MIN_FONT * self.k
     }
     /// A font of `px` CSS pixels.
     pub fn font(&self, px: f64) -> (&'static str, f64) {
@@ -230,7 +247,7 @@ pub fn Chart(props: &ChartProps) -> Html {
     html! {
         <div class="chart" style={style.clone()} data-testid="chart">
             <canvas ref={plot} width={pw.to_string()} height={ph.to_string()} style={style.clone()}
-                role="img" aria-label={props.label.clone()} />
+                role="img" aria-label={props.label.clone()} data-min-font={min_font(props.data.present)} />
             <canvas ref={overlay} class="chart-cursor" width={pw.to_string()} height={ph.to_string()} style={style}
                 onclick={on_click} aria-hidden="true" />
             { data_table(&props.label, &[d.x_desc.as_str(), d.y_desc.as_str()], rows) }
@@ -254,11 +271,22 @@ fn data_table(caption: &str, head: &[&str], rows: Vec<Vec<String>>) -> Html {
 
 /// A plotters canvas sized in CSS pixels at the device's pixel ratio, with
 /// its table alternative.
-fn plot_canvas(canvas: NodeRef, width: f64, height: f64, pw: u32, ph: u32, label: AttrValue, table: Html) -> Html {
+#[allow(clippy::too_many_arguments)] // the canvas, its two sizes, its mode and its alternatives
+fn plot_canvas(
+    canvas: NodeRef,
+    width: f64,
+    height: f64,
+    pw: u32,
+    ph: u32,
+    present: bool,
+    label: AttrValue,
+    table: Html,
+) -> Html {
     let style = format!("width:{width}px;height:{height}px");
     html! {
         <div class="chart" style={style.clone()} data-testid="chart">
-            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={label} />
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={label}
+                data-min-font={min_font(present)} />
             { table }
         </div>
     }
@@ -295,8 +323,10 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
     let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
     let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
     let look = Look::new(p.present, dpr);
-    let mut chart =
-        look.builder(&root, 10.0, 44.0, 78.0).build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
+    // Room on the right for the last year's tick to be drawn whole.
+    let mut builder = look.builder(&root, 10.0, 44.0, 78.0);
+    builder.margin_right((22.0 * dpr * look.k) as u32);
+    let mut chart = builder.build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
@@ -409,7 +439,7 @@ pub fn LogChart(p: &LogChartProps) -> Html {
         })
         .collect();
     let table = data_table(&p.label, &["", p.x_desc.as_str(), p.y_desc.as_str()], rows);
-    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone(), table)
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.present, p.label.clone(), table)
 }
 
 /// A dot on the roofline chart.
@@ -444,6 +474,9 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let k = look.k;
     let (x0, x1) = (0.05, 1e5);
     let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
+    // A short chart (a phone) gets a decade more below the roof: room for
+    // the labels stacked under the low-intensity dots, clear of the x axis.
+    let y0 = if p.height < 300.0 { y0 / 10.0 } else { y0 };
     // Room on the right for the last tick ("10000") to be drawn whole.
     let mut builder = look.builder(&root, 12.0, 36.0, 60.0);
     builder.margin_right((30.0 * dpr * k) as u32);
@@ -451,7 +484,13 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc("TFLOP/s")
-        .x_label_formatter(&|x| if *x >= 1.0 { format!("{x:.0}") } else { format!("{x}") })
+        // Short ticks (1k, 100k) so that a phone's narrow axis does not run them together.
+        .x_labels(if p.width < 480.0 { 5 } else { 10 })
+        .x_label_formatter(&|x| match *x {
+            x if x >= 1000.0 => format!("{:.0}k", x / 1000.0),
+            x if x >= 1.0 => format!("{x:.0}"),
+            x => format!("{x}"),
+        })
         .y_label_formatter(&|y| crate::format::log_tick(*y))
         .draw()
         .ok()?;
@@ -471,33 +510,44 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         )))
         .ok()?;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
+    // Labels go below their dots (and the ridge's label below the roof):
+    // the roof only rises to the right, so a label below and to the right
+    // of a dot on it never crosses the line. Placed together, none
+    // overprints another.
+    let font_px = MIN_FONT * dpr * k;
+    let text_w = |s: &str| crate::scene::text_width(s, font_px) as i32;
+    let (rx, ry) = chart.backend_coord(&(ridge, p.peak));
+    let ridge_w = text_w(&p.ridge_label);
+    let mut pixel: Vec<(i32, i32, i32)> = vec![(
+        (rx + (4.0 * dpr) as i32).min((p.width * dpr) as i32 - 2 - ridge_w),
+        ry + (6.0 * dpr * k) as i32,
+        ridge_w,
+    )];
+    // A label that would run past the canvas's right edge ends at it.
+    let right = (p.width * dpr) as i32 - 2;
+    pixel.extend(p.dots.iter().map(|d| {
+        let (x, y) = chart.backend_coord(&(d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1)));
+        let r = if d.selected { 7.0 } else { 5.0 } * dpr * k;
+        let w = text_w(&d.label);
+        ((x + r as i32).min(right - w), y + (r * 0.8) as i32, w)
+    }));
+    let labels = crate::draw::labels::place_labels_below(&pixel, (font_px * 1.2) as i32);
     if !p.ridge_label.is_empty() {
-        let (rx, ry) = chart.backend_coord(&(ridge, p.peak));
         root.draw(&Text::new(
             p.ridge_label.to_string(),
-            (rx + (4.0 * dpr) as i32, ry + (6.0 * dpr * k) as i32),
-            look.font(11.0).into_font().color(&grey).pos(Pos::new(HPos::Left, VPos::Top)),
+            labels[0],
+            look.font(MIN_FONT).into_font().color(&grey).pos(Pos::new(HPos::Left, VPos::Top)),
         ))
         .ok()?;
     }
-    let font_px = 12.0 * dpr * k;
-    let pixel: Vec<(i32, i32, i32)> = p
-        .dots
-        .iter()
-        .map(|d| {
-            let (x, y) = chart.backend_coord(&(d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1)));
-            (x, y, (d.label.chars().count() as f64 * font_px * 0.6) as i32)
-        })
-        .collect();
-    let labels = crate::draw::labels::place_labels(&pixel, (font_px * 1.15) as i32);
-    for (d, &(lx, ly)) in p.dots.iter().zip(&labels) {
+    for (d, &at) in p.dots.iter().zip(&labels[1..]) {
         let (color, r) = if d.selected { (RGBColor(208, 48, 10), 7.0) } else { (RGBColor(21, 89, 201), 5.0) };
         let pos = (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1));
         chart.draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled()))).ok()?;
         root.draw(&Text::new(
             d.label.clone(),
-            (lx + (r * dpr * k) as i32, ly),
-            look.font(12.0).into_font().color(&color).pos(Pos::new(HPos::Left, VPos::Bottom)),
+            at,
+            look.font(MIN_FONT).into_font().color(&color).pos(Pos::new(HPos::Left, VPos::Top)),
         ))
         .ok()?;
     }
@@ -529,5 +579,5 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
         .map(|d| vec![d.label.clone(), crate::format::sig4(d.intensity), crate::format::sig4(d.tflops)])
         .collect();
     let table = data_table(&p.label, &["", p.x_desc.as_str(), "TFLOP/s"], rows);
-    plot_canvas(canvas, p.width, p.height, pw, ph, p.label.clone(), table)
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.present, p.label.clone(), table)
 }

@@ -22,6 +22,9 @@ pub struct InsetProps {
     /// The panel's `peak` and `bw` where it offers a custom machine.
     #[prop_or_default]
     pub custom: Option<(AttrValue, i64)>,
+    /// The chart's size when the inset is the panel's stage (else its natural size).
+    #[prop_or_default]
+    pub size: Option<(f64, f64)>,
 }
 
 #[component]
@@ -31,7 +34,8 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
     let node = use_node_ref();
     let natural = if ctx.present { 520.0 } else { 420.0 };
     // The inset's padding and border take 24 px of its width.
-    let width = (crate::ui::canvas::use_width(node.clone(), natural + 24.0) - 24.0).min(natural).max(200.0);
+    let fitted = (crate::ui::canvas::use_width(node.clone(), natural + 24.0) - 24.0).min(natural).max(200.0);
+    let (width, height) = p.size.unwrap_or((fitted, if ctx.present { 300.0 } else { 240.0 }));
     let machine = match (&p.custom, p.gpu) {
         (Some((peak, bw)), "custom") => {
             crate::sim::hw::custom(crate::sim::hw::parse_peak(peak).unwrap_or(1000.0), *bw as f64)
@@ -71,7 +75,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
             }
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
                 ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}
-                width={width} height={if ctx.present { 300.0 } else { 240.0 }} present={ctx.present}
+                width={width} height={height} present={ctx.present}
                 label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />
             <p class="inset-values">{ for metrics }</p>
         </div>

@@ -200,6 +200,38 @@ impl Panel {
         Callback::from(move |x: u64| d.emit(Action::Set(name, Value::Int(x as i64))))
     }
 
+    /// The size of a chart that is the panel's stage (roofline, hardware,
+    /// fusion, attention memory, your machine): as wide as the stage's first
+    /// column, at most `max_w`, and as tall as the screen leaves below the
+    /// column's top less `reserve` (what the figure holds beside the chart:
+    /// its title, a control), between 220 px and three quarters of its width.
+    pub fn chart_size(&self, max_w: f64, reserve: f64) -> (f64, f64) {
+        let w = (self.width.min(max_w) - 4.0).max(240.0).floor();
+        let h = (self.fit_height - reserve).min(w * 0.75).max(220.0).floor();
+        (w, h)
+    }
+
+    /// A chart as the panel's stage: a figure in the stage's first column
+    /// (beside it on a wide screen the key figures, under it on a phone),
+    /// its title above it. Put it first in the stage.
+    pub fn chart_stage(&self, title: &str, chart: Html) -> Html {
+        html! {
+            <figure class="scene chart-scene" data-testid="stage-chart">
+                <h2 class="chart-title">{ self.ctx.t(title) }</h2>
+                { chart }
+            </figure>
+        }
+    }
+
+    /// The height a stage chart's title takes (CSS pixels), for [`Panel::chart_size`].
+    pub fn chart_title_height(&self) -> f64 {
+        if self.ctx.present {
+            36.0
+        } else {
+            30.0
+        }
+    }
+
     /// The usual explanation below the stage: what the panel shows
     /// (`<topic>.explain`) and how it checks the lecture (`<topic>.lecture`).
     pub fn explain(&self) -> Html {

@@ -22,7 +22,8 @@ async function firstScreen(page) {
       return { bottom: r.bottom + window.scrollY, right: r.right + window.scrollX, top: r.top + window.scrollY };
     };
     return {
-      canvas: box('canvas[data-testid="scene-canvas"]'),
+      // The stage: a scene's canvas, or the chart that is the panel's stage.
+      canvas: box('.stage > .scene'),
       player: box('[data-testid="player"]'),
       metrics: box('.stage > .readouts'),
       width: document.documentElement.scrollWidth,
@@ -42,8 +43,41 @@ const SIZES = [
   { width: 1440, height: 900, present: false },
   { width: 1920, height: 1080, present: false },
   { width: 1024, height: 768, present: true },
+  { width: 1440, height: 900, present: true },
   { width: 1920, height: 1080, present: true },
 ];
+
+/**
+ * The smallest text on the stage's canvases as shown: each canvas's smallest
+ * font (`data-min-font`: a scene's smallest text, a chart's smallest label)
+ * × how much the canvas is scaled on screen. Undefined: no text drawn.
+ */
+async function stageMinFont(page) {
+  return page.evaluate(() => {
+    let min;
+    for (const c of document.querySelectorAll('.stage > .scene canvas[data-min-font]')) {
+      const shown = Number(c.dataset.minFont) * c.getBoundingClientRect().width / (c.width / devicePixelRatio);
+      min = min === undefined ? shown : Math.min(min, shown);
+    }
+    return min;
+  });
+}
+
+/** The stage's box, its canvases' boxes and the page's widths (viewport coordinates). */
+async function stageBoxes(page) {
+  return page.evaluate(() => {
+    const r = (el) => { const b = el.getBoundingClientRect(); return { left: b.left, right: b.right, top: b.top, bottom: b.bottom, width: b.width, height: b.height }; };
+    const stage = document.querySelector('.stage > .scene');
+    return {
+      stage: stage && r(stage),
+      canvases: [...document.querySelectorAll('.stage > .scene canvas')].map(r),
+      painted: [...document.querySelectorAll('.stage > .scene canvas')].some((c) => c.dataset.painted === '1'),
+      player: document.querySelector('[data-testid="player"]') && r(document.querySelector('[data-testid="player"]')),
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    };
+  });
+}
 
 describe('one screen', () => {
   for (const size of SIZES) {
@@ -115,22 +149,98 @@ describe('one screen', () => {
   });
 });
 
+describe('phones', () => {
+  for (const [width, height] of [[390, 844], [360, 740]]) {
+    test(`at ${width}×${height}: every panel shows its whole drawing, text ≥ 10 px, the player on the first screen`, async () => {
+      const page = await newPage(env.browser, { viewport: { width, height }, isMobile: true, hasTouch: true });
+      const misses = [];
+      const ids = await topicIds(page);
+      // The lecture's 8 × 8 output-stationary preset, mid-run, beside every panel's default.
+      for (const hash of [...ids.map((id) => `#/${id}`), '#/systolic?rows=8&cols=8&k=8&dataflow=os&cycle=12']) {
+        await open(page, env.srv.base, hash);
+        await settled(page);
+        const b = await stageBoxes(page);
+        if (!b.stage) { misses.push(`${hash}: no stage`); continue; }
+        if (b.scrollWidth !== b.clientWidth) misses.push(`${hash}: page ${b.scrollWidth} px wide in ${b.clientWidth}`);
+        for (const c of b.canvases) {
+          if (c.left < -0.5 || c.right > width + 0.5) misses.push(`${hash}: canvas from ${c.left} to ${c.right}`);
+        }
+        const min = await stageMinFont(page);
+        if (min !== undefined && min < 10) misses.push(`${hash}: text ${min.toFixed(1)} px`);
+        if (b.player && b.player.top >= height) misses.push(`${hash}: player at ${Math.round(b.player.top)}`);
+        if (b.stage.top >= height) misses.push(`${hash}: stage at ${Math.round(b.stage.top)}`);
+      }
+      assert.deepEqual(misses, []);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+
+  test('an open controls drawer leaves the canvas where it was, on the screen', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await open(page, env.srv.base, '#/systolic?rows=8&cols=8&k=8&dataflow=os&cycle=12');
+    await settled(page);
+    const before = (await stageBoxes(page)).stage;
+    await page.locator('[data-testid="drawer-toggle"]').tap();
+    await page.locator('.controls').waitFor();
+    const after = (await stageBoxes(page)).stage;
+    assert.ok(Math.abs(after.top - before.top) < 2, `the canvas moved from ${before.top} to ${after.top}`);
+    assert.ok(after.top >= 0 && after.top < 844 / 2, `the canvas at ${after.top}`);
+    // A control changed with the drawer open shows on the canvas, still in view.
+    const controls = await page.locator('.controls').boundingBox();
+    assert.ok(controls.y > after.top + 100, `the drawer (at ${controls.y}) leaves the canvas visible`);
+    await page.locator('.controls [data-preset]').first().tap();
+    await page.waitForFunction(() => /cycle=0\b/.test(location.hash));
+    assert.ok((await stageBoxes(page)).stage.top < 844 / 2);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
 describe('presenting', () => {
-  test('projected at 1024×768, canvas text is at least 17 px on every panel', async () => {
+  for (const [width, height] of [[1024, 768], [1920, 1080]]) {
+    test(`projected at ${width}×${height}, stage text (canvas and chart) is at least 18 px on every panel`, async () => {
+      const page = await newPage(env.browser, { viewport: { width, height } });
+      const small = [];
+      for (const id of await topicIds(page)) {
+        await open(page, env.srv.base, `#/${id}?present=1`);
+        await settled(page);
+        const min = await stageMinFont(page);
+        if (min !== undefined && min < 18 - 0.05) small.push(`${id}: ${min.toFixed(2)} px`);
+      }
+      assert.deepEqual(small, []);
+      await page.context().close();
+    });
+  }
+
+  test('projected at 1024×768, after R reveals a practice answer the stage is still on the first screen', async () => {
     const page = await newPage(env.browser, { viewport: { width: 1024, height: 768 } });
-    const small = [];
-    for (const id of await topicIds(page)) {
-      await open(page, env.srv.base, `#/${id}?present=1`);
+    for (const hash of ['#/waves?practice=1&q=0&present=1&lang=en', '#/threads?practice=1&q=3&present=1&lang=en']) {
+      await open(page, env.srv.base, hash);
+      await page.locator('[data-testid="practice-card"]').waitFor();
+      await page.keyboard.press('r');
+      await page.locator('[data-testid="practice-grade"]').waitFor();
       await settled(page);
-      // The smallest text as shown: its font size × how much the canvas is scaled on screen.
-      const min = await page.evaluate(() => {
-        const c = document.querySelector('canvas[data-testid="scene-canvas"]');
-        if (!c?.dataset.minFont) return undefined;
-        return Number(c.dataset.minFont) * c.getBoundingClientRect().width / (c.width / devicePixelRatio);
-      });
-      if (min !== undefined && Number(min) < 17) small.push(`${id}: ${min} px`);
+      const b = await stageBoxes(page);
+      assert.ok(b.stage && b.stage.top + 60 < 768, `${hash}: the stage starts at ${b.stage?.top}`);
     }
-    assert.deepEqual(small, []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('projected, the floating "Exit projector mode" covers no landing card', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1024, height: 768 } });
+    await open(page, env.srv.base, '#/?present=1');
+    await page.locator('[data-testid="present-exit"]').waitFor();
+    for (const y of [0, 400, 1200]) {
+      await page.evaluate((y) => window.scrollTo(0, y), y);
+      const hit = await page.evaluate(() => {
+        const b = document.querySelector('[data-testid="present-exit"]').getBoundingClientRect();
+        return [...document.querySelectorAll('.card')].map((c) => c.getBoundingClientRect())
+          .filter((c) => c.left < b.right && b.left < c.right && c.top < b.bottom && b.top < c.bottom).length;
+      });
+      assert.equal(hit, 0, `scrolled to ${y}: the button covers ${hit} card(s)`);
+    }
     await page.context().close();
   });
 
@@ -155,6 +265,29 @@ describe('presenting', () => {
     await page.keyboard.press('ArrowRight');
     await waitForQuery(page, 'cycle', '1');
     assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).split('?')[1]).get('k'), kNow);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('every route\'s embed=1 shows its stage (canvas or chart) in a 960×540 frame, no text under 12 px', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 960, height: 540 } });
+    const misses = [];
+    for (const id of await topicIds(page)) {
+      await open(page, env.srv.base, `#/${id}?embed=1`);
+      await settled(page);
+      await page.waitForSelector('.stage > .scene canvas[data-painted="1"]', { timeout: 5000 }).catch(() => {});
+      const b = await stageBoxes(page);
+      const visible = await page.locator('.stage > .scene').first().isVisible().catch(() => false);
+      if (!b.stage || !visible || b.stage.height < 30 || b.stage.width < 200) {
+        misses.push(`${id}: no stage (${JSON.stringify(b.stage)})`);
+        continue;
+      }
+      if (!b.painted) misses.push(`${id}: the stage's canvas is not painted`);
+      if (b.stage.top >= 540 / 2) misses.push(`${id}: the stage starts at ${b.stage.top}`);
+      const min = await stageMinFont(page);
+      if (min !== undefined && min < 12 - 0.05) misses.push(`${id}: text ${min.toFixed(2)} px`);
+    }
+    assert.deepEqual(misses, []);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
@@ -190,6 +323,48 @@ describe('presenting', () => {
     await page.waitForFunction((id) => location.hash.startsWith(`#/${id}`), ids[1]);
     await open(page, env.srv.base, '#/');
     assert.match(await page.locator('[data-testid="continue"] a').first().getAttribute('href'), new RegExp(`#/${ids[1]}`));
+    await page.context().close();
+  });
+});
+
+describe('stages drawn', () => {
+  test('#/recompute steps through the reads and writes: 9 against 5 accesses (slides: 8 against 4)', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1440, height: 900 } });
+    await open(page, env.srv.base, '#/recompute');
+    await settled(page);
+    assert.equal(await page.locator('[data-testid="player"]').count(), 1);
+    assert.equal(await metric(page, 'done-store'), 0);
+    await page.keyboard.press('End');
+    await waitForQuery(page, 'step', '9');
+    assert.equal(await metric(page, 'done-store'), 9);
+    assert.equal(await metric(page, 'done-recompute'), 5);
+    const label = async () => page.locator('canvas[data-testid="scene-canvas"]').getAttribute('aria-label');
+    await page.waitForFunction(() => /9 \/ 9/.test(document.querySelector('canvas[data-testid="scene-canvas"]').getAttribute('aria-label')));
+    assert.match(await label(), /5 \/ 5/);
+    // Step 3: storing writes s2 while recomputing, done with forward, waits.
+    await open(page, env.srv.base, '#/recompute?step=3');
+    await settled(page);
+    assert.match(await label(), /W s2/);
+    assert.match(await label(), /waits/);
+    assert.equal(await metric(page, 'done-recompute'), 2);
+    await open(page, env.srv.base, '#/recompute?upstream=0&step=8');
+    await settled(page);
+    assert.equal(await metric(page, 'done-store'), 8);
+    assert.equal(await metric(page, 'done-recompute'), 4);
+    await open(page, env.srv.base, '#/recompute?lang=zh&step=6');
+    await settled(page);
+    assert.match(await label(), /在寄存器中重算/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('#/your-machine shows its stage before it has run: the M4 Pro roof and empty axes', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1440, height: 900 } });
+    await open(page, env.srv.base, '#/your-machine');
+    await page.waitForSelector('[data-testid="bench"][data-state="idle"] canvas[data-painted="1"]');
+    const b = await stageBoxes(page);
+    assert.ok(b.stage.top < 900 && b.stage.bottom <= 901, JSON.stringify(b.stage));
+    assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 });

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// This panel's chart is a little narrower than other stages.
-const MAX_CHART_WIDTH: f64 = 1000.0;
+const MAX_CHART_WIDTH: f64 = 1100.0;
 
 #[hook]
 pub fn use_memory_panel() -> Html {
@@ -21,7 +21,7 @@ pub fn use_memory_panel() -> Html {
     let ctx = &p.ctx;
     let h = super::head(&p.v);
     let measured_table = use_measured(super::ATTENTION_FILE, p.v.choice("measured") == "1");
-    let width = p.width.min(MAX_CHART_WIDTH);
+    let (chart_w, chart_h) = p.chart_size(MAX_CHART_WIDTH, p.chart_title_height());
     let theme = &p.theme;
     let c = super::curves(h);
     let series = Rc::new(vec![
@@ -48,11 +48,12 @@ pub fn use_memory_panel() -> Html {
     });
     let stage = html! {
         <>
+            { p.chart_stage("attention-memory.chart", html! {
+                <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
+                    width={chart_w} height={chart_h} present={ctx.present}
+                    label={ctx.t("attention-memory.chart")} />
+            }) }
             { readouts(ctx, "attention-memory", &metrics(h.n, h.elem_bytes, h.both_stats)) }
-            { chart_title(ctx, "attention-memory.chart") }
-            <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
-                width={(width - 4.0).max(240.0)} height={if ctx.present { 380.0 } else { 320.0 }} present={ctx.present}
-                label={ctx.t("attention-memory.chart")} />
             <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &crate::format::bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
             { chart_title(ctx, "attention-memory.table") }
             <table class="ledger" data-testid="memory-table">

@@ -71,8 +71,15 @@ pub fn use_fusion_panel() -> Html {
             { p.controls(&["n", "dtype", "measured"]) }
         </>
     };
+    // The roofline is the stage: as tall as the screen leaves, less its
+    // title, machine choice and values (and the inset's padding).
+    let (chart_w, chart_h) = p.chart_size(1100.0, if ctx.present { 260.0 } else { 230.0 });
     let stage = html! {
         <>
+            <figure class="scene chart-scene" data-testid="stage-chart">
+                <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))} dtype={dtype}
+                    points={points} dispatch={d.clone()} size={Some((chart_w - 26.0, chart_h))} />
+            </figure>
             { readouts(ctx, "fusion", &l.metrics(n, e)) }
             { chart_title(ctx, "fusion.timeline") }
             <div class="kernel-timeline" data-testid="kernels">
@@ -89,7 +96,6 @@ pub fn use_fusion_panel() -> Html {
             </div>
             <p class="formula" data-testid="fusion-total">{ total }</p>
             <p class="check ok">{ ctx.tf("fusion.fused", &[("inputs", &inputs(&expr).join(", "))]) }</p>
-            <RooflineInset gpu={p.v.choice("gpu")} custom={Some((p.v.text("peak").to_string().into(), p.v.int("bw")))} dtype={dtype} points={points} dispatch={d.clone()} />
             if let Some(t) = figures {
                 { measured(ctx, t) }
             }

@@ -23,8 +23,8 @@ pub fn use_hardware_panel() -> Html {
     let dtype = p.v.choice("dtype");
     let custom = p.v.choice("gpu") == "custom";
     let figures = use_measured(super::FIGURES_FILE, p.v.choice("measured") == "1");
-    // This panel's charts stay a little narrower than the shared stage cap.
-    let width = p.width.min(1000.0);
+    // The growth chart is the stage: a little narrower than the shared cap, as tall as the screen leaves.
+    let (chart_w, chart_h) = p.chart_size(1100.0, p.chart_title_height());
     let args = super::ridge_args(&h, dtype);
     let ridge = ctx.tf("hardware.ridge", &args.each_ref().map(|(k, v)| (*k, v.as_str())));
     let levels = super::hierarchy(&h).map(|l| {
@@ -65,8 +65,16 @@ pub fn use_hardware_panel() -> Html {
             }
         </>
     };
+    let chart = html! {
+        <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
+            width={chart_w} height={chart_h} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
+    };
     let stage = html! {
         <>
+            <figure class="scene chart-scene" data-testid="stage-chart">
+                <h2 class="chart-title" data-testid="growth">{ ctx.t("hardware.growth") }</h2>
+                { chart }
+            </figure>
             { readouts(ctx, "hardware", &super::metrics(&h, dtype)) }
             { lecture_table(ctx, "hardware", "hardware.lecture-table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="ridge">{ ridge }</p>
@@ -81,9 +89,6 @@ pub fn use_hardware_panel() -> Html {
             if let Some(t) = figures {
                 { measured(ctx, t) }
             }
-            <h2 class="chart-title" data-testid="growth">{ ctx.t("hardware.growth") }</h2>
-            <LogChart series={series} marker={0.0} x_desc={ctx.t("hardware.years")} y_desc={ctx.t("hardware.growth.axis")}
-                width={(width - 4.0).max(240.0)} height={240.0} present={ctx.present} growth={true} label={ctx.t("hardware.growth")} />
             <p class="muted" data-testid="growth-values">
                 { for growth.iter().map(|(key, two, ten)| html! {
                     <span hidden=true data-growth={key.trim_start_matches("hardware.growth.")} data-value={two.to_string()} data-ten={ten.to_string()} />

@@ -1,19 +1,24 @@
 //! `#/recompute`: its URL parameters, its registry entry, the typed conversion
 //! from URL values to the simulation, and its ledger's rows as pure data.
 
+use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::fusion;
+use crate::sim::recompute::{Dir, Pass, Run};
+use crate::sim::Steppable;
 use crate::topic::{Part, Topic, TopicMeta};
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static RECOMPUTE_PARAMS: [ParamSpec; 4] = [
+pub static RECOMPUTE_PARAMS: [ParamSpec; 6] = [
     ParamSpec::int("depth", 1, 16, 3),
     ParamSpec::int("n", 1, 1 << 28, 1 << 20).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
     ParamSpec::choice("upstream", &["1", "0"], "1"),
+    ParamSpec::position("step"),
+    ParamSpec::int("speed", 1, 1000, 2).optional(),
 ];
 
 pub static RECOMPUTE: TopicMeta = TopicMeta {
@@ -22,8 +27,15 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
     demo: "03",
     part: Part::Fast,
     params: &RECOMPUTE_PARAMS,
-    metrics: &["accesses-store", "accesses-recompute", "saved-bytes-store", "saved-bytes-recompute"],
-    position_max: None,
+    metrics: &[
+        "accesses-store",
+        "accesses-recompute",
+        "saved-bytes-store",
+        "saved-bytes-recompute",
+        "done-store",
+        "done-recompute",
+    ],
+    position_max: Some(|v| run(v).steps()),
     bounds: None,
 };
 
@@ -92,6 +104,43 @@ pub fn recompute(v: &Values) -> fusion::Recompute {
     }
 }
 
+/// Both versions stepped side by side, forward then backward (the drawing).
+pub fn run(v: &Values) -> Run {
+    Run::new(recompute(v))
+}
+
+/// The line above the drawing at step `t`: the step, the pass, and what
+/// each version does in it.
+pub fn caption(lang: Lang, run: &Run, t: u64) -> String {
+    let s = run.state_at(t);
+    let Some(pass) = s.pass else {
+        return trf(lang, "recompute.caption.start", &[("n", &run.steps().to_string())]);
+    };
+    let what = |i: usize| match s.lanes[i].current {
+        Some(a) => trf(
+            lang,
+            match a.dir {
+                Dir::Read => "recompute.caption.reads",
+                Dir::Write => "recompute.caption.writes",
+            },
+            &[("a", &a.array.name())],
+        ),
+        None => tr(lang, "recompute.caption.waits").to_string(),
+    };
+    let pass = tr(lang, if pass == Pass::Forward { "recompute.forward" } else { "recompute.backward" });
+    trf(
+        lang,
+        "recompute.caption",
+        &[
+            ("t", &t.to_string()),
+            ("n", &run.steps().to_string()),
+            ("pass", &pass),
+            ("store", &what(0)),
+            ("recompute", &what(1)),
+        ],
+    )
+}
+
 /// One row of the access ledger: its label key, what forward and backward
 /// read (R) and write (W), and the total number of array accesses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +201,21 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("recompute.extra", "Recomputing costs {k} extra sigmoid evaluations per element in backward, done in registers.", "重计算在反向时每个元素多算 {k} 次 sigmoid，都在寄存器里完成。"),
     ("recompute.explain", "Backward needs the forward's intermediate values. Storing them costs writes in forward and reads in backward; recomputing them from x inside the fused backward kernel costs only arithmetic, which is cheap when the operation is memory-bound. Activation checkpointing (lecture 2) is the same idea at the granularity of whole layers.", "反向需要前向的中间值。把它们存下来，前向要写、反向要读；在融合的反向核函数里从 x 重算，只花计算——当运算内存受限时这很便宜。激活检查点（第 2 讲）是同样的思想，粒度是整层。"),
     ("recompute.lecture", "Lecture check (notes §6.4): three sigmoids: 9 against 5 accesses (slides: 8 against 4); saved for backward 12.6 MB against 4.2 MB.", "讲义对照（§6.4）：三个 sigmoid：9 对 5 次访问（课件：8 对 4）；为反向保存 12.6 MB 对 4.2 MB。"),
+    ("recompute.drawing", "Reads and writes between HBM and the SM", "HBM 与 SM 之间的读写"),
+    ("recompute.caption.start", "Step 0 of {n}: x is in HBM; forward has not started", "第 0 步（共 {n} 步）：x 在 HBM 中，前向尚未开始"),
+    ("recompute.caption", "Step {t} of {n} · {pass}: storing {store}; recomputing {recompute}", "第 {t} 步（共 {n} 步）· {pass}：保存版{store}；重计算版{recompute}"),
+    ("recompute.caption.reads", "reads {a}", "读 {a}"),
+    ("recompute.caption.writes", "writes {a}", "写 {a}"),
+    ("recompute.caption.waits", "waits", "等待"),
+    ("recompute.d.accesses", "accesses", "次访问"),
+    ("recompute.d.waits", "waits", "等待"),
+    ("recompute.d.done", "done", "完成"),
+    ("recompute.d.sigmoids", "sigmoids evaluated", "已计算的 sigmoid"),
+    ("recompute.d.registers", "recomputed in registers", "在寄存器中重算"),
+    ("recompute.legend.read", "R: read, HBM → SM", "R：读，HBM → SM"),
+    ("recompute.legend.write", "W: write, SM → HBM", "W：写，SM → HBM"),
+    ("metric.done-store", "Accesses so far, storing", "已访问次数（保存）"),
+    ("metric.done-recompute", "Accesses so far, recomputing", "已访问次数（重计算）"),
     ("metric.accesses-store", "Accesses, storing", "访问次数（保存）"),
     ("metric.accesses-recompute", "Accesses, recomputing", "访问次数（重计算）"),
     ("metric.saved-bytes-store", "Saved for backward, storing", "为反向保存（保存）"),
@@ -183,7 +247,7 @@ mod tests {
         let r = parse(&[]);
         assert_eq!(r, fusion::Recompute { depth: 3, n: 1 << 20, elem_bytes: 4, upstream: true });
         let m = r.metrics();
-        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), RECOMPUTE.metrics);
+        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), RECOMPUTE.metrics[..4]);
         assert_eq!((m[0].value, m[1].value), (9.0, 5.0));
         assert_eq!(format!("{:.1} {:.1}", m[2].value / 1e6, m[3].value / 1e6), "12.6 4.2");
         let [store, recomp] = ledger_rows(&r);

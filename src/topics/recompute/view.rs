@@ -1,16 +1,72 @@
-//! The `#/recompute` panel: recomputation (notes §6.4, demo 03).
+//! The `#/recompute` panel: recomputation (notes §6.4, demo 03): the reads
+//! and writes between HBM and the SM, forward then backward, stepped.
 
+use crate::draw::recompute::{draw, Labels};
+use crate::scene::Theme;
+use crate::sim::recompute::Run;
+use crate::sim::Steppable;
+use crate::ui::canvas::{SceneCanvas, SceneRef};
+use crate::ui::ctx::AppCtx;
+use crate::ui::export::Export;
 use crate::ui::lecture_table::lecture_table;
 use crate::ui::panel::use_panel;
+use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
-use crate::ui::widgets::chart_title;
+use crate::ui::widgets::{chart_title, legend_item};
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// The drawing of `run` at step `t` in the context's language and mode.
+fn scene(ctx: &AppCtx, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
+    let w = |k: &str| ctx.t(k);
+    let (store, recompute, accesses, waits, done, sigmoids, registers, forward, backward) = (
+        w("recompute.store"),
+        w("recompute.recompute"),
+        w("recompute.d.accesses"),
+        w("recompute.d.waits"),
+        w("recompute.d.done"),
+        w("recompute.d.sigmoids"),
+        w("recompute.d.registers"),
+        w("recompute.forward"),
+        w("recompute.backward"),
+    );
+    let labels = Labels {
+        store: &store,
+        recompute: &recompute,
+        hbm: "HBM",
+        sm: "SM",
+        accesses: &accesses,
+        waits: &waits,
+        done: &done,
+        sigmoids: &sigmoids,
+        in_registers: &registers,
+        forward: &forward,
+        backward: &backward,
+    };
+    let cap = super::caption(ctx.lang, run, t);
+    draw(run, t, &Theme::for_mode(ctx.present), width, &cap, &labels)
+}
 
 #[hook]
 pub fn use_recompute_panel() -> Html {
     let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
     let r = super::recompute(&p.v);
+    let run = Run::new(r);
+    let step = (p.v.int("step") as u64).min(run.steps());
+    let drawn = {
+        let (ctx, run) = (ctx.clone(), run.clone());
+        use_memo((r, step, p.width as u32, ctx.present, ctx.lang), move |(_, t, w, _, _)| {
+            SceneRef(Rc::new(scene(&ctx, &run, *t, *w as f64)))
+        })
+    };
+    let export = {
+        let (ctx, run, width) = (ctx.clone(), run.clone(), p.width);
+        use_memo((r, p.width as u32, ctx.present, ctx.lang), move |_| Export {
+            name: "recompute".into(),
+            scene_at: Rc::new(move |t| scene(&ctx, &run, t, width)),
+        })
+    };
     let rows = super::ledger_rows(&r).map(|row| {
         html! {
             <tr><td>{ ctx.t(row.key) }</td><td>{ row.forward }</td><td>{ row.backward }</td>
@@ -46,9 +102,19 @@ pub fn use_recompute_panel() -> Html {
             </p>
         }
     };
+    let theme = Theme::normal();
+    let mut figures = r.metrics();
+    figures.extend(run.metrics(step));
     let stage = html! {
         <>
-            { readouts(ctx, "recompute", &r.metrics()) }
+            <SceneCanvas scene={(*drawn).clone()} name={format!("recompute-step{step}")} label={ctx.t("recompute.drawing")} />
+            <div class="legend">
+                { legend_item(ctx, theme.a_color, "recompute.legend.read") }
+                { legend_item(ctx, theme.busy_hot, "recompute.legend.write") }
+            </div>
+            <Player pos={step} len={run.steps()} speed={p.v.int("speed")} unit="param.step"
+                on_seek={p.seek("step")} on_speed={p.set("speed")} export={Some((*export).clone())} />
+            { readouts(ctx, "recompute", &figures) }
             { lecture_table(ctx, "recompute", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             { chart_title(ctx, "recompute.ledger") }
             <table class="ledger" data-testid="recompute-ledger">

@@ -23,8 +23,8 @@ pub fn use_roofline_panel() -> Html {
     let op = p.v.choice("op");
     let figures = use_measured(super::FIGURES_FILE, p.v.choice("measured") == "1");
     let work = super::roofline_work(&p.v, op);
-    // This panel's chart stays a little narrower than the shared stage cap.
-    let width = p.width.min(1000.0);
+    // The chart is the stage: a little narrower than the shared cap, as tall as the screen leaves.
+    let (chart_w, chart_h) = p.chart_size(1100.0, p.chart_title_height());
     let op_label = |o: &str| ctx.t(&format!("choice.op.{o}"));
     let mut dots: Vec<RoofDot> = super::chart_points(&p.v)
         .into_iter()
@@ -77,15 +77,17 @@ pub fn use_roofline_panel() -> Html {
             { preset_row(ctx, "roofline.presets", &presets, &p.dispatch) }
         </>
     };
+    let chart = html! {
+        <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
+            ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
+            width={chart_w} height={chart_h} present={ctx.present}
+            label={ctx.t("roofline.chart")} />
+    };
     let stage = html! {
         <>
+            { p.chart_stage("roofline.chart", chart) }
             { readouts(ctx, "roofline", &roofline::metrics(&h, dtype, work)) }
             { lecture_table(ctx, "roofline", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
-            { chart_title(ctx, "roofline.chart") }
-            <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
-                ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
-                width={(width - 4.0).max(240.0)} height={if ctx.present { 420.0 } else { 360.0 }} present={ctx.present}
-                label={ctx.t("roofline.chart")} />
             { chart_title(ctx, "roofline.table") }
             <table class="ledger" data-testid="ops-table">
                 { table_head(ctx, &["roofline.col.op", "roofline.col.intensity", "roofline.col.attainable", "roofline.col.peak"]) }

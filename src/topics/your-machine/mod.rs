@@ -239,6 +239,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("your-machine.axis.size", "working set (bytes, log)", "工作集（字节，对数）"),
     ("your-machine.chart.roof", "This machine's roofline beside the lecture's Apple M4 Pro", "本机 roofline 与讲义中的 Apple M4 Pro"),
     ("your-machine.axis.intensity", "arithmetic intensity (FLOP/byte)", "算术强度（FLOP/字节）"),
+    ("your-machine.chart.waiting", "This machine's points appear here once measured: press “Run the measurement”", "测量后本机的点会出现在这里：请按“开始测量”"),
     ("your-machine.legend.mine", "this machine (wasm, 1 core)", "本机（wasm，单核）"),
     ("your-machine.legend.m4", "Apple M4 Pro GPU (notes §5.4)", "Apple M4 Pro GPU（讲义 §5.4）"),
     ("your-machine.point.x2", "x*2", "x*2"),

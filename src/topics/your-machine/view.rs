@@ -191,19 +191,18 @@ pub fn use_your_machine_panel() -> Html {
             }
         </>
     };
-    let width = (p.width.min(1000.0) - 4.0).max(240.0);
-    let height = if ctx.present { 400.0 } else { 320.0 };
-    let charts = res.as_ref().map(|r| {
-        let data = Rc::new(ChartData::new(ctx, r));
+    // The roofline is the stage, drawn before anything has run: the
+    // lecture's M4 Pro and empty axes waiting for this machine's points.
+    let (width, height) = p.chart_size(1100.0, p.chart_title_height());
+    let data = Rc::new(ChartData::new(ctx, res.as_ref()));
+    let sweep = res.as_ref().map(|r| {
         html! {
             <>
-                { chart_title(ctx, "your-machine.chart.roof") }
-                <BenchChart data={data.clone()} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
                 if let Some(text) = noise_text(ctx.lang, r) {
                     <p class="check bad bench-noise" role="note" data-testid="noise-warning" data-value={above_roof(r).len().to_string()}>{ text }</p>
                 }
                 { chart_title(ctx, "your-machine.chart.bw") }
-                <BenchChart data={data} roof={false} width={width} height={height * 0.8} present={ctx.present} label={ctx.t("your-machine.chart.bw")} />
+                <BenchChart data={data.clone()} roof={false} width={width} height={(height * 0.8).min(420.0)} present={ctx.present} label={ctx.t("your-machine.chart.bw")} />
                 { table(ctx, r) }
             </>
         }
@@ -212,9 +211,13 @@ pub fn use_your_machine_panel() -> Html {
         html! { <tr><td class="mono">{ *op }</td><td class="num">{ i }</td><td class="num">{ m }</td><td class="num">{ pred }</td></tr> }
     });
     let stage = html! {
-        <div class="bench" data-testid="bench" data-state={state}>
+        <>
+            <figure class="scene chart-scene" data-testid="bench" data-state={state}>
+                <h2 class="chart-title">{ ctx.t("your-machine.chart.roof") }</h2>
+                <BenchChart data={data} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
+            </figure>
             { readouts_pending(ctx, "your-machine", &figures, &pending) }
-            { for charts }
+            { for sweep }
             { chart_title(ctx, "your-machine.m4-table") }
             <div class="bench-scroll">
             <table class="ledger" data-testid="m4-table">
@@ -223,7 +226,7 @@ pub fn use_your_machine_panel() -> Html {
                 <tbody>{ for m4_rows }</tbody>
             </table>
             </div>
-        </div>
+        </>
     };
     let explain = html! {
         <>
@@ -348,21 +351,25 @@ fn table(ctx: &crate::ui::ctx::AppCtx, r: &Results) -> Html {
 /// What both charts draw, with translated labels.
 #[derive(Clone, Debug, PartialEq)]
 struct ChartData {
-    bw: f64,
-    peak: f64,
+    /// This machine's memory roof and compute roof (None: not measured yet).
+    roof: Option<(f64, f64)>,
     /// (label, FLOP/byte, GFLOP/s).
     dots: Vec<(String, f64, f64)>,
     /// (working set in bytes, GB/s).
     sweep: Vec<(f64, f64)>,
     mine: String,
     m4: String,
+    /// Written across the empty chart before a run.
+    waiting: String,
     x_roof: String,
     x_size: String,
 }
 
 impl ChartData {
-    fn new(ctx: &crate::ui::ctx::AppCtx, r: &Results) -> Self {
-        let dots = roof_points(r)
+    fn new(ctx: &crate::ui::ctx::AppCtx, r: Option<&Results>) -> Self {
+        let dots = r
+            .map(roof_points)
+            .unwrap_or_default()
             .into_iter()
             .map(|(key, n, i, g)| {
                 let label = if n > 0 { ctx.tf(key, &[("n", &n.to_string())]) } else { ctx.t(key) };
@@ -370,12 +377,12 @@ impl ChartData {
             })
             .collect();
         ChartData {
-            bw: r.bandwidth_gbps(),
-            peak: r.peak_gflops(),
+            roof: r.map(|r| (r.bandwidth_gbps(), r.peak_gflops())),
             dots,
-            sweep: r.sweep.iter().map(|&(e, g)| ((1u64 << e) as f64, g)).collect(),
+            sweep: r.map(|r| r.sweep.iter().map(|&(e, g)| ((1u64 << e) as f64, g)).collect()).unwrap_or_default(),
             mine: ctx.t("your-machine.legend.mine"),
             m4: ctx.t("your-machine.legend.m4"),
+            waiting: ctx.t("your-machine.chart.waiting"),
             x_roof: ctx.t("your-machine.axis.intensity"),
             x_size: ctx.t("your-machine.axis.size"),
         }
@@ -402,8 +409,10 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     let look = Look::new(present, dpr);
     let k = look.k;
     let (x0, x1) = (0.02, 2000.0);
-    let lowest = d.dots.iter().map(|x| x.2).fold(x0 * d.bw, f64::min);
-    let (y0, y1) = (lowest / 3.0, M4_FP32_GFLOPS.max(d.peak) * 3.0);
+    let (bw, peak) = d.roof.unwrap_or((M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS));
+    let lowest = d.dots.iter().map(|x| x.2).fold(x0 * bw.min(M4_BANDWIDTH_GBPS), f64::min);
+    let (y0, y1) = (lowest / 3.0, M4_FP32_GFLOPS.max(peak) * 3.0);
+    // Room on the right so the last axis label is never cut.
     let mut chart = look
         .builder(&root, 12.0, 36.0, 60.0)
         .margin_right((40.0 * dpr * k) as u32)
@@ -417,7 +426,11 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         .draw()
         .ok()?;
     let stroke = (if present { 4.0 } else { 2.5 } * dpr) as u32;
-    for (bw, peak, color, label) in [(M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4, &d.m4), (d.bw, d.peak, MINE, &d.mine)] {
+    let mut roofs = vec![(M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4, &d.m4)];
+    if let Some((bw, peak)) = d.roof {
+        roofs.push((bw, peak, MINE, &d.mine));
+    }
+    for (bw, peak, color, label) in roofs {
         let ridge = peak / bw;
         chart
             .draw_series(LineSeries::new(vec![(x0, x0 * bw), (ridge, peak), (x1, peak)], color.stroke_width(stroke)))
@@ -453,6 +466,22 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     }
     for ((label, _, _), (lx, ly)) in d.dots.iter().zip(place_labels(&centres, &sizes, 6.0 * dpr * k)) {
         root.draw(&Text::new(label.clone(), (lx.round() as i32, ly.round() as i32), style.clone())).ok()?;
+    }
+    if d.roof.is_none() {
+        // Not measured yet: say so in the empty lower right of the plot,
+        // under the M4's flat roof, clear of the axes.
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let px = crate::ui::chart::MIN_FONT * k;
+        let plot_w = (xr.end - xr.start) as f64 / dpr;
+        let lines = crate::scene::wrap(&d.waiting, px, plot_w * 0.55);
+        let line_h = px * 1.3 * dpr;
+        let cx = xr.start as f64 + (xr.end - xr.start) as f64 * 0.7;
+        let y0 = yr.end as f64 - line_h * (lines.len() as f64 + 0.3);
+        for (i, line) in lines.iter().enumerate() {
+            let style =
+                look.font(crate::ui::chart::MIN_FONT).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Top));
+            root.draw(&Text::new(line.clone(), (cx as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
+        }
     }
     chart
         .configure_series_labels()
@@ -495,7 +524,7 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
     chart.draw_series(LineSeries::new(d.sweep.clone(), MINE.stroke_width(stroke))).ok()?;
     for &(x, y) in &d.sweep {
         chart.draw_series(std::iter::once(Circle::new((x, y), (4.0 * dpr * k) as u32, MINE.filled()))).ok()?;
-        let style = look.font(11.0).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Bottom));
+        let style = look.font(12.0).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Bottom));
         chart.draw_series(std::iter::once(Text::new(format!("{y:.1}"), (x, y + y1 * 0.03), style))).ok()?;
     }
     root.present().ok()
@@ -520,7 +549,8 @@ fn BenchChart(p: &BenchChartProps) -> Html {
     let style = format!("width:{}px;height:{}px", p.width, p.height);
     html! {
         <div class="chart" style={style.clone()} data-testid={if p.roof { "bench-roofline" } else { "bench-sweep" }}>
-            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()} />
+            <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()}
+                data-min-font={crate::ui::chart::min_font(p.present)} />
         </div>
     }
 }
