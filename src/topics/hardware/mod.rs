@@ -270,7 +270,7 @@ pub const FIGURES_FILE: &str = "h200-figures.csv";
 /// This topic's texts: (key, English, 中文).
 #[rustfmt::skip]
 pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.hardware.title", "Gpu: compute against memory", "硬件：算力对比内存"),
+    ("topic.hardware.title", "Hardware: compute against memory", "硬件：算力对比内存"),
     ("topic.hardware.summary", "SMs, Tensor Cores and a memory hierarchy; compute grows faster than bandwidth, so the ridge point keeps rising.", "SM、Tensor Core 与存储层次；算力比带宽涨得快，所以平衡点不断升高。"),
     ("param.hardware.gpu", "GPU", "GPU"),
     ("param.peak", "Custom peak (TFLOP/s)", "自定义峰值（TFLOP/s）"),
