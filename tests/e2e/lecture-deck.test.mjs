@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, withBrowser, newPage, open, painted, hashQuery } from './harness.mjs';
-
-const UNITS = { '%': 0.01, kB: 1e3, MB: 1e6, GB: 1e9 };
+import { runCheck } from './lecture-checks.mjs';
 
 /** id → checks, from the lecture-numbers table (the format lecture.test.mjs reads). */
 function numberChecks() {
@@ -22,39 +21,6 @@ function numberChecks() {
     rows.set(cells[0], { url: cells[3].replace(/`/g, ''), checks });
   }
   return rows;
-}
-
-function expected(text) {
-  const m = text.trim().match(/^(-?[\d.]+(?:e-?\d+)?)\s*(%|kB|MB|GB)?$/);
-  assert.ok(m, `cannot read "${text}"`);
-  const scale = UNITS[m[2]] ?? 1;
-  const decimals = m[1].includes('.') && !m[1].includes('e') ? m[1].split('.')[1].length : 0;
-  return { value: Number(m[1]) * scale, tol: 0.5 * 10 ** -decimals * scale * (1 + 1e-9) };
-}
-
-async function runCheck(page, check) {
-  const [kind, rest] = [check.slice(0, check.indexOf(':')), check.slice(check.indexOf(':') + 1)];
-  if (kind === 'metric') {
-    const [, name, op, want] = rest.match(/^([\w-]+)(=|<)(.+)$/);
-    const el = page.locator(`[data-metric="${name}"][data-value]`);
-    await el.waitFor({ timeout: 30000 });
-    const got = Number(await el.getAttribute('data-value'));
-    if (op === '<') return assert.ok(got < Number(want), `${name} = ${got}, want < ${want}`);
-    const e = expected(want);
-    assert.ok(Math.abs(got - e.value) <= e.tol, `${name} = ${got}, lecture ${want}`);
-  } else if (kind === 'text') {
-    const [sel, want] = rest.split('~');
-    await page.locator(sel).first().waitFor();
-    const text = await page.locator(sel).first().innerText();
-    assert.ok(text.includes(want), `${sel}: "${want}" not in "${text.slice(0, 200)}"`);
-  } else if (kind === 'attr') {
-    const [sel, pair] = rest.split('@');
-    const [attr, want] = pair.split('=');
-    await page.locator(sel).first().waitFor();
-    assert.equal(await page.locator(sel).first().getAttribute(attr), want, `${sel}@${attr}`);
-  } else {
-    assert.fail(`unknown check ${check}`);
-  }
 }
 
 /** The view's own parameters as an object (decoded as the app reads them). */
