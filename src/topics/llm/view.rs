@@ -189,9 +189,13 @@ pub fn use_llm_panel() -> Html {
     let model_source = llm::preset(v.choice("model")).map(|m| ctx.tf("llm.model-source", &[("source", m.source)]));
     let stage = html! {
         <>
+            // The waterfall is this panel's stage (what an embed and a
+            // projector show first), the key figures beside it.
+            <figure class="scene chart-scene llm-stage" data-testid="stage-chart">
+                { chart_title(ctx, "llm.waterfall") }
+                { waterfall }
+            </figure>
             { readouts(ctx, "llm", &super::metrics(v)) }
-            { chart_title(ctx, "llm.waterfall") }
-            { waterfall }
             if v.choice("measured") == "1" {
                 { measured_html }
             }
