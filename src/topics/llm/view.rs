@@ -186,24 +186,26 @@ pub fn use_llm_panel() -> Html {
             { preset_row(ctx, "llm.presets", &presets, &p.dispatch) }
         </>
     };
+    let (stage_w, stage_h) = p.chart_size(1100.0, p.chart_title_height());
+    let roofline = html! {
+        <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
+            ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
+            width={stage_w} height={stage_h} present={ctx.present}
+            label={ctx.t("llm.roofline")} />
+    };
     let model_source = llm::preset(v.choice("model")).map(|m| ctx.tf("llm.model-source", &[("source", m.source)]));
     let stage = html! {
         <>
-            // The waterfall is this panel's stage (what an embed and a
-            // projector show first), the key figures beside it.
-            <figure class="scene chart-scene llm-stage" data-testid="stage-chart">
-                { chart_title(ctx, "llm.waterfall") }
-                { waterfall }
-            </figure>
+            // The operators on the roofline are this panel's stage (sized to
+            // the screen, what an embed and a projector show first), the key
+            // figures beside it; the effects waterfall right below.
+            { p.chart_stage("llm.roofline", roofline) }
             { readouts(ctx, "llm", &super::metrics(v)) }
+            { chart_title(ctx, "llm.waterfall") }
+            { waterfall }
             if v.choice("measured") == "1" {
                 { measured_html }
             }
-            { chart_title(ctx, "llm.roofline") }
-            <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
-                ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
-                width={chart_w} height={if ctx.present { 400.0 } else { 320.0 }} present={ctx.present}
-                label={ctx.t("llm.roofline")} />
             { chart_title(ctx, "llm.ops") }
             { op_table }
             { chart_title(ctx, "llm.batch-sweep") }
