@@ -17,7 +17,7 @@ cd "$scratch"
 git init -q && git add -A && git -c user.name=ci -c user.email=ci@localhost commit -qm base
 # 1. One folder.
 mkdir src/topics/scratch
-cp "$root"/.ci/scratch-topic/*.rs src/topics/scratch/
+cp "$root"/.ci/scratch-topic/*.rs "$root"/.ci/scratch-topic/*.tsv src/topics/scratch/
 # 2. One registry item, after the last topic.
 python3 - <<'PY'
 p = "src/topics/mod.rs"

@@ -37,23 +37,60 @@ impl Lang {
     }
 }
 
-/// A table of texts `(key, English, 中文)`. Natively (the tests, the README
-/// and the generator of the text files) it is the table itself. In the wasm
-/// build it is empty: the browser loads the texts of the language shown,
-/// `strings.<lang>.json`, written by the native binary at build time
+/// A table of texts in a file beside its owner (`texts.tsv`,
+/// `practice.tsv`, …), one text a line: `key<TAB>English<TAB>中文`; blank
+/// lines and lines starting with `#` are comments. Natively (the tests, the
+/// README and the generator of the text files) it is the file's contents. In
+/// the wasm build it is empty: the browser loads the texts of the language
+/// shown, `strings.<lang>.json`, written by the native binary at build time
 /// (`warpscope strings <dir>`, a trunk hook), so that a page carries one
 /// language, not both, and no text is compiled into the code.
+#[derive(Clone, Copy, Debug)]
+pub struct Texts(pub &'static str);
+
+impl Texts {
+    /// The table's texts in file order. A line that is not three fields
+    /// stops with its line number (natively only: every test and the text
+    /// hook read every table).
+    pub fn entries(self) -> Vec<Entry> {
+        let mut out = Vec::new();
+        for (n, line) in self.0.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut fields = line.split('\t');
+            match (fields.next(), fields.next(), fields.next(), fields.next()) {
+                (Some(k), Some(en), Some(zh), None) if !k.is_empty() => out.push((k, en, zh)),
+                _ => panic!("text table line {}: want key<TAB>English<TAB>中文, got {line:?}", n + 1),
+            }
+        }
+        out
+    }
+
+    /// The text of `key` in this table (English, 中文).
+    pub fn get(self, key: &str) -> Option<(&'static str, &'static str)> {
+        self.entries().into_iter().find(|e| e.0 == key).map(|e| (e.1, e.2))
+    }
+
+    fn leak(self) -> &'static [Entry] {
+        Box::leak(self.entries().into_boxed_slice())
+    }
+}
+
+/// A [`Texts`] table from a file beside the invoking source file.
 #[cfg(not(target_arch = "wasm32"))]
 #[macro_export]
 macro_rules! texts {
-    ($($entry:tt)*) => { &[$($entry)*] };
+    ($file:literal) => {
+        $crate::i18n::Texts(include_str!($file))
+    };
 }
 /// See the native definition: in the wasm build a table is empty.
 #[cfg(target_arch = "wasm32")]
 #[macro_export]
 macro_rules! texts {
-    ($($entry:tt)*) => {
-        &[]
+    ($file:literal) => {
+        $crate::i18n::Texts("")
     };
 }
 
@@ -80,144 +117,13 @@ pub static RESIDENT: &[(&str, &str, &str)] = &[
 /// choices and metrics used by more than one topic. Each topic's own texts
 /// are in its folder (`topics/<id>/mod.rs`, `STRINGS`).
 /// (key, English, 中文)
-static TABLE: &[(&str, &str, &str)] = crate::texts![
-    // App chrome
-    ("app.name", "Warpscope", "Warpscope"),
-    ("app.tagline", "CS336 Lecture 5, GPUs and TPUs: an interactive lab", "CS336 第 5 讲 GPU 与 TPU：交互式实验室"),
-    ("app.home", "All topics", "全部主题"),
-    ("app.lang-switch", "中文", "English"),
-    ("app.lang-switch.title", "Switch language (lang=zh / lang=en)", "切换语言（lang=zh / lang=en）"),
-    ("app.present", "Projector mode", "投影模式"),
-    ("app.present.title", "Large type, thick lines, high contrast (key P)", "大字号、粗线条、高对比度（按 P）"),
-    ("app.present.exit", "Exit projector mode (P)", "退出投影模式（P）"),
-    ("app.footer", "Every number on these pages is computed by an exact simulation in your browser; the URL holds the whole state, so any view can be shared as a link.", "本站的每个数字都由浏览器中的精确模拟算出；网址保存了全部状态，任何画面都可以用链接分享。"),
-    // Landing
-    ("landing.title", "See how GPUs and TPUs work", "看见 GPU 与 TPU 如何工作"),
-    ("landing.intro", "Each panel below is one topic of the lecture, backed by an exact, steppable simulation. Drag the sliders, step through the cycles, and share the link.", "下面每个面板对应讲义中的一个主题，背后是精确、可逐步执行的模拟。拖动滑块、逐周期播放，并分享链接。"),
-    ("landing.section", "Notes §{s} · demo {d}", "讲义 §{s} · 配套代码 {d}"),
-    ("landing.open", "Open", "打开"),
-    ("landing.part.tpu", "Part 4: TPUs", "第四部分：TPU"),
-    ("landing.part.gpu", "Part 1: How a GPU works", "第一部分：GPU 是怎么工作的"),
-    ("landing.part.fast", "Part 2: Making ML workloads fast on GPUs", "第二部分：让 ML 负载在 GPU 上跑得快"),
-    // Threads panel
-    ("param.n", "Elements n", "元素个数 n"),
-    ("param.n.doc", "How many elements the kernel processes", "核函数要处理的元素个数"),
-    ("param.block", "Threads per block", "每块线程数"),
-    ("param.block.doc", "blockDim: threads in one block (at most 1024)", "blockDim：一个线程块中的线程数（最多 1024）"),
-    // Divergence panel
-    ("param.step", "Step", "步"),
-    ("metric.step", "Step", "步"),
-    // Coalescing panel
-    ("param.dtype", "Data type", "数据类型"),
-    ("param.section", "Burst section (bytes)", "突发段（字节）"),
-    ("choice.dtype.fp64", "fp64 (8 B)", "fp64（8 字节）"),
-    ("choice.dtype.fp32", "fp32 (4 B)", "fp32（4 字节）"),
-    ("choice.dtype.bf16", "bf16 (2 B)", "bf16（2 字节）"),
-    ("choice.dtype.fp16", "fp16 (2 B)", "fp16（2 字节）"),
-    ("choice.dtype.fp8", "fp8 (1 B)", "fp8（1 字节）"),
-    ("choice.section.32", "32 B", "32 字节"),
-    ("choice.section.64", "64 B", "64 字节"),
-    ("choice.section.128", "128 B", "128 字节"),
-    ("metric.useful-fraction", "Useful bytes", "有效字节占比"),
-    ("metric.useful-fraction.doc", "Bytes the lanes asked for ÷ bytes moved", "lane 请求的字节 ÷ 实际搬运的字节"),
-    // Occupancy panel
-    ("param.smem", "Shared memory per block (bytes)", "每块共享内存（字节）"),
-    ("param.smem.doc", "Allocated in 128-byte units, plus 1 KiB reserved by the system per block", "以 128 字节为单位分配，另加系统为每块保留的 1 KiB"),
-    ("word.warps", "warp slots", "warp 槽位"),
-    ("word.blocks", "block slots", "块槽位"),
-    ("word.registers", "registers", "寄存器"),
-    ("word.shared-memory", "shared memory", "共享内存"),
-    ("landing.part.flash", "Part 3: Putting it together, FlashAttention", "第三部分：把一切组合起来——FlashAttention"),
-    // Online softmax
-    // FlashAttention
-    ("param.d", "Head dimension d", "头维度 d"),
-    // Attention memory
-    // Tiling
-    ("param.m", "Rows m (0 = n)", "行数 m（0 表示 = n）"),
-    ("param.tile", "Tile T", "块大小 T"),
-    ("metric.intensity", "Intensity (FLOP/byte)", "算术强度（FLOP/字节）"),
-    // Quantization
-    ("metric.tiles", "Tiles", "块数"),
-    // Waves
-    ("param.gpu", "GPU", "GPU"),
-    ("param.tm", "Output tile rows tm", "输出块行数 tm"),
-    ("param.tn", "Output tile columns tn", "输出块列数 tn"),
-    ("choice.gpu.a100", "A100 (108 SMs)", "A100（108 个 SM）"),
-    ("choice.gpu.h100", "H100 (132 SMs)", "H100（132 个 SM）"),
-    ("choice.gpu.h200", "H200 (132 SMs)", "H200（132 个 SM）"),
-    ("choice.gpu.b200", "B200 (148 SMs)", "B200（148 个 SM）"),
-    // GPU vs TPU
-    // Hardware
-    ("choice.gpu.custom", "Custom", "自定义"),
-    ("custom.peak", "Peak (TFLOP/s)", "峰值（TFLOP/s）"),
-    ("custom.bw", "Bandwidth (GB/s)", "带宽（GB/s）"),
-    ("custom.m4-pro", "Apple M4 Pro (notes §5.4: 5.5 TFLOP/s fp32, 215 GB/s)", "Apple M4 Pro（讲义 §5.4：fp32 5.5 TFLOP/s，215 GB/s）"),
-    // Roofline
-    ("metric.intensity.doc", "FLOPs ÷ bytes moved to and from HBM", "FLOPs ÷ 与 HBM 之间搬运的字节数"),
-    ("word.memory", "memory", "内存"),
-    ("word.yes", "yes", "是"),
-    ("lecture.table", "The lecture's figures beside this simulation (a row loads its configuration)", "讲义中的数字与本模拟对照（点击一行载入该配置）"),
-    ("lecture.load", "Click to load this configuration", "点击载入这一配置"),
-    ("lecture.printed", " (lecture: {v})", "（讲义：{v}）"),
-    ("lecture.differs", "differs from the lecture", "与讲义不同"),
-    ("word.no", "no", "否"),
-    ("word.compute", "compute", "计算"),
-    // Fusion
-    // Recompute
-    // Roofline inset
-    ("inset.title", "Where this sits on the roofline ({gpu}, {dtype})", "在 roofline 上的位置（{gpu}，{dtype}）"),
-    ("inset.fused", "fused", "融合"),
-    ("inset.unfused", "unfused", "未融合"),
-    ("inset.flash", "flash", "flash"),
-    ("inset.standard", "standard", "标准"),
-    ("inset.this", "this configuration", "当前配置"),
-    // Not found / broken links
-    ("notfound.title", "No such page", "没有这个页面"),
-    ("notfound.body", "The link “{path}” does not name a Warpscope topic. Here is the list of topics.", "链接“{path}”不对应任何主题。以下是全部主题。"),
-    // Notices
-    ("notice.title", "Some link parameters were adjusted", "链接中的部分参数已被调整"),
-    ("notice.out-of-range", "{param}={given} is outside {min}–{max}; using {used}.", "{param}={given} 超出范围 {min}–{max}，已改用 {used}。"),
-    ("notice.malformed", "{param}={given} is not a valid value; using {used}.", "{param}={given} 不是有效值，已改用 {used}。"),
-    ("notice.invalid", "{param}={given}: {reason}; using {used}.", "{param}={given}：{reason}；已改用 {used}。"),
-    ("notice.too-long", "longer than {max} characters", "超过 {max} 个字符"),
-    ("notice.peak-range", "a peak from 0.001 to 100000 TFLOP/s", "峰值须在 0.001 到 100000 TFLOP/s 之间"),
-    ("notice.peak-number", "a decimal number of TFLOP/s", "须为十进制数（单位 TFLOP/s）"),
-    ("notice.unknown", "{param} is not a parameter of this page; ignored.", "{param} 不是本页面的参数，已忽略。"),
-    ("notice.broken", "The link's query could not be read; using defaults.", "无法解析链接中的参数，已使用默认值。"),
-    ("notice.broken-link", "The address “#{given}” could not be read; here is the start page.", "无法识别地址“#{given}”，已转到首页。"),
-    ("notice.dismiss", "Dismiss", "关闭"),
-    // Measured overlays
-    ("measured.label", "Measured on an {device}, {date} (measure/ in the repository; method and provenance in assets/measured/h200.json).", "在 {device} 上实测，{date}（仓库中的 measure/；方法与来源见 assets/measured/h200.json）。"),
-    ("param.measured", "Measured (H200)", "实测（H200）"),
-    ("param.measured.doc", "Show measurements from a real NVIDIA H200 beside the model (measured=1) or the model alone (measured=0)", "在模型旁显示真实 NVIDIA H200 的实测数据（measured=1），或只显示模型（measured=0）"),
-    ("choice.measured.1", "shown", "显示"),
-    ("choice.measured.0", "hidden", "隐藏"),
-    ("notice.repeated", "{param} was given {times} times; using the last, {used} (ignored: {given}).", "{param} 出现了 {times} 次；使用最后一个 {used}（已忽略：{given}）。"),
-    // Player
-    ("player.play", "Play", "播放"),
-    ("player.pause", "Pause", "暂停"),
-    ("player.step", "Step", "前进"),
-    ("player.back", "Back", "后退"),
-    ("player.start", "To start", "到开头"),
-    ("player.end", "To end", "到结尾"),
-    ("player.speed", "Speed", "速度"),
-    ("player.per-second", "{n}/s", "{n}/秒"),
-    ("player.fit", "{n}/s (all in {s} s)", "{n}/秒（{s} 秒放完）"),
-    ("player.keys", "Keys: Space play/pause · ←/→ or a clicker (PageDown/PageUp) step · Home/End · P projector", "按键：空格 播放/暂停 · ←/→ 或翻页笔（PageDown/PageUp）单步 · Home/End · P 投影"),
-    ("player.position", "{pos} / {len}", "{pos} / {len}"),
-    ("panel.presets", "Lecture presets", "讲义示例"),
-    // Canvas
-    ("canvas.save", "Save PNG", "保存 PNG"),
-    // Systolic panel
-    ("param.k", "K (inner dim)", "K（内维度）"),
-    ("param.k.doc", "Length of each dot product: A is rows×K, B is K×cols", "每个点积的长度：A 为 行×K，B 为 K×列"),
-    ("param.seed", "Seed", "随机种子"),
-    ("param.seed.doc", "Seed of the random inputs", "随机输入的种子"),
-    ("param.speed", "Speed", "速度"),
-    // Metrics
-    ("metric.max-abs-error", "Max abs error", "最大绝对误差"),
-    ("metric.max-abs-error.doc", "Largest difference from the reference computation", "与参考计算的最大差值"),
-];
+static TABLE: Texts = crate::texts!("i18n.tsv");
+
+/// [`TABLE`], read once.
+fn shared() -> &'static [Entry] {
+    static READ: std::sync::OnceLock<&'static [Entry]> = std::sync::OnceLock::new();
+    READ.get_or_init(|| TABLE.leak())
+}
 
 /// (key, English, 中文): one text of a table.
 pub type Entry = (&'static str, &'static str, &'static str);
@@ -248,12 +154,17 @@ fn handed() -> Option<&'static Handed> {
 }
 
 /// Hands in the app's tables (the first call counts; later ones are ignored).
-pub fn install_tables(tables: Vec<&'static [Entry]>) {
+pub fn install_tables(tables: Vec<Texts>) {
     if handed().is_some() {
         return;
     }
-    let index =
-        [RESIDENT, TABLE].into_iter().chain(tables.iter().copied()).flat_map(|t| t.iter()).map(|e| (e.0, e)).collect();
+    let tables: Vec<&'static [Entry]> = tables.into_iter().map(Texts::leak).collect();
+    let index = [RESIDENT, shared()]
+        .into_iter()
+        .chain(tables.iter().copied())
+        .flat_map(|t| t.iter())
+        .map(|e| (e.0, e))
+        .collect();
     let h: &'static Handed = Box::leak(Box::new(Handed { tables, index }));
     #[cfg(not(test))]
     let _ = HANDED.set(h);
@@ -263,14 +174,14 @@ pub fn install_tables(tables: Vec<&'static [Entry]>) {
 
 /// Every table: the always-resident one, the shared one, then those handed in.
 pub fn tables() -> impl Iterator<Item = &'static [Entry]> {
-    [RESIDENT, TABLE].into_iter().chain(handed().into_iter().flat_map(|h| h.tables.iter().copied()))
+    [RESIDENT, shared()].into_iter().chain(handed().into_iter().flat_map(|h| h.tables.iter().copied()))
 }
 
 fn lookup(key: &str) -> Option<&'static Entry> {
     match handed() {
         Some(h) => h.index.get(key).copied(),
         // Before the tables are handed in: this module's own.
-        None => [RESIDENT, TABLE].into_iter().flat_map(|t| t.iter()).find(|e| e.0 == key),
+        None => [RESIDENT, shared()].into_iter().flat_map(|t| t.iter()).find(|e| e.0 == key),
     }
 }
 
@@ -514,6 +425,20 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_file_reads_line_by_line() {
+        let t = Texts("# a comment\n\na.b\tA \"quoted\" text\t中文 {n}\nc\t\t空\n");
+        assert_eq!(t.entries(), [("a.b", "A \"quoted\" text", "中文 {n}"), ("c", "", "空")]);
+        assert_eq!(t.get("a.b"), Some(("A \"quoted\" text", "中文 {n}")));
+        assert_eq!(t.get("#"), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "text table line 2")]
+    fn a_line_without_three_fields_stops_with_its_number() {
+        Texts("a\tb\tc\nd\te\n").entries();
+    }
 
     #[test]
     #[should_panic(expected = "missing key")]

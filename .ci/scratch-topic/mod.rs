@@ -23,20 +23,10 @@ pub static SCRATCH: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&SCRATCH, crate::texts!("texts.tsv"), &practice::BANK);
+
 /// Blocks for the values (the "simulation" of this template).
 pub fn blocks(v: &Values) -> u64 {
     (v.int("n") as u64).div_ceil(v.int("block") as u64)
 }
-
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&SCRATCH, STRINGS, &practice::BANK);
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.scratch.title", "Scratch", "草稿"),
-    ("topic.scratch.summary", "The smallest topic.", "最小的主题。"),
-    ("metric.scratch-blocks", "Blocks", "块数"),
-    ("scratch.explain", "ceil(n / block) blocks.", "ceil(n / block) 个块。"),
-    ("scratch.lecture", "Notes §3.1.", "讲义 §3.1。"),
-];

@@ -33,8 +33,4 @@ fn exact(r: &mut Rng) -> Made {
     made(r, |_, v| yes_no(v.int("n") % v.int("block") == 0))
 }
 
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.scratch.q", "n = {n}, block = {block}: how many blocks?", "n = {n}，块大小 {block}：几个块？"),
-    ("practice.scratch.why", "ceil({n} / {block}) = {b}.", "ceil({n} / {block}) = {b}。"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -15,16 +15,15 @@ use crate::topic::TopicMeta;
 
 mod input;
 mod round;
-mod strings;
 #[cfg(test)]
 mod tests;
 
 pub use input::{code_spans, read_number, Typed};
 pub use round::{part_code, part_from_code, round, Round, ROUND_LEN, ROUND_PARAMS};
-pub use strings::STRINGS;
 
-/// (key, English, 中文).
-pub type Entry = (&'static str, &'static str, &'static str);
+/// The practice mode's own texts (each topic's questions are in its
+/// `topics/<id>/practice.tsv`).
+pub static STRINGS: crate::i18n::Texts = crate::texts!("texts.tsv");
 
 /// A translatable text: a key and its filled-in `{placeholders}`.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,6 +184,16 @@ pub struct Made {
     pub state: Values,
 }
 
+/// A question's text arguments, from the panel's values.
+pub type Args = fn(&Values) -> Vec<(&'static str, String)>;
+
+/// A question on `state`: the texts `prompt` and `explain`, both filled in
+/// with `args(&state)` (computed once), and its answer.
+pub fn ask(prompt: &'static str, answer: Answer, explain: &'static str, args: Args, state: Values) -> Made {
+    let filled = args(&state);
+    Made { prompt: Text::new(prompt, &filled), answer, explain: Text::new(explain, &filled), state }
+}
+
 /// A question, reproducible from (topic, seed).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
@@ -214,7 +223,7 @@ pub struct Kind {
 pub struct Bank {
     pub topic: &'static str,
     pub kinds: &'static [Kind],
-    pub strings: &'static [Entry],
+    pub strings: crate::i18n::Texts,
 }
 
 /// A topic's `BANK` from its kinds (`"id" => generator`) and its `STRINGS`.

@@ -1,12 +1,10 @@
 //! [`Topic`]: everything one route owns, declared in its folder.
 
 use super::TopicMeta;
+use crate::i18n::Texts;
 use crate::lecture::Row;
 use crate::params::Values;
 use crate::practice::Bank;
-
-/// (key, English, 中文): one text of a table.
-pub type Entry = (&'static str, &'static str, &'static str);
 
 /// One route's parts, declared in its folder (`topics/<id>/mod.rs`) as
 ///
@@ -20,8 +18,8 @@ pub type Entry = (&'static str, &'static str, &'static str);
 /// is the folder's `view::panel` (see `crate::ui::panel::panel!`).
 pub struct Topic {
     pub meta: &'static TopicMeta,
-    /// The topic's texts, looked up through [`crate::i18n`].
-    pub strings: &'static [Entry],
+    /// The topic's texts (`texts.tsv` in its folder), looked up through [`crate::i18n`].
+    pub strings: Texts,
     /// Predict-then-reveal questions from the topic's own simulation.
     pub practice: &'static Bank,
     /// The lecture's printed figures beside the model, for given values.
@@ -31,7 +29,7 @@ pub struct Topic {
 }
 
 impl Topic {
-    pub const fn new(meta: &'static TopicMeta, strings: &'static [Entry], practice: &'static Bank) -> Self {
+    pub const fn new(meta: &'static TopicMeta, strings: Texts, practice: &'static Bank) -> Self {
         Topic { meta, strings, practice, lecture: None, measured: &[] }
     }
 

@@ -6,7 +6,6 @@
 //! the text files and every registry-wide test read [`ALL`]. Adding a panel:
 //! one folder and one item below.
 
-use crate::i18n::Entry;
 pub use crate::topic::Topic;
 
 // The registry: one `#[path] pub mod` item per topic, in lecture order. They
@@ -62,7 +61,7 @@ pub fn view(topic: &Topic) -> Option<fn() -> yew::Html> {
 /// Every text table of the app: the deck's, practice's, then each topic's
 /// own and its practice bank's (i18n's own two come first in
 /// [`crate::i18n::tables`]).
-pub fn texts() -> Vec<&'static [Entry]> {
+pub fn texts() -> Vec<crate::i18n::Texts> {
     let mut tables = vec![crate::deck::STRINGS, crate::practice::STRINGS, crate::lecture_deck::STRINGS];
     for t in ALL {
         tables.push(t.strings);

@@ -30,6 +30,10 @@ pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic =
+    Topic::new(&ATTENTION_MEMORY, crate::texts!("texts.tsv"), &practice::BANK).measured(&[ATTENTION_FILE]);
+
 /// One head's sizes, from the URL values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Head {
@@ -200,48 +204,8 @@ pub fn measured_rows(t: &Table) -> Vec<AttentionRow> {
     rows
 }
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&ATTENTION_MEMORY, STRINGS, &practice::BANK).measured(&[ATTENTION_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const ATTENTION_FILE: &str = "h200-attention.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.attention-memory.title", "Attention memory: O(n²) against O(n)", "注意力显存：O(n²) 对 O(n)"),
-    ("topic.attention-memory.summary", "Standard attention stores two n × n matrices per head; FlashAttention stores one or two numbers per row.", "标准注意力每个头要存两个 n × n 矩阵；FlashAttention 每行只存一两个数。"),
-    ("param.stats", "Flash statistics", "Flash 保存的统计量"),
-    ("choice.stats.l", "L = m + log ℓ (FlashAttention-2)", "L = m + log ℓ（FlashAttention-2）"),
-    ("choice.stats.ml", "m and ℓ (FlashAttention-1)", "m 和 ℓ（FlashAttention-1）"),
-    ("attention-memory.chart", "Bytes for one head against sequence length n (log–log)", "单个头所需字节数随序列长度 n 的变化（双对数）"),
-    ("attention-memory.series.standard", "standard: S and P", "标准：S 和 P"),
-    ("attention-memory.series.flash", "flash: statistics", "flash：统计量"),
-    ("attention-memory.series.qkvo", "Q, K, V, O (both)", "Q、K、V、O（两者都要）"),
-    ("attention-memory.table", "The lecture's table (one head, bf16, d = 128), computed", "讲义中的表（单头，bf16，d = 128），由模拟算出"),
-    ("attention-memory.table.n", "n", "n"),
-    ("attention-memory.table.standard", "Standard: S and P", "标准：S 和 P"),
-    ("attention-memory.table.flash", "Flash: extra", "Flash：额外"),
-    ("attention-memory.show", "Show", "查看"),
-    ("attention-memory.qkvo", "Q, K, V, O: {bytes}", "Q、K、V、O：{bytes}"),
-    ("attention-memory.explain", "S and P are n × n for every head: 2 n² values, quadratic in the sequence length. FlashAttention keeps only per-row softmax statistics in fp32 (the logsumexp L, or m and ℓ), linear in n; Q, K, V and O are needed by both. In training this also removes the attention matrices from the activations saved for backward.", "S 和 P 对每个头都是 n × n：2n² 个数，随序列长度平方增长。FlashAttention 只保存每行的 softmax 统计量（fp32 的 logsumexp L，或 m 和 ℓ），随 n 线性增长；Q、K、V、O 两者都需要。训练时，这也把注意力矩阵从为反向保存的激活中去掉了。"),
-    ("attention-memory.lecture", "Lecture check (notes §8.5): 4096 → 0.07 GB against 0.02 MB; 16384 → 1.07 GB against 0.07 MB; 65536 → 17.2 GB against 0.26 MB.", "讲义对照（§8.5）：4096 → 0.07 GB 对 0.02 MB；16384 → 1.07 GB 对 0.07 MB；65536 → 17.2 GB 对 0.26 MB。"),
-    ("attention-memory.measured.title", "Measured on an H200: naive attention against scaled_dot_product_attention (flash)", "H200 实测：朴素注意力对比 scaled_dot_product_attention（flash）"),
-    ("attention-memory.measured.setup", "The measurement: batch 1, 16 heads, d = 128, bf16, whatever the controls say. The model is scaled to it: S and P (2 n² bf16 values) or L (n fp32 values) for each of the 16 heads, plus the output O (n × 128 × 16 bf16), which the measured peak counts as extra (q, k and v existed before the call).", "实测配置：batch 1，16 个头，d = 128，bf16，与控件的设置无关。模型按此换算：每个头的 S 和 P（2n² 个 bf16）或 L（n 个 fp32），共 16 个头，再加上输出 O（n × 128 × 16 个 bf16）；实测峰值把 O 算作额外显存（q、k、v 在调用前就已存在）。"),
-    ("attention-memory.measured.col.naive", "Naive: measured", "朴素：实测"),
-    ("attention-memory.measured.col.naive-model", "Model: S, P, O", "模型：S、P、O"),
-    ("attention-memory.measured.col.flash", "Flash: measured", "Flash：实测"),
-    ("attention-memory.measured.col.flash-model", "Model: L, O", "模型：L、O"),
-    ("attention-memory.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
-    ("attention-memory.measured.col.ms", "ms: naive, flash", "毫秒：朴素、flash"),
-    ("attention-memory.measured.col.time", "Time: naive ÷ flash", "时间：朴素 ÷ flash"),
-    ("attention-memory.measured.oom", "out of memory", "显存不足"),
-    ("attention-memory.measured.why", "Why they differ: for naive attention the model and the measurement agree because S, P and O are the only large tensors the call allocates. Flash's L is tiny, so its measured peak is almost all O; at the smallest n the kernel's own scratch memory, which the model does not count, dominates. Where the model exceeds the H200's 141 GB, the measurement ran out of memory. The model says nothing about time: flash is faster here because it never writes S and P to HBM.", "差异的原因：朴素注意力的模型与实测一致，因为 S、P 和 O 是这次调用分配的仅有的大张量。Flash 的 L 很小，所以实测峰值几乎全是 O；在最小的 n 上，核函数自己的临时显存（模型不计）占了大头。模型超过 H200 的 141 GB 时，实测就显存不足。模型不涉及时间：flash 在这里更快，是因为它从不把 S 和 P 写入显存。"),
-    ("metric.standard-bytes", "Standard: S and P", "标准：S 和 P"),
-    ("metric.flash-extra-bytes", "Flash: extra memory", "Flash：额外显存"),
-    ("metric.ratio", "Ratio", "倍数"),
-    ("param.attention-memory.n", "Sequence length n", "序列长度 n"),
-];
 
 #[cfg(test)]
 mod tests {
@@ -299,7 +263,7 @@ mod tests {
     #[test]
     fn texts_are_in_this_topics_namespace() {
         crate::topics::install_texts();
-        for (key, ..) in STRINGS {
+        for (key, ..) in TOPIC.strings.entries() {
             assert!(!key.starts_with("memory."), "{key}");
         }
         assert!(crate::i18n::has("attention-memory.qkvo"));

@@ -33,6 +33,11 @@ pub static COALESCING: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&COALESCING, crate::texts!("texts.tsv"), &practice::BANK)
+    .lecture(lecture_rows)
+    .measured(&[COALESCING_FILE]);
+
 pub fn coalescing_params(v: &Values) -> coalescing::Params {
     coalescing::Params {
         elem_bytes: crate::sim::hw::dtype_bytes(v.choice("dtype")),
@@ -249,58 +254,8 @@ pub fn sector_view(lang: Lang, p: coalescing::Params) -> String {
     )
 }
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic =
-    Topic::new(&COALESCING, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[COALESCING_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const COALESCING_FILE: &str = "h200-coalescing.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.coalescing.title", "Memory coalescing", "合并访存"),
-    ("topic.coalescing.summary", "DRAM is read in aligned bursts: a warp whose 32 addresses fall in one burst section costs one transaction; scattered addresses cost up to 32.", "DRAM 按对齐的突发段读取：一个 warp 的 32 个地址落在同一段里只需一次事务；地址分散时最多要 32 次。"),
-    ("param.pattern", "Access pattern", "访问模式"),
-    ("param.stride", "Stride (elements)", "步长（元素）"),
-    ("param.stride.doc", "Lane t reads x[offset + t × stride]", "第 t 个 lane 读 x[offset + t × stride]"),
-    ("param.offset", "Offset (elements)", "偏移（元素）"),
-    ("param.offset.doc", "Start of the access; not a multiple of the section means misaligned", "访问起点；不是段大小的整数倍就是未对齐"),
-    ("param.rowlen", "Row length (elements)", "行长（元素）"),
-    ("param.rowlen.doc", "Row length of the row-major matrix for row / column reads", "按行存储矩阵的行长（用于按行 / 按列读取）"),
-    ("choice.pattern.stride", "x[t × stride]", "x[t × stride]"),
-    ("choice.pattern.row", "Along a row", "沿一行"),
-    ("choice.pattern.column", "Down a column", "沿一列"),
-    ("choice.pattern.random", "Random", "随机"),
-    ("coalescing.lanes", "The 32 lanes of one warp", "一个 warp 的 32 个 lane"),
-    ("coalescing.lanes.short", "lanes", "lane"),
-    ("coalescing.sections", "Burst sections touched (one transaction each)", "被访问的突发段（每段一次事务）"),
-    ("coalescing.skipped", "⋯ {n} sections not touched ⋯", "⋯ {n} 个未访问的段 ⋯"),
-    ("coalescing.explain", "DRAM reads a whole burst section at a time (the row is copied to the sense amplifiers first), so the memory system serves a warp's 32 loads with one transaction per distinct section. Consecutive lanes reading consecutive addresses share sections; strides, columns of a row-major matrix and random addresses spread them out, and a misaligned start costs one section more.", "DRAM 一次读出整个突发段（先把一整行复制到感应放大器），所以内存系统对一个 warp 的 32 次读取，按不同的段各做一次事务。相邻 lane 读相邻地址时共享段；跨步、按行存储矩阵的列、随机地址都会把它们分散开，起点未对齐还要多读一段。"),
-    ("coalescing.lecture", "Lecture check (notes §6.5, fp32, 128-byte sections): x[t] → 1 transaction, 100 %; x[2t] → 2, 50 %; x[32t] → 32, 3 %; random → 32, 3 %.", "讲义对照（§6.5，FP32，每段 128 字节）：x[t] → 1 次事务、100%；x[2t] → 2 次、50%；x[32t] → 32 次、3%；随机 → 32 次、3%。"),
-    ("coalescing.presets", "Lecture cases", "讲义示例"),
-    ("coalescing.preset.x-t", "x[t] (contiguous)", "x[t]（连续）"),
-    ("coalescing.preset.x-2t", "x[2t]", "x[2t]"),
-    ("coalescing.preset.x-32t", "x[32t]", "x[32t]"),
-    ("coalescing.preset.random", "Random positions", "随机位置"),
-    ("coalescing.measured.title", "Measured GB/s against stride ({dtype}) beside the model", "实测 GB/s 随步长的变化（{dtype}），与模型对照"),
-    ("coalescing.measured.stride", "Stride", "步长"),
-    ("coalescing.measured.random", "random", "随机"),
-    ("coalescing.measured.m1", "measured, 1 load / thread", "实测，每线程 1 次读取"),
-    ("coalescing.measured.m8", "measured, 8 loads / thread", "实测，每线程 8 次读取"),
-    ("coalescing.measured.model128", "model, 128-B transactions", "模型，128 字节事务"),
-    ("coalescing.measured.model32", "model, 32-B sectors", "模型，32 字节扇区"),
-    ("coalescing.measured.ratio", "model ÷ measured (8 loads)", "模型 ÷ 实测（8 次读取）"),
-    ("coalescing.measured.model-note", "Model GB/s = useful fraction × the H200's {peak} GB/s; the highlighted row is the panel's access.", "模型 GB/s = 有效比例 × H200 的 {peak} GB/s；高亮行是面板当前的访问。"),
-    ("coalescing.measured.beyond", "Stride {s} was not measured (the sweep covers strides 1–64 and a random permutation).", "步长 {s} 没有实测（测量覆盖步长 1–64 和一个随机排列）。"),
-    ("coalescing.measured.verdict.32", "Which transaction size does the measurement support? If every warp moved whole 128-byte sections, the {dtype} run at stride {stride} would have pulled {implied} GB/s from DRAM, more than the H200's {peak} GB/s: the 128-byte model is ruled out. Counted in 32-byte sectors, the 8-load runs imply {lo}–{hi} GB/s at every stride where a warp still shares sectors: the time grows exactly with the sectors touched. The data supports 32-byte sectors.", "实测支持哪种事务大小？如果每个 warp 都搬运整个 128 字节段，{dtype} 在步长 {stride} 时就要从 DRAM 读出 {implied} GB/s，超过 H200 的 {peak} GB/s：128 字节模型不成立。按 32 字节扇区计算，8 次读取的测量在 warp 仍共享扇区的每个步长上都对应 {lo}–{hi} GB/s：耗时恰好随访问的扇区数增长。数据支持 32 字节扇区。"),
-    ("coalescing.measured.verdict.128", "Which transaction size does the measurement support? Only the 128-byte model keeps the implied DRAM rate under the peak (128 B: up to {implied} GB/s; 32 B: up to {hi32} GB/s; peak {peak} GB/s).", "实测支持哪种事务大小？只有 128 字节模型推出的 DRAM 速率低于峰值（128 字节：最高 {implied} GB/s；32 字节：最高 {hi32} GB/s；峰值 {peak} GB/s）。"),
-    ("coalescing.measured.verdict.0", "Which transaction size does the measurement support? Neither model alone: the implied DRAM rate is up to {implied} GB/s with 128-byte transactions and up to {hi32} GB/s with 32-byte sectors (peak {peak} GB/s).", "实测支持哪种事务大小？单独哪个模型都不行：按 128 字节事务推出的 DRAM 速率最高 {implied} GB/s，按 32 字节扇区最高 {hi32} GB/s（峰值 {peak} GB/s）。"),
-    ("coalescing.measured.gap", "Where model and measurement differ, and why: (1) one load per thread keeps too few bytes in flight to fill HBM, so even x[t] reaches {m1} GB/s, against {m8} GB/s with 8 independent loads per thread; the model assumes the peak. (2) Once each lane has a sector of its own (stride × element ≥ 32 B), the sector model predicts a floor, but the time keeps growing with the stride: scattered sectors cost DRAM row activations and lose the pairing of neighbouring sectors, which no transaction count sees. (3) Random addresses touch 32 sectors like a large stride does, and cost about the same.", "模型与实测的差别及原因：(1) 每线程只读一次时，在途的字节太少，填不满 HBM，所以连 x[t] 也只有 {m1} GB/s，而每线程 8 次独立读取可达 {m8} GB/s；模型假设达到峰值。(2) 每个 lane 各占一个扇区之后（步长 × 元素 ≥ 32 字节），扇区模型预测到底了，但耗时仍随步长增长：分散的扇区要多次激活 DRAM 行，相邻扇区也不能成对读取，这些事务计数都看不到。(3) 随机地址和大步长一样访问 32 个扇区，代价也差不多。"),
-    ("coalescing.sector-view", "The same access counted in 32-byte sectors (the model with section = 32): {n} sectors, {pct} of the bytes moved are useful.", "同一访问按 32 字节扇区计算（模型取 section = 32）：{n} 个扇区，搬运的字节中 {pct} 有用。"),
-    ("metric.transactions", "Transactions", "内存事务数"),
-    ("metric.bytes-moved", "Bytes moved", "搬运字节数"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -50,6 +50,11 @@ pub static DIVERGENCE: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&DIVERGENCE, crate::texts!("texts.tsv"), &practice::BANK)
+    .lecture(lecture_rows)
+    .measured(&[DIVERGENCE_FILE]);
+
 pub fn divergence_params(v: &Values) -> divergence::Params {
     divergence::Params {
         warps: v.int("warps") as usize,
@@ -289,85 +294,8 @@ pub fn measured_text(lang: Lang, s: &Summary) -> [String; 2] {
 /// The k shown in the overlay's table (every k is in the data; 1…31 agree).
 pub const SHOWN_K: [u64; 9] = [0, 1, 2, 4, 8, 16, 24, 31, 32];
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic =
-    Topic::new(&DIVERGENCE, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[DIVERGENCE_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const DIVERGENCE_FILE: &str = "h200-divergence.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("divergence.case.even", "tid % 2 == 0 (half of every warp)", "tid % 2 == 0（每个 warp 各一半）"),
-    ("divergence.case.warp", "(tid / 32) % 2 == 0 (by warp)", "(tid / 32) % 2 == 0（按 warp 划分）"),
-    ("divergence.case.lt100", "tid < 100 (only the warp across 100)", "tid < 100（只有跨越边界的 warp）"),
-    ("topic.divergence.title", "Warp divergence", "分支发散"),
-    ("topic.divergence.summary", "The 32 lanes of a warp share one instruction stream: when they disagree on a branch, the warp runs both sides, one after the other.", "一个 warp 的 32 个线程共用一条指令流：它们在分支上意见不一时，warp 只能先后执行两边。"),
-    ("param.warps", "Warps", "warp 数"),
-    ("param.warps.doc", "Warps of 32 threads (tid = 32 × warp + lane)", "每个 warp 32 个线程（tid = 32 × warp + lane）"),
-    ("param.cond", "Branch condition", "分支条件"),
-    ("param.cond.doc", "Over tid, warp, lane: integers, + − * / %, == != < <= > >=, && || !, parentheses", "变量 tid、warp、lane；整数、+ − * / %、== != < <= > >=、&& || !、括号"),
-    ("param.then", "if-branch steps", "if 分支步数"),
-    ("param.else", "else-branch steps", "else 分支步数"),
-    ("param.after", "Common steps after", "之后的公共步数"),
-    ("divergence.presets", "Lecture conditions", "讲义中的条件"),
-    ("divergence.apply", "Apply", "应用"),
-    ("divergence.error", "Condition error: {msg}", "条件有误：{msg}"),
-    ("divergence.stale", "Not updated: the drawing still shows the last condition that ran, {cond}. Correct the condition to run it.", "画面未更新：仍是上一个能运行的条件 {cond}。改正条件后才会运行。"),
-    // Expression errors, shared with fusion's parser (sim::expr::Syntax).
-    ("syntax.at", "{msg} (at character {at})", "{msg}（第 {at} 个字符）"),
-    ("syntax.empty", "empty expression", "表达式为空"),
-    ("syntax.too-long", "expression too long", "表达式太长"),
-    ("syntax.number-too-large", "number too large", "数字太大"),
-    ("syntax.not-a-number", "not a number", "不是数字"),
-    ("syntax.unknown-name", "unknown name: use tid, warp or lane", "未知的名称：请用 tid、warp 或 lane"),
-    ("syntax.unknown-function", "unknown function", "未知的函数"),
-    ("syntax.needs-parens", "a function needs (…)", "函数名后面要有 (…)"),
-    ("syntax.two-arguments", "this function takes two arguments: (a, b)", "这个函数要两个参数：(a, b)"),
-    ("syntax.use-eq", "use == to compare", "比较请用 =="),
-    ("syntax.use-and", "use && for “and”", "“并且”请用 &&"),
-    ("syntax.use-or", "use || for “or”", "“或者”请用 ||"),
-    ("syntax.full-width", "full-width character: switch the input method to half-width (English) punctuation", "全角字符：请把输入法切换到半角（英文）标点"),
-    ("syntax.unexpected-char", "unexpected character", "无法识别的字符"),
-    ("syntax.nested-too-deeply", "nested too deeply", "括号嵌套太深"),
-    ("syntax.missing-paren", "missing )", "缺少 )"),
-    ("syntax.unexpected-paren", "unexpected )", "多余的 )"),
-    ("syntax.expected-operand", "expected a number, a name or (", "这里应是数字、名称或 ("),
-    ("syntax.expected-operator", "expected an operator", "这里应是运算符"),
-    ("syntax.ends-too-soon", "expression ends too soon", "表达式不完整"),
-    ("divergence.div-zero", "Division by zero for thread tid = {tid}.", "线程 tid = {tid} 出现除以零。"),
-    ("divergence.current", "Step {t}: warp {w} runs its {part} instruction {s}: {n} of 32 lanes active", "第 {t} 步：warp {w} 执行 {part} 的第 {s} 条指令：32 个 lane 中 {n} 个活跃"),
-    ("divergence.part.then", "if-branch", "if 分支"),
-    ("divergence.part.else", "else-branch", "else 分支"),
-    ("divergence.part.after", "common code", "公共代码"),
-    ("divergence.start", "Step 0: nothing issued yet", "第 0 步：尚未发射指令"),
-    ("divergence.explain", "One scheduler issues one warp-instruction per step, the warps taking turns. A warp whose lanes all agree runs only the branch they take; a divergent warp runs the if-branch with the else-lanes masked off, then the else-branch with the if-lanes masked off.", "一个调度器每步发射一条 warp 指令，各 warp 轮流。lane 意见一致的 warp 只执行它们走的分支；发散的 warp 先执行 if 分支（else 的 lane 被屏蔽），再执行 else 分支（if 的 lane 被屏蔽）。"),
-    ("divergence.why", "Why two utilizations? The notes' figure averages, over warps, the steps a warp would need if its lanes were independent ÷ the steps it takes (a warp counts the same whether 4 or 16 of its lanes wait). SIMT efficiency, as Nsight Compute reports it, counts lane-slots: active lanes ÷ 32 × instructions issued. With tid < 100 only warp 3 diverges, and only 4 of its lanes take the if-branch: 88 % by warps, 80 % by lanes.", "为什么有两个利用率？讲义的数字按 warp 平均：lane 各自独立时所需步数 ÷ 实际步数（不论 warp 里是 4 个还是 16 个 lane 在等，都按一个 warp 算）。Nsight Compute 报告的 SIMT 效率按 lane 计：活跃 lane 数 ÷（32 × 发射的指令数）。tid < 100 时只有 warp 3 发散，其中只有 4 个 lane 走 if 分支：按 warp 算 88%，按 lane 算 80%。"),
-    ("divergence.lecture", "Lecture check (notes §6.1, 4 warps, 10 + 10 steps): tid%2==0 → 80 steps, 50 %; (tid/32)%2==0 → 40, 100 %; tid<100 → 50, 88 %.", "讲义对照（§6.1，4 个 warp，两个分支各 10 步）：tid%2==0 → 80 步、50%；(tid/32)%2==0 → 40 步、100%；tid<100 → 50 步、88%。"),
-    ("divergence.warp", "warp {w}", "warp {w}"),
-    ("divergence.lanes", "lanes", "lane"),
-    ("divergence.legend.then", "if-branch", "if 分支"),
-    ("divergence.legend.else", "else-branch", "else 分支"),
-    ("divergence.legend.after", "common code", "公共代码"),
-    ("divergence.legend.masked", "masked lane", "被屏蔽的 lane"),
-    ("divergence.measured.title", "Measured on an H200: slowdown of a branch on lane < k", "H200 实测：按 lane < k 分支的减速"),
-    ("divergence.measured.k", "k", "k"),
-    ("divergence.measured.model", "model (issue steps ÷ uniform)", "模型（发射步数 ÷ 一致时）"),
-    ("divergence.measured.saturated", "measured, saturated GPU", "实测，GPU 满载"),
-    ("divergence.measured.one-warp", "measured, one warp per SM", "实测，每个 SM 一个 warp"),
-    ("divergence.measured.one-block", "measured, one block per SM", "实测，每个 SM 一个 block"),
-    ("divergence.measured.model-issue", "model: warps take turns (issue steps)", "模型：各 warp 轮流（发射步数）"),
-    ("divergence.measured.model-critical", "model: each warp on its own scheduler (longest warp)", "模型：每个 warp 独占调度器（最长的 warp）"),
-    ("divergence.measured.tid-title", "The lecture's tid < 100 in 128-thread blocks: time ÷ time at tid < 0", "讲义中的 tid < 100，每个 block 128 个线程：耗时 ÷ tid < 0 时的耗时"),
-    ("divergence.measured.lane", "Slowdown = time ÷ time at k = 0; path A and path B are equally long chains of dependent FMAs. For every k from 1 to 31 the measurement gives {lo}–{hi} (k = 16: {sat16} saturated, {one16} with one warp per SM): the warp runs both paths, whatever the split, as the model's issue count says (2 for any 0 < k < 32). It stays a little under 2 because the work outside the branch (launch, index arithmetic, the store) is not doubled.", "减速 = 耗时 ÷ k = 0 时的耗时；路径 A 和路径 B 是同样长的相关 FMA 链。k 从 1 到 31 的实测都在 {lo}–{hi}（k = 16：满载 {sat16}，每 SM 一个 warp {one16}）：不论怎么划分，warp 都要执行两条路径，正如模型的发射计数（0 < k < 32 时都是 2）。略低于 2，是因为分支之外的工作（启动、下标计算、写回）没有翻倍。"),
-    ("divergence.measured.tid", "With tid < 100 only warp 3 of the {warps} diverges. Counting issue steps on one scheduler (the panel's model) gives {issue}; if each warp had a scheduler to itself, the longest warp would decide: {critical}. Measured: {sat} on a saturated GPU, {one} with one block per SM. A saturated GPU is throughput-bound: the divergent warp's extra path is just more instructions among many other warps' work, so the issue count is right. With one block per SM the four warps run side by side on the SM's four schedulers and nothing hides the divergent warp: the block lasts as long as its longest warp.", "tid < 100 时，{warps} 个 warp 中只有 warp 3 发散。按一个调度器数发射步数（面板的模型）得 {issue}；如果每个 warp 独占一个调度器，就由最长的 warp 决定：{critical}。实测：GPU 满载时 {sat}，每个 SM 一个 block 时 {one}。满载的 GPU 受吞吐量限制：发散 warp 多出的那条路径只是众多其他 warp 工作中多出的指令，所以发射计数是对的。每个 SM 一个 block 时，四个 warp 在 SM 的四个调度器上并排运行，没有别的工作掩盖发散的 warp：block 的耗时等于最长的 warp。"),
-    ("metric.total-steps", "Total steps", "总步数"),
-    ("metric.warp-utilization", "Utilization (by warp)", "利用率（按 warp）"),
-    ("metric.warp-utilization.doc", "Mean over warps of ideal ÷ actual steps (the notes' table)", "各 warp 的 理想步数 ÷ 实际步数 的平均（讲义中的表）"),
-    ("metric.simt-efficiency", "SIMT efficiency (by lane)", "SIMT 效率（按 lane）"),
-    ("metric.simt-efficiency.doc", "Active lane-slots ÷ all lane-slots issued (Nsight Compute's warp execution efficiency)", "活跃 lane·步 ÷ 全部 lane·步（Nsight Compute 的 warp 执行效率）"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -45,6 +45,9 @@ pub static FUSION: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&FUSION, crate::texts!("texts.tsv"), &practice::BANK).measured(&[FIGURES_FILE]);
+
 /// The URL's expression (its spec has checked it parses), or the first
 /// preset should it not.
 pub fn expression(v: &Values) -> Node {
@@ -215,55 +218,8 @@ pub fn measured_rows(t: &Table) -> Vec<MeasuredRow> {
         .collect()
 }
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&FUSION, STRINGS, &practice::BANK).measured(&[FIGURES_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.fusion.title", "Operator fusion", "算子融合"),
-    ("topic.fusion.summary", "One kernel per operation sends every intermediate result to HBM and back; one fused kernel reads each input once and writes once.", "每个运算一个核函数，每个中间结果都要写回显存再读出来；融合成一个核函数，每个输入只读一次、只写一次。"),
-    ("param.expr", "Elementwise expression", "逐元素表达式"),
-    ("param.expr.doc", "Names are inputs of n elements; + − * / ^, sin cos tan exp log tanh sqrt abs sigmoid relu, max(a, b) min(a, b)", "名字表示 n 个元素的输入；+ − * / ^，sin cos tan exp log tanh sqrt abs sigmoid relu，max(a, b) min(a, b)"),
-    ("param.fusion.n", "Elements n", "元素个数 n"),
-    ("fusion.presets", "Presets", "预设"),
-    ("fusion.preset.sincos", "sin²x + cos²x", "sin²x + cos²x"),
-    ("fusion.preset.gelu", "GELU (tanh form)", "GELU（tanh 形式）"),
-    ("fusion.preset.relu-affine", "ReLU(x·w + b)", "ReLU(x·w + b)"),
-    ("fusion.preset.silu", "SiLU", "SiLU"),
-    ("fusion.error", "Expression error: {msg}", "表达式有误：{msg}"),
-    ("fusion.timeline", "Unfused: one kernel per operation", "未融合：每个运算一个核函数"),
-    ("fusion.fused", "Fused: one kernel reads {inputs} once and writes the result once", "融合：一个核函数读 {inputs} 各一次，结果写一次"),
-    ("fusion.col.kernel", "Kernel", "核函数"),
-    ("fusion.col.reads", "Reads", "读"),
-    ("fusion.col.writes", "Writes", "写"),
-    ("fusion.total", "Total: {r}n reads + {w}n writes = {t}n, against {f}n fused", "合计：读 {r}n + 写 {w}n = {t}n，融合后为 {f}n"),
-    ("fusion.explain", "The factory metaphor of the lecture: the warehouse (HBM) is far from the factory (the compute). Running each step as its own kernel ships every half-finished product back to the warehouse and out again. A fused kernel keeps intermediates in registers; elementwise chains like these are what torch.compile fuses automatically.", "讲义中的工厂比喻：仓库（显存）离工厂（计算单元）很远。每一步都单独做成一个核函数，就要把每个半成品运回仓库再运出来。融合的核函数把中间结果留在寄存器里；像这样的逐元素链，torch.compile 可以自动融合。"),
-    ("fusion.lecture", "Lecture check (notes §6.3): sin²x + cos²x → 5 kernels, 6n reads + 5n writes = 11n against 2n: at most 5.5× faster (measured 5.4× on an Apple GPU).", "讲义对照（§6.3）：sin²x + cos²x → 5 个核函数，读 6n + 写 5n = 11n，对比 2n：最多快 5.5 倍（在 Apple GPU 上实测 5.4 倍）。"),
-    ("fusion.measured.title", "Measured on an H200: time ratios against the ledger's byte ratios", "H200 实测：时间之比对照账本的字节之比"),
-    ("fusion.measured.setup", "x = torch.randn(2²⁸), fp32 (1 GiB); median of CUDA-event timings, L2 flushed before each call.", "x = torch.randn(2²⁸)，fp32（1 GiB）；CUDA 事件计时取中位数，每次调用前清空 L2。"),
-    ("fusion.measured.col.case", "Comparison", "比较"),
-    ("fusion.measured.col.model", "Model: bytes ratio", "模型：字节之比"),
-    ("fusion.measured.col.ms", "Measured ms", "实测毫秒"),
-    ("fusion.measured.col.measured", "Measured: time ratio", "实测：时间之比"),
-    ("fusion.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
-    ("fusion.measured.x2p1", "x*2+1 ÷ x*2, eager (the lecture: twice the cost)", "x*2+1 ÷ x*2，eager（讲义：代价翻倍）"),
-    ("fusion.measured.sincos-eager", "sin²x + cos²x eager ÷ one pass (x*2)", "sin²x + cos²x eager ÷ 单次读写（x*2）"),
-    ("fusion.measured.sincos-compiled", "sin²x + cos²x eager ÷ torch.compile (the lecture: 5.5×)", "sin²x + cos²x eager ÷ torch.compile（讲义：5.5 倍）"),
-    ("fusion.measured.gelu-compiled", "GELU written out, eager ÷ torch.compile", "手写 GELU，eager ÷ torch.compile"),
-    ("fusion.measured.gelu-builtin", "GELU written out, eager ÷ F.gelu", "手写 GELU，eager ÷ F.gelu"),
-    ("fusion.measured.arrays", "{slow}n ÷ {fast}n, {k} kernels", "{slow}n ÷ {fast}n，{k} 个核函数"),
-    ("fusion.measured.exprs", "The measured expressions in this panel's grammar: {exprs}. The GELU is written with x·x·x as the measurement wrote it, two kernels where the preset's x^3 is one.", "实测表达式（本面板的写法）：{exprs}。GELU 按实测时的写法用 x·x·x，是两个核函数，而预设里的 x^3 只有一个。"),
-    ("fusion.measured.why", "Why they differ: the model counts HBM bytes and nothing else, as if every kernel ran at one bandwidth. Eager PyTorch launches exactly the kernels of the ledger and each is memory-bound, so its time ratios land within a few percent of the byte ratios. A fused kernel that computes sin and cos or tanh in fp32 does real arithmetic per byte and runs a little below copy bandwidth, so the measured speed-up of torch.compile stays under the bytes bound; launch overheads and the size of x do the rest.", "差异的原因：模型只数显存字节，仿佛每个核函数都以同一带宽运行。eager PyTorch 启动的核函数与账本完全一致，而且每个都受内存限制，所以时间之比与字节之比只差几个百分点。融合后的核函数要在 fp32 下计算 sin、cos 或 tanh，每个字节都有实打实的运算，速度略低于拷贝带宽，因此 torch.compile 实测的加速比低于字节上限；其余差异来自启动开销和 x 的大小。"),
-    ("metric.kernels-unfused", "Kernels, unfused", "未融合的核函数数"),
-    ("metric.bytes-unfused", "HBM bytes, unfused", "显存流量（未融合）"),
-    ("metric.bytes-fused", "HBM bytes, fused", "显存流量（融合）"),
-    ("metric.speedup-bound", "Speed-up bound", "加速上限"),
-    ("metric.speedup-bound.doc", "Unfused bytes ÷ fused bytes: the most fusion can gain on a memory-bound chain", "未融合字节 ÷ 融合字节：内存受限时融合最多能快多少"),
-];
 
 #[cfg(test)]
 mod tests {

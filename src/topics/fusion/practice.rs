@@ -3,7 +3,7 @@
 
 use super::{elem_bytes, expression, FUSION};
 use crate::params::Values;
-use crate::practice::{a, bank, metric, values, Answer, Made, Rng, Text};
+use crate::practice::{a, ask, bank, metric, values, Answer, Made, Rng};
 use crate::sim::fusion::{kernels, ledger, PRESETS};
 
 bank!("fusion": "kernels" => kernel_count, "bytes" => bytes, "speedup" => speedup);
@@ -43,41 +43,22 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
 
 fn kernel_count(r: &mut Rng) -> Made {
     let v = case(r);
-    Made {
-        prompt: Text::new("practice.fusion.kernels", &args(&v)),
-        answer: Answer::count(ledger(&expression(&v)).kernels as u64).with_traps(&[1.0]),
-        explain: Text::new("practice.fusion.kernels.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::count(ledger(&expression(&v)).kernels as u64).with_traps(&[1.0]);
+    ask("practice.fusion.kernels", answer, "practice.fusion.kernels.why", args, v)
 }
 
 fn bytes(r: &mut Rng) -> Made {
     let v = case(r);
     let m = ledger(&expression(&v)).metrics(v.int("n") as u64, elem_bytes(&v));
-    Made {
-        prompt: Text::new("practice.fusion.bytes", &args(&v)),
-        answer: Answer::real(metric(&m, "bytes-unfused") / 1e6, 0.02),
-        explain: Text::new("practice.fusion.bytes.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::real(metric(&m, "bytes-unfused") / 1e6, 0.02);
+    ask("practice.fusion.bytes", answer, "practice.fusion.bytes.why", args, v)
 }
 
 fn speedup(r: &mut Rng) -> Made {
     let v = case(r);
     let m = ledger(&expression(&v)).metrics(v.int("n") as u64, elem_bytes(&v));
-    Made {
-        prompt: Text::new("practice.fusion.speedup", &args(&v)),
-        answer: Answer::real(metric(&m, "speedup-bound"), 0.03),
-        explain: Text::new("practice.fusion.bytes.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::real(metric(&m, "speedup-bound"), 0.03);
+    ask("practice.fusion.speedup", answer, "practice.fusion.bytes.why", args, v)
 }
 
-#[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.fusion.kernels", "Without fusion, every operation of `{expr}` is its own kernel. How many kernels does it launch?", "不做融合时，`{expr}` 的每个运算都是一个单独的核函数。一共启动多少个核函数？"),
-    ("practice.fusion.kernels.why", "One kernel per operation: {calls} — {kernels} kernels, each reading its operands from HBM and writing its result back. Fused, it is one kernel.", "每个运算一个核函数：{calls}——共 {kernels} 个，每个都从 HBM 读操作数、再把结果写回。融合后只有一个核函数。"),
-    ("practice.fusion.bytes", "`{expr}` on n = {n} elements in {dtype} ({e} B each), unfused: how many MB go to and from HBM?", "`{expr}` 作用在 n = {n} 个 {dtype} 元素上（每个 {e} 字节），不融合：与 HBM 之间一共传输多少 MB？"),
-    ("practice.fusion.bytes.why", "Unfused, {kernels} kernels read {ru} and write {wu} arrays of n elements: {bu}. Fused, the inputs are read once and the result written once ({rf} + {wf} arrays): {bf}. At most {x}× faster.", "不融合：{kernels} 个核函数读 {ru} 个、写 {wu} 个长度为 n 的数组，共 {bu}。融合后：输入只读一次、结果只写一次（{rf} + {wf} 个数组），共 {bf}。最多快 {x} 倍。"),
-    ("practice.fusion.speedup", "`{expr}` is memory-bound. By how many times at most can fusing it into one kernel speed it up (bytes unfused ÷ bytes fused)?", "`{expr}` 是内存受限的。把它融合成一个核函数，最多能快多少倍（未融合字节 ÷ 融合后字节）？"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

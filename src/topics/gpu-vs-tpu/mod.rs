@@ -47,6 +47,9 @@ pub static GPU_TPU: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&GPU_TPU, crate::texts!("texts.tsv"), &practice::BANK);
+
 /// The TPU chip: the one named, or for `auto` the newest with the chosen
 /// MXU size (v5p for 128 × 128, v6e for 256 × 256).
 pub fn chip(v: &Values) -> &'static Tpu {
@@ -199,67 +202,6 @@ pub fn systolic_link_text(lang: Lang, v: &Values) -> String {
 
 /// Rows of the terminology table (`gpu-vs-tpu.term.<i>` and `…<i>t`).
 pub const TERMS: u32 = 6;
-
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&GPU_TPU, STRINGS, &practice::BANK);
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.gpu-vs-tpu.title", "GPU vs TPU: the same matmul", "GPU 与 TPU：同一个矩阵乘法"),
-    ("topic.gpu-vs-tpu.summary", "Few huge systolic arrays against many SMs with Tensor Cores: passes and padding on one side, tiles and waves on the other.", "少数巨大的脉动阵列，对比许多带 Tensor Core 的 SM：一边是遍数与填充，一边是分块与波次。"),
-    ("param.mxu", "TPU MXU", "TPU MXU"),
-    ("param.gpu-vs-tpu.m", "Rows m (tokens)", "行数 m（token 数）"),
-    ("param.gpu-vs-tpu.k", "Inner k", "内维度 k"),
-    ("param.gpu-vs-tpu.n", "Columns n", "列数 n"),
-    ("choice.mxu.128", "128 × 128 (v2–v5)", "128 × 128（v2–v5）"),
-    ("choice.mxu.256", "256 × 256 (v6e)", "256 × 256（v6e）"),
-    ("gpu-vs-tpu.tpu", "TPU: weight blocks of B through one MXU", "TPU：B 的权重块依次通过一个 MXU"),
-    ("gpu-vs-tpu.gpu", "GPU: output tiles of C over the SMs, by wave", "GPU：C 的输出块按波次分给各 SM"),
-    ("param.tpu", "TPU chip", "TPU 芯片"),
-    ("param.tpu.doc", "Which chip: its MXU count, size and clock (auto: v5p for 128 × 128, v6e for 256 × 256)", "哪款芯片：决定 MXU 的个数、尺寸与时钟（自动：128 × 128 取 v5p，256 × 256 取 v6e）"),
-    ("choice.tpu.auto", "auto", "自动"),
-    ("gpu-vs-tpu.tpu.detail-ragged.one", "One MXU: {first} (first weight load) + 1 pass of {m} + its rows + its columns of weights − 2 cycles (at most {s} each) = {cycles} cycles", "一个 MXU：{first}（首次装入权重）+ 1 遍，{m} + 所用权重行数 + 列数 − 2 个周期（各不超过 {s}）= {cycles} 个周期"),
-    ("gpu-vs-tpu.tpu.detail-ragged.other", "One MXU: {first} (first weight load) + {passes} passes, each {m} + its rows + its columns of weights − 2 cycles (at most {s} each; the last blocks of k and n are narrower) = {cycles} cycles", "一个 MXU：{first}（首次装入权重）+ {passes} 遍，每遍 {m} + 所用权重行数 + 列数 − 2 个周期（各不超过 {s}；k 和 n 的最后一块更窄）= {cycles} 个周期"),
-    ("gpu-vs-tpu.tpu.detail.one", "One MXU: {s} (first weight load) + 1 pass × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：{s}（首次装入权重）+ 1 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
-    ("gpu-vs-tpu.tpu.detail.other", "One MXU: {s} (first weight load) + {passes} passes × ({m} + 2 × {s} − 2) cycles = {cycles} cycles", "一个 MXU：{s}（首次装入权重）+ {passes} 遍 ×（{m} + 2 × {s} − 2）个周期 = {cycles} 个周期"),
-    ("gpu-vs-tpu.gpu.detail.one", "All SMs: 1 wave × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：1 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
-    ("gpu-vs-tpu.gpu.detail.other", "All SMs: {waves} waves × {tm}·{tn}·{k} / {rate} MAC per SM-cycle = {cycles} cycles", "全部 SM：{waves} 波 × {tm}·{tn}·{k} / 每 SM 每周期 {rate} 次乘加 = {cycles} 个周期"),
-    ("gpu-vs-tpu.chips", "Whole chip against whole chip", "整芯片对整芯片"),
-    ("gpu-vs-tpu.chip.tpu.one", "{chip}: {mxus} MXUs{clock}, peak {peak} TFLOP/s bf16 · the passes in 1 round over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU{clock}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 1 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
-    ("gpu-vs-tpu.chip.tpu.other", "{chip}: {mxus} MXUs{clock}, peak {peak} TFLOP/s bf16 · the passes in {rounds} rounds over the MXUs = {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{chip}：{mxus} 个 MXU{clock}，峰值 {peak} TFLOP/s（bf16）· 各遍分给全部 MXU，共 {rounds} 轮 = {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
-    ("gpu-vs-tpu.chip.gpu", "{gpu}: {sms} SMs at {ghz} GHz (Tensor Core clock from the peak), peak {peak} TFLOP/s bf16 · {cycles} cycles = {us} µs → {tflops} TFLOP/s", "{gpu}：{sms} 个 SM，{ghz} GHz（由峰值推算的 Tensor Core 时钟），峰值 {peak} TFLOP/s（bf16）· {cycles} 个周期 = {us} µs → {tflops} TFLOP/s"),
-    ("gpu-vs-tpu.chips.note", "One MXU's cycles above are not comparable with all SMs' cycles: a chip has several MXUs and runs at another clock. Below, both chips whole, in time; at full use both come near their peaks, which are of the same order, as the lecture says.", "上面一个 MXU 的周期数不能直接与全部 SM 的周期数比较：一块芯片有多个 MXU，时钟也不同。下面按整芯片、按时间比较；满负荷时两者都接近各自峰值，而两者峰值在同一量级，正如讲义所说。"),
-    ("gpu-vs-tpu.systolic.one", "Step through this GEMM ({m}×{k}×{n}) as 1 fold on one {s}×{s} MXU", "在一个 {s}×{s} MXU 上逐周期观看这个 GEMM（{m}×{k}×{n}）：1 折"),
-    ("gpu-vs-tpu.systolic.other", "Step through this GEMM ({m}×{k}×{n}) as {folds} folds on one {s}×{s} MXU", "在一个 {s}×{s} MXU 上逐周期观看这个 GEMM（{m}×{k}×{n}）：{folds} 折"),
-    ("gpu-vs-tpu.systolic.capped", " (dimensions capped at 4096)", "（各维度上限 4096）"),
-    ("metric.tpu-mxus", "TPU MXUs", "TPU MXU 数"),
-    ("metric.tpu-chip-cycles", "TPU chip cycles", "TPU 整芯片周期"),
-    ("metric.tpu-time-us", "TPU time (µs)", "TPU 用时（µs）"),
-    ("metric.gpu-time-us", "GPU time (µs)", "GPU 用时（µs）"),
-    ("metric.tpu-tflops", "TPU TFLOP/s", "TPU TFLOP/s"),
-    ("metric.gpu-tflops", "GPU TFLOP/s", "GPU TFLOP/s"),
-    ("gpu-vs-tpu.terms", "Terminology (notes §9.1)", "术语对照（讲义 §9.1）"),
-    ("gpu-vs-tpu.term.gpu", "GPU", "GPU"),
-    ("gpu-vs-tpu.term.tpu", "TPU", "TPU"),
-    ("gpu-vs-tpu.term.1", "SM (132 on H100)", "SM（H100 有 132 个）"),
-    ("gpu-vs-tpu.term.1t", "TensorCore (a few per chip)", "TensorCore（每芯片少数几个）"),
-    ("gpu-vs-tpu.term.2", "Tensor Cores (small matrix units)", "Tensor Core（小矩阵单元）"),
-    ("gpu-vs-tpu.term.2t", "MXU (128 × 128 or 256 × 256 systolic array)", "MXU（128 × 128 或 256 × 256 脉动阵列）"),
-    ("gpu-vs-tpu.term.3", "warp (32 threads in lockstep)", "warp（32 个线程同步执行）"),
-    ("gpu-vs-tpu.term.3t", "none: only blocks", "没有：只有“块”"),
-    ("gpu-vs-tpu.term.4", "shared memory / L1 (SRAM)", "共享内存 / L1（SRAM）"),
-    ("gpu-vs-tpu.term.4t", "VMEM (vector memory, SRAM)", "VMEM（向量存储，SRAM）"),
-    ("gpu-vs-tpu.term.5", "CUDA cores (scalar/vector)", "CUDA 核（标量/向量）"),
-    ("gpu-vs-tpu.term.5t", "VPU (vector unit) and scalar unit", "VPU（向量单元）与标量单元"),
-    ("gpu-vs-tpu.term.6", "NVLink / NVSwitch", "NVLink / NVSwitch"),
-    ("gpu-vs-tpu.term.6t", "ICI (inter-chip interconnect, pods)", "ICI（芯片间互连，组成 pod）"),
-    ("gpu-vs-tpu.explain", "Both are light control logic plus fast matrix units plus fast on-chip memory. The TPU's MXU gets reuse from its structure, but a dimension smaller than the array (few tokens, small k or n) leaves most PEs idle, and every pass pays fill and drain. The GPU splits the output into tiles over many SMs, so its waste is tile padding and the last, partly idle wave.", "两者都是轻量的控制逻辑 + 很快的矩阵单元 + 很快的片上存储。TPU 的 MXU 靠结构获得复用，但某一维比阵列小（token 少、k 或 n 小）时大部分 PE 闲着，而且每一遍都要付填充和排空的代价。GPU 把输出切块分给许多 SM，它的浪费是块的填充和最后那一波部分空闲。"),
-    ("metric.mxu-passes", "MXU passes", "MXU 遍数"),
-    ("metric.mxu-utilization", "MXU utilization", "MXU 利用率"),
-    ("metric.gpu-waves", "GPU waves", "GPU 波数"),
-    ("metric.gpu-utilization", "GPU utilization", "GPU 利用率"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use super::{gpu_tpu, GPU_TPU};
 use crate::params::Values;
-use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
+use crate::practice::{a, ask, bank, values, Answer, Made, Rng, Text};
 use crate::sim::hw::GPU_CODES;
 
 bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
@@ -49,23 +49,15 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
 
 fn passes(r: &mut Rng) -> Made {
     let v = case(r);
-    Made {
-        prompt: Text::new("practice.gpu-vs-tpu.passes", &args(&v)),
-        answer: Answer::count(gpu_tpu(&v).mxu_passes()),
-        explain: Text::new("practice.gpu-vs-tpu.passes.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::count(gpu_tpu(&v).mxu_passes());
+    ask("practice.gpu-vs-tpu.passes", answer, "practice.gpu-vs-tpu.passes.why", args, v)
 }
 
 fn waves(r: &mut Rng) -> Made {
     let v = case(r);
     let w = gpu_tpu(&v).waves();
-    Made {
-        prompt: Text::new("practice.gpu-vs-tpu.waves", &args(&v)),
-        answer: Answer::count(w.waves()).with_traps(&[(w.tiles() / w.sms) as f64]),
-        explain: Text::new("practice.gpu-vs-tpu.waves.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::count(w.waves()).with_traps(&[(w.tiles() / w.sms) as f64]);
+    ask("practice.gpu-vs-tpu.waves", answer, "practice.gpu-vs-tpu.waves.why", args, v)
 }
 
 fn busier(r: &mut Rng) -> Made {
@@ -73,26 +65,14 @@ fn busier(r: &mut Rng) -> Made {
         let v = case(r);
         let c = gpu_tpu(&v);
         let (t, g) = (c.mxu_utilization(), c.gpu_utilization());
-        ((t - g).abs() >= 0.03).then(|| Made {
-            prompt: Text::new("practice.gpu-vs-tpu.busier", &args(&v)),
-            answer: Answer::choice(vec![
+        ((t - g).abs() >= 0.03).then(|| {
+            let answer = Answer::choice(vec![
                 (Text::key("practice.gpu-vs-tpu.tpu"), t > g),
                 (Text::key("practice.gpu-vs-tpu.gpu"), g > t),
-            ]),
-            explain: Text::new("practice.gpu-vs-tpu.busier.why", &args(&v)),
-            state: v,
+            ]);
+            ask("practice.gpu-vs-tpu.busier", answer, "practice.gpu-vs-tpu.busier.why", args, v)
         })
     })
 }
 
-#[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.gpu-vs-tpu.passes", "A TPU computes C = A B (A: {m}×{k}, B: {k}×{n}) on one {s}×{s} systolic array, holding one {s}×{s} block of B per pass. How many passes does it need?", "TPU 在一个 {s}×{s} 的脉动阵列上计算 C = A B（A：{m}×{k}，B：{k}×{n}），每一趟装入 B 的一个 {s}×{s} 块。需要多少趟？"),
-    ("practice.gpu-vs-tpu.passes.why", "B is cut into ⌈{k} ÷ {s}⌉ × ⌈{n} ÷ {s}⌉ = {kp} × {np} = {passes} blocks, one pass each; the {m} rows of A stream through every pass. MXU utilisation: {tpu_u}%.", "B 被切成 ⌈{k} ÷ {s}⌉ × ⌈{n} ÷ {s}⌉ = {kp} × {np} = {passes} 块，每块一趟；A 的 {m} 行在每一趟中流过阵列。MXU 利用率：{tpu_u}%。"),
-    ("practice.gpu-vs-tpu.waves", "The {gpu} ({sms} SMs) computes the {m}×{n} output of C = A B in {tm}×{tn} tiles, one per SM at a time. How many waves?", "{gpu}（{sms} 个 SM）以 {tm}×{tn} 的分块计算 C = A B 的 {m}×{n} 输出，每个 SM 一次一块。需要多少个波次？"),
-    ("practice.gpu-vs-tpu.waves.why", "{tiles} tiles on {sms} SMs → {waves} waves. GPU utilisation (tile and wave quantization): {gpu_u}%.", "{tiles} 个分块分给 {sms} 个 SM → {waves} 个波次。GPU 利用率（分块与波次量化）：{gpu_u}%。"),
-    ("practice.gpu-vs-tpu.busier", "C = A B with A: {m}×{k}, B: {k}×{n}. Which keeps more of its hardware busy: the TPU's {s}×{s} array, or the {gpu} with {tm}×{tn} tiles?", "C = A B，A：{m}×{k}，B：{k}×{n}。哪一方让更多硬件保持忙碌：TPU 的 {s}×{s} 阵列，还是用 {tm}×{tn} 分块的 {gpu}？"),
-    ("practice.gpu-vs-tpu.busier.why", "TPU: {passes} passes, {tpu_u}% of the array's PE-cycles useful (padding to {s} and fill/drain). GPU: {tiles} tiles in {waves} waves, {gpu_u}% useful (tile and wave quantization).", "TPU：{passes} 趟，阵列 PE 周期中 {tpu_u}% 有用（补齐到 {s} 以及填充/排空）。GPU：{tiles} 个分块 {waves} 波，{gpu_u}% 有用（分块与波次量化）。"),
-    ("practice.gpu-vs-tpu.tpu", "The TPU", "TPU"),
-    ("practice.gpu-vs-tpu.gpu", "The GPU", "GPU"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

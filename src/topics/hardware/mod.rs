@@ -32,6 +32,10 @@ pub static HARDWARE: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic =
+    Topic::new(&HARDWARE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
+
 /// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
 /// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
 pub fn machine(v: &Values) -> Gpu {
@@ -260,72 +264,8 @@ pub fn transposed_over_straight(t: &Table) -> Option<f64> {
     Some(t.value("transpose_copy.transposed_contiguous.median_ms")? / straight)
 }
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic =
-    Topic::new(&HARDWARE, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.hardware.title", "Hardware: compute against memory", "硬件：算力对比内存"),
-    ("topic.hardware.summary", "SMs, Tensor Cores and a memory hierarchy; compute grows faster than bandwidth, so the ridge point keeps rising.", "SM、Tensor Core 与存储层次；算力比带宽涨得快，所以平衡点不断升高。"),
-    ("param.hardware.gpu", "GPU", "GPU"),
-    ("param.peak", "Custom peak (TFLOP/s)", "自定义峰值（TFLOP/s）"),
-    ("param.bw", "Custom bandwidth (GB/s)", "自定义带宽（GB/s）"),
-    ("hardware.hierarchy", "Memory hierarchy (closer is faster, smaller, costlier)", "存储层次（越近越快、越小、越贵）"),
-    ("hardware.level.regs", "Registers", "寄存器"),
-    ("hardware.level.smem", "Shared memory / L1", "共享内存 / L1"),
-    ("hardware.level.l2", "L2 cache", "L2 缓存"),
-    ("hardware.level.hbm", "HBM (global memory)", "HBM（全局内存）"),
-    ("hardware.per-sm", "per SM", "每 SM"),
-    ("hardware.chip", "whole chip", "整个芯片"),
-    ("hardware.ridge", "Ridge point: {peak} TFLOP/s ÷ {bw} TB/s = {r} FLOP per byte: every byte read from HBM must feed about {r} operations to keep the compute busy.", "平衡点：{peak} TFLOP/s ÷ {bw} TB/s = 每字节 {r} 次运算：每从 HBM 读一个字节，要做约 {r} 次运算，计算单元才不会闲着。"),
-    ("hardware.case.a100-notes", "A100, the notes' 2.0 TB/s", "A100（讲义取 2.0 TB/s）"),
-    ("metric.sms", "SMs", "SM 数"),
-    ("hardware.sms", "{gpu}: {sms} SMs.", "{gpu}：{sms} 个 SM。"),
-    ("hardware.sms.die", "{gpu}: {sms} SMs enabled of the full die's {die} (a figure like “{die} SMs” counts the whole die).", "{gpu}：整颗芯片 {die} 个 SM 中启用 {sms} 个（“{die} 个 SM”这类说法数的是整颗芯片）。"),
-    ("hardware.growth.values", "Read off the curves: after 2 years compute ×{c2}, DRAM bandwidth ×{d2}, interconnect ×{i2}; after 10 years ×{c10}, ×{d10}, ×{i10}.", "从曲线读出：两年后算力 ×{c2}、DRAM 带宽 ×{d2}、互连 ×{i2}；十年后 ×{c10}、×{d10}、×{i10}。"),
-    ("hardware.speed.smem.bw", "very fast: about {bw} TB/s over the chip (32 banks × 4 B per clock on each of {sms} SMs at {ghz} GHz: the notes' “tens of TB/s”); ~23 cycles latency (slides)", "很快：整个芯片约 {bw} TB/s（{sms} 个 SM 各 32 个存储体 × 每周期 4 字节，{ghz} GHz：即讲义的“每秒几十 TB”）；延迟约 23 个周期（课件）"),
-    ("hardware.notes-why", "NVIDIA's data sheet gives the A100 (SXM, 80 GB) 2,039 GB/s; the notes round it to 2.0 TB/s, so their ridge point is 156 where NVIDIA's figures give 153. The table computes both: its first row with NVIDIA's figure, its second with the notes'.", "NVIDIA 数据手册给出 A100（SXM，80 GB）带宽 2,039 GB/s；讲义取整为 2.0 TB/s，所以讲义的平衡点是 156，而按 NVIDIA 的数字是 153。表中两者都算出：第一行用 NVIDIA 的数字，第二行用讲义的。"),
-    ("hardware.growth", "Growth per 2 years (CS336 slides, after Gholami et al., “AI and Memory Wall”): compute 3.0×, DRAM bandwidth 1.6×, interconnect 1.4×", "每两年的增长（CS336 课件，引自 Gholami 等《AI and Memory Wall》）：算力 3.0 倍，DRAM 带宽 1.6 倍，互连 1.4 倍"),
-    ("hardware.growth.compute", "compute 3.0× / 2 years", "算力 3.0 倍/两年"),
-    ("hardware.growth.dram", "DRAM bandwidth 1.6× / 2 years", "DRAM 带宽 1.6 倍/两年"),
-    ("hardware.growth.ici", "interconnect 1.4× / 2 years", "互连 1.4 倍/两年"),
-    ("hardware.speed.regs", "fastest", "最快"),
-    ("hardware.speed.smem", "very fast: ~23 cycles latency (slides)", "很快：延迟约 23 个周期（课件）"),
-    ("hardware.speed.l2", "fast", "较快"),
-    ("hardware.speed.hbm", "slowest: ~290 cycles latency (slides), {bw} TB/s", "最慢：延迟约 290 个周期（课件），{bw} TB/s"),
-    ("hardware.years", "years", "年"),
-    ("hardware.growth.axis", "growth", "增长倍数"),
-    ("hardware.source", "Sources: {s}", "来源：{s}"),
-    ("hardware.source.custom", "given in the URL (peak, bw)", "由 URL 给出（peak、bw）"),
-    ("hardware.lecture-table", "The lecture's figures (notes §4, §5.4) beside this model", "讲义的数字（§4、§5.4）与本模型对照"),
-    ("hardware.reason.a100", "NVIDIA's data sheet gives 2,039 GB/s; the notes round it to 2.0 TB/s", "NVIDIA 数据手册为 2,039 GB/s，讲义取整为 2.0 TB/s"),
-    ("hardware.source.a100", "NVIDIA A100 Tensor Core GPU datasheet (SXM 80 GB: 312 TFLOPS BF16 dense, 2,039 GB/s, which the notes round to 2.0 TB/s); NVIDIA Ampere GA100 whitepaper (108 SMs enabled of the die's 128, 40 MB L2, 164 KB shared memory and 256 KB registers per SM)", "NVIDIA A100 Tensor Core GPU 数据手册（SXM 80 GB：BF16 稠密 312 TFLOPS，2,039 GB/s，讲义取整为 2.0 TB/s）；NVIDIA Ampere GA100 白皮书（芯片 128 个 SM 中启用 108 个，40 MB L2，每 SM 164 KB 共享内存和 256 KB 寄存器）"),
-    ("hardware.source.h100", "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 1,979 TFLOPS BF16 with sparsity, so 989.5 dense, which the notes round to 990; 3.35 TB/s); NVIDIA Hopper architecture whitepaper (132 SMs, 50 MB L2, 228 KB shared memory and 256 KB registers per SM)", "NVIDIA H100 Tensor Core GPU 数据手册（SXM5：含稀疏的 BF16 1,979 TFLOPS，即稠密 989.5，讲义取整为 990；3.35 TB/s）；NVIDIA Hopper 架构白皮书（132 个 SM，50 MB L2，每 SM 228 KB 共享内存和 256 KB 寄存器）"),
-    ("hardware.source.h200", "NVIDIA H200 Tensor Core GPU datasheet (SXM: 141 GB HBM3e at 4.8 TB/s; the same Hopper compute as H100)", "NVIDIA H200 Tensor Core GPU 数据手册（SXM：141 GB HBM3e，4.8 TB/s；计算部分与 H100 相同的 Hopper）"),
-    ("hardware.source.b200", "NVIDIA HGX B200 / DGX B200 specifications (per GPU at 1,000 W: 2.25 PFLOPS dense BF16, 4.5 PFLOPS dense FP8, 80 TFLOPS FP32, 8 TB/s, 180 GB); L2 size not published by NVIDIA", "NVIDIA HGX B200 / DGX B200 规格（每 GPU 1,000 W：BF16 稠密 2.25 PFLOPS，FP8 稠密 4.5 PFLOPS，FP32 80 TFLOPS，8 TB/s，180 GB）；NVIDIA 未公布 L2 大小"),
-    ("hardware.explain", "Tensor Cores make matrix multiplication more than ten times faster than other floating-point work (H100: about 990 TFLOP/s bf16 against 67 fp32), so anything that is not a matmul is comparatively expensive. Fast GPU code respects the hierarchy: keep data close to the compute and go to HBM as rarely as possible.", "Tensor Core 让矩阵乘法比其他浮点运算快十倍以上（H100：bf16 约 990 TFLOP/s，fp32 约 67），所以凡是不能写成矩阵乘法的运算都相对很贵。快的 GPU 程序尊重存储层次：让数据待在离计算近的地方，尽量少去 HBM。"),
-    ("hardware.lecture", "Lecture check (notes §4): A100 312 TFLOP/s, 2.0 TB/s → 156 FLOP/byte; H100 990, 3.35 → 295; B200 2250, 8.0 → 281.", "讲义对照（§4）：A100 312 TFLOP/s、2.0 TB/s → 156 FLOP/字节；H100 990、3.35 → 295；B200 2250、8.0 → 281。"),
-    ("hardware.measured.title", "Measured on an H200: HBM bandwidth against the spec", "H200 实测：显存带宽对比标称值"),
-    ("hardware.measured.col.copy", "Copy (H200)", "拷贝（H200）"),
-    ("hardware.measured.col.gbps", "Measured GB/s", "实测 GB/s"),
-    ("hardware.measured.col.spec", "Spec (model) GB/s", "标称（模型）GB/s"),
-    ("hardware.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
-    ("hardware.measured.copy-fp32-1GiB", "dst.copy_(src), fp32, 1 GiB", "dst.copy_(src)，fp32，1 GiB"),
-    ("hardware.measured.copy-bf16-1GiB", "dst.copy_(src), bf16, 1 GiB", "dst.copy_(src)，bf16，1 GiB"),
-    ("hardware.measured.copy-fp32-4GiB", "dst.copy_(src), fp32, 4 GiB", "dst.copy_(src)，fp32，4 GiB"),
-    ("hardware.measured.straight", "8192 × 8192 fp32: m.clone() (straight)", "8192 × 8192 fp32：m.clone()（顺序）"),
-    ("hardware.measured.transposed", "8192 × 8192 fp32: m.t().contiguous() (transposed)", "8192 × 8192 fp32：m.t().contiguous()（转置）"),
-    ("hardware.measured.transpose", "The transposed copy takes {r}× the straight one's time: the same bytes, but one side walks memory with a stride of 8192 elements, so its accesses are far less coalesced (see #/coalescing).", "转置拷贝的耗时是顺序拷贝的 {r} 倍：字节数相同，但有一侧以 8192 个元素为步长访问内存，合并访问差得多（见 #/coalescing）。"),
-    ("hardware.measured.why", "Why they differ: 4.8 TB/s is the interface's peak (bus width × data rate); a real copy also pays DRAM refresh, row switches and read/write turnarounds, so even the best copy sustains somewhat less. Every GB/s here counts bytes read plus bytes written. The gap is why the roofline's memory roof is an upper bound, not a prediction.", "差异的原因：4.8 TB/s 是接口的峰值（位宽 × 数据速率）；真实的拷贝还要付出 DRAM 刷新、换行和读写切换的代价，所以即使最好的拷贝也只能维持略低的带宽。这里的 GB/s 都按读字节加写字节计算。正因为有这个差距，roofline 的内存屋顶是上限，而不是预测。"),
-    ("metric.ridge", "Ridge point (FLOP/byte)", "平衡点（FLOP/字节）"),
-    ("metric.peak-tflops", "Peak (TFLOP/s)", "峰值（TFLOP/s）"),
-    ("metric.bandwidth-tbps", "HBM bandwidth (TB/s)", "HBM 带宽（TB/s）"),
-];
 
 #[cfg(test)]
 mod tests {
@@ -421,11 +361,11 @@ mod tests {
     #[test]
     fn lecture_growth() {
         // The chart's factors are the ones its caption states.
-        let caption = STRINGS.iter().find(|e| e.0 == "hardware.growth").unwrap().1;
+        let caption = TOPIC.strings.get("hardware.growth").unwrap().0;
         for (key, per2) in GROWTH {
             assert!(caption.contains(&format!("{per2:.1}×")), "{key}");
-            let label = STRINGS.iter().find(|e| e.0 == key).unwrap();
-            assert!(label.1.contains(&format!("{per2:.1}× / 2 years")), "{key}");
+            let label = TOPIC.strings.get(key).unwrap();
+            assert!(label.0.contains(&format!("{per2:.1}× / 2 years")), "{key}");
             let c = growth_curve(per2);
             assert_eq!(c.len(), GROWTH_YEARS as usize + 1);
             assert_eq!(c[0], (0.0, 1.0));

@@ -66,11 +66,4 @@ fn higher(r: &mut Rng) -> Made {
     })
 }
 
-#[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.hardware.ridge", "The {gpu} does {peak} TFLOP/s in {dtype} and reads HBM at {bw} TB/s. At how many FLOPs per byte does a kernel stop being memory-bound (the ridge point)?", "{gpu} 的 {dtype} 峰值为 {peak} TFLOP/s，HBM 带宽 {bw} TB/s。一个核函数每字节要做多少 FLOP 才不再受内存限制（平衡点）？"),
-    ("practice.hardware.ridge.why", "Ridge = peak ÷ bandwidth = {peak} TFLOP/s ÷ {bw} TB/s ≈ {r} FLOP per byte. Below it a kernel waits for memory; above it, for the arithmetic units.", "平衡点 = 峰值 ÷ 带宽 = {peak} TFLOP/s ÷ {bw} TB/s ≈ {r} FLOP/字节。低于它，核函数在等内存；高于它，在等计算单元。"),
-    ("practice.hardware.custom", "A custom accelerator does {peak} TFLOP/s and reads its memory at {bw} GB/s. What is its ridge point, in FLOP per byte?", "一个自定义加速器算力 {peak} TFLOP/s，内存带宽 {bw} GB/s。它的平衡点是多少 FLOP/字节？"),
-    ("practice.hardware.higher", "Which needs more FLOPs per byte to keep its arithmetic busy in {dtype}: the {a} or the {b}?", "在 {dtype} 下，{a} 和 {b} 哪个需要每字节更多的 FLOP 才能让计算单元忙起来？"),
-    ("practice.hardware.higher.why", "Ridge points (peak ÷ bandwidth): {a} {ra}, {b} {rb} FLOP per byte. The higher ridge is the harder machine to feed.", "平衡点（峰值 ÷ 带宽）：{a} 为 {ra}，{b} 为 {rb} FLOP/字节。平衡点越高，越难喂饱。"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

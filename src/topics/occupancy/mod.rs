@@ -27,6 +27,9 @@ pub static OCCUPANCY: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&OCCUPANCY, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+
 pub fn occupancy_kernel(v: &Values) -> (&'static occupancy::Arch, occupancy::Kernel) {
     (
         occupancy::arch(v.choice("arch")),
@@ -160,46 +163,6 @@ impl Sweep {
         (x as f64 * self.scale()) as i64
     }
 }
-
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&OCCUPANCY, STRINGS, &practice::BANK).lecture(lecture_rows);
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.occupancy.title", "Occupancy", "占用率"),
-    ("topic.occupancy.summary", "How many warps can live on one SM at once, and which resource (registers, shared memory, warp or block slots) runs out first.", "一个 SM 同时能驻留多少个 warp，以及哪种资源（寄存器、共享内存、warp 或块的名额）最先用完。"),
-    ("param.arch", "GPU", "GPU"),
-    ("param.threads", "Threads per block", "每块线程数"),
-    ("param.regs", "Registers per thread", "每线程寄存器数"),
-    ("param.regs.doc", "At most 255; allocated per warp in units of 256", "最多 255；按 warp 以 256 为单位分配"),
-    ("choice.arch.sm80", "A100 (sm_80)", "A100（sm_80）"),
-    ("choice.arch.sm90", "H100 / H200 (sm_90)", "H100 / H200（sm_90）"),
-    ("choice.arch.sm100", "B200 (sm_100)", "B200（sm_100）"),
-    ("occupancy.block.short", "b{b}", "块{b}"),
-    ("occupancy.sm", "One SM's 64 warp slots (one colour per resident block)", "一个 SM 的 64 个 warp 槽位（每个驻留块一种颜色）"),
-    ("occupancy.limits", "Blocks per SM allowed by each resource", "各资源允许的每 SM 块数"),
-    ("occupancy.limit.warps", "Warp slots: {n} blocks", "warp 槽位：{n} 个块"),
-    ("occupancy.limit.blocks", "Block slots: {n} blocks", "块槽位：{n} 个块"),
-    ("occupancy.limit.registers", "Registers: {n} blocks", "寄存器：{n} 个块"),
-    ("occupancy.limit.shared-memory", "Shared memory: {n} blocks", "共享内存：{n} 个块"),
-    ("occupancy.detail", "{w} warps per block · {r} registers per warp (allocated) · {s} bytes of shared memory per block (allocated)", "每块 {w} 个 warp · 每 warp 分配 {r} 个寄存器 · 每块分配 {s} 字节共享内存"),
-    ("occupancy.axis.smem-kb", "Shared memory per block (KiB)", "每块共享内存（KiB）"),
-    ("occupancy.chart.threads", "Occupancy against threads per block", "占用率随每块线程数的变化"),
-    ("occupancy.chart.regs", "Occupancy against registers per thread", "占用率随每线程寄存器数的变化"),
-    ("occupancy.chart.smem", "Occupancy against shared memory per block (KiB)", "占用率随每块共享内存（KiB）的变化"),
-    ("occupancy.explain", "Resident warps let the SM hide memory latency: while one warp waits for memory, another runs. Each block needs its warps, registers and shared memory for its whole life, so the scarcest resource decides how many blocks fit. Registers are counted per quarter of the SM: its register file is split among four sub-partitions and each warp's registers come from one, so at 40 registers a thread 4 × 12 = 48 warps fit, not 51; this model gives CUDA's own answer for all 11,840 configurations measured on an H200. Low occupancy is not always slow: a kernel whose threads each do a lot of work (thread coarsening) or reuse data well can run fast with few warps.", "驻留的 warp 让 SM 能掩盖内存延迟：一个 warp 等内存时，另一个 warp 可以执行。每个块在整个生命周期内都占着自己的 warp、寄存器和共享内存，所以最紧缺的资源决定能放下几个块。寄存器按 SM 的四分之一计算：寄存器堆分给四个子分区，每个 warp 的寄存器来自其中一个，所以每线程 40 个寄存器时能放 4 × 12 = 48 个 warp，而不是 51 个；这个模型与 CUDA 自己的计算结果在 H200 上实测的全部 11,840 种配置上一致。占用率低不一定慢：每个线程做很多工作（线程粗化）或数据复用很好的核函数，warp 少也能跑得很快。"),
-    ("occupancy.lecture", "Lecture check (notes §6.7, H100): 256 threads × 32 registers → 100 %; 256 × 64 → 50 %; 128 × 160 → 19 %.", "讲义对照（§6.7，H100）：256 线程 × 32 寄存器 → 100%；256 × 64 → 50%；128 × 160 → 19%。"),
-    ("occupancy.presets", "Lecture cases", "讲义示例"),
-    ("occupancy.preset.256x32", "256 threads × 32 registers", "256 线程 × 32 寄存器"),
-    ("occupancy.preset.256x64", "256 threads × 64 registers", "256 线程 × 64 寄存器"),
-    ("occupancy.preset.128x160", "128 threads × 160 registers", "128 线程 × 160 寄存器"),
-    ("metric.occupancy", "Occupancy", "占用率"),
-    ("metric.occupancy.doc", "Resident warps ÷ the SM's maximum (64)", "驻留 warp 数 ÷ SM 上限（64）"),
-    ("metric.blocks-per-sm", "Blocks per SM", "每 SM 块数"),
-    ("metric.active-warps", "Resident warps", "驻留 warp 数"),
-    ("metric.limiter", "Limited by", "瓶颈资源"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use super::{softmax_run, ONLINE_SOFTMAX};
 use crate::params::{Value, Values};
-use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
+use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 
 bank!("online-softmax": "m" => max, "l" => sum, "rescale" => rescale);
 
@@ -46,39 +46,19 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
 fn max(r: &mut Rng) -> Made {
     let v = case(r, 1);
     let m = softmax_run(&v).running(v.int("step") as u64).m;
-    Made {
-        prompt: Text::new("practice.online-softmax.m", &args(&v)),
-        answer: Answer::count(m as u64),
-        explain: Text::new("practice.online-softmax.why", &args(&v)),
-        state: v,
-    }
+    ask("practice.online-softmax.m", Answer::count(m as u64), "practice.online-softmax.why", args, v)
 }
 
 fn sum(r: &mut Rng) -> Made {
     let v = case(r, 1);
-    Made {
-        prompt: Text::new("practice.online-softmax.l", &args(&v)),
-        answer: Answer::real(softmax_run(&v).running(v.int("step") as u64).l, 0.02),
-        explain: Text::new("practice.online-softmax.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::real(softmax_run(&v).running(v.int("step") as u64).l, 0.02);
+    ask("practice.online-softmax.l", answer, "practice.online-softmax.why", args, v)
 }
 
 fn rescale(r: &mut Rng) -> Made {
     let v = case(r, 2);
-    Made {
-        prompt: Text::new("practice.online-softmax.rescale", &args(&v)),
-        answer: Answer::real(softmax_run(&v).running(v.int("step") as u64).rescale, 0.02),
-        explain: Text::new("practice.online-softmax.rescale.why", &args(&v)),
-        state: v,
-    }
+    let answer = Answer::real(softmax_run(&v).running(v.int("step") as u64).rescale, 0.02);
+    ask("practice.online-softmax.rescale", answer, "practice.online-softmax.rescale.why", args, v)
 }
 
-#[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.online-softmax.m", "Online softmax reads x = [{x}] in blocks of {size}. After block {b}, what is the running maximum m?", "在线 softmax 以每块 {size} 个的方式读取 x = [{x}]。处理完第 {b} 块后，运行最大值 m 是多少？"),
-    ("practice.online-softmax.l", "Online softmax reads x = [{x}] in blocks of {size}. After block {b}, what is the running sum ℓ = Σ e^(xᵢ − m)?", "在线 softmax 以每块 {size} 个的方式读取 x = [{x}]。处理完第 {b} 块后，运行和 ℓ = Σ e^(xᵢ − m) 是多少？"),
-    ("practice.online-softmax.why", "After block {b} the values seen are [{seen}]: m = {m}, and ℓ = Σ e^(xᵢ − {m}) over them = {l}. The online update gets there without a second pass: ℓ ← ℓ · e^(m_old − m_new) + Σ e^(xᵢ − m_new) over the block.", "处理完第 {b} 块，已读到 [{seen}]：m = {m}，ℓ = Σ e^(xᵢ − {m}) = {l}。在线更新无需第二遍：ℓ ← ℓ · e^(m_旧 − m_新) + 本块的 Σ e^(xᵢ − m_新)。"),
-    ("practice.online-softmax.rescale", "Online softmax reads x = [{x}] in blocks of {size}. Block {b} is [{block}]: by what factor is the old ℓ multiplied before the block's terms are added?", "在线 softmax 以每块 {size} 个的方式读取 x = [{x}]。第 {b} 块是 [{block}]：在加上本块各项之前，旧的 ℓ 要乘以多少？"),
-    ("practice.online-softmax.rescale.why", "The maximum goes from {m0} to {m}, so the old terms, computed against {m0}, are rescaled by e^({m0} − {m}) = {f}; ℓ goes from {l0} to {l}.", "最大值从 {m0} 变为 {m}，按 {m0} 算出的旧项要乘以 e^({m0} − {m}) = {f}；ℓ 从 {l0} 变为 {l}。"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

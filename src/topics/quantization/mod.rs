@@ -31,6 +31,9 @@ pub static QUANTIZATION: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&QUANTIZATION, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+
 pub fn quantization(v: &Values) -> matmul::Quantization {
     matmul::Quantization {
         m: or_n(v, "m"),
@@ -92,28 +95,6 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
 pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))]
 }
-
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&QUANTIZATION, STRINGS, &practice::BANK).lecture(lecture_rows);
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.quantization.title", "Tile quantization and alignment", "块量化与对齐"),
-    ("topic.quantization.summary", "A size one past a multiple of the tile adds a whole row and column of mostly empty tiles; a row that is not a multiple of the memory section misaligns every tile load.", "尺寸比块大小的整数倍多 1，就要多出一整行一整列几乎空的块；行字节数不是内存段的整数倍，每次搬块都对不齐。"),
-    ("param.quantization.n", "Columns n", "列数 n"),
-    ("quantization.grid", "Output tiles: useful area, and padding computed for nothing", "输出分块：有效区域与白算的填充"),
-    ("quantization.align.yes", "Each row is {row} bytes, a multiple of the {section}-byte section: tile rows start on section boundaries.", "每行 {row} 字节，是 {section} 字节段的整数倍：块的每一行都从段边界开始。"),
-    ("quantization.align.no", "Each row is {row} bytes, not a multiple of the {section}-byte section: tile rows start mid-section, costing {extra} extra transactions per {t}-row tile load (pad the row to {padded} elements to fix it).", "每行 {row} 字节，不是 {section} 字节段的整数倍：块的行从段中间开始，每搬一个 {t} 行的块要多 {extra} 次事务（把行填充到 {padded} 个元素即可解决）。"),
-    ("quantization.explain", "The GPU computes whole tiles: when n is not a multiple of T, the last row and column of tiles are mostly padding, but cost as much as full ones. And when a row's bytes are not a multiple of the memory transaction size, the rows of a tile start at different offsets within sections, so a tile load touches extra sections. Choosing sizes that are multiples of 64 or 128 is the cheapest optimisation there is.", "GPU 按整块计算：n 不是 T 的整数倍时，最后一行和一列的块大部分是填充，却和满块一样费时。行的字节数不是内存事务大小的整数倍时，块的各行在段内的起点不同，搬一个块要多碰几个段。维度取 64 或 128 的倍数是最便宜的优化。"),
-    ("quantization.lecture", "Lecture check (notes §6.6): tile 128: n = 1024 → 100 % useful; n = 1025 → 79 %.", "讲义对照（§6.6）：块大小 128：n = 1024 → 有效 100%；n = 1025 → 79%。"),
-    ("quantization.presets", "Lecture cases (tile 128)", "讲义示例（块 128）"),
-    ("quantization.preset.1024", "n = 1024", "n = 1024"),
-    ("quantization.preset.1025", "n = 1025", "n = 1025"),
-    ("metric.aligned", "Rows aligned", "行已对齐"),
-    ("metric.extra-transactions", "Extra transactions per tile load", "每次搬块多出的事务"),
-    ("metric.quantization.useful-fraction", "Useful tile area", "块的有效面积"),
-];
 
 #[cfg(test)]
 mod tests {

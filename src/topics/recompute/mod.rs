@@ -39,6 +39,9 @@ pub static RECOMPUTE: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&RECOMPUTE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+
 /// The notes' §6.4 table (the upstream gradient counted) and the slides'
 /// count (not counted), beside the ledger.
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
@@ -174,53 +177,6 @@ pub fn ledger_rows(r: &fusion::Recompute) -> [LedgerRow; 2] {
         },
     ]
 }
-
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&RECOMPUTE, STRINGS, &practice::BANK).lecture(lecture_rows);
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("recompute.case.notes", "Notes §6.4 (upstream gradient counted)", "讲义 §6.4（计入上游梯度）"),
-    ("recompute.case.slides", "Slides (upstream gradient not counted)", "幻灯片（不计上游梯度）"),
-    ("topic.recompute.title", "Recomputation", "重计算"),
-    ("topic.recompute.summary", "Throw activations away and recompute them in backward: more FLOPs, fewer bytes, and bytes are what cost.", "把激活扔掉、反向时重算：多算一些，少搬一些，而搬数据才是贵的。"),
-    ("param.depth", "Stacked sigmoids", "叠加的 sigmoid 个数"),
-    ("param.recompute.n", "Elements n", "元素个数 n"),
-    ("param.upstream", "Count the upstream-gradient read", "是否计入读取上游梯度"),
-    ("choice.upstream.1", "Yes (notes: 9 vs 5)", "计入（讲义：9 对 5）"),
-    ("choice.upstream.0", "No (slides: 8 vs 4)", "不计入（课件：8 对 4）"),
-    ("recompute.ledger", "Memory accesses (arrays of n elements)", "显存访问（以 n 个元素的数组计）"),
-    ("recompute.store", "Store activations", "保存中间结果"),
-    ("recompute.recompute", "Recompute", "重计算"),
-    ("recompute.forward", "Forward", "前向"),
-    ("recompute.backward", "Backward", "反向"),
-    ("recompute.total", "Total", "合计"),
-    ("recompute.why-differ", "Why two counts: the notes count reading the upstream gradient in backward (9 against 5); the slides leave it out because both versions must read it (8 against 4). The difference between the versions is the same: {d} accesses.", "为什么有两种计数：讲义把反向时读取上游梯度算进去（9 对 5）；课件不算，因为两个版本都要读它（8 对 4）。两个版本之差不变：{d} 次访问。"),
-    ("recompute.slides-58", "The slides' “5/8”: their recompute count, forward 1 read + 1 write and backward 2 reads + 1 write, sums to {r} (the upstream gradient counted) against a naive {s} that leaves it out: {r} ÷ {s} = {mixed} is the share of accesses left, not the share saved. This panel counts both versions alike: {s2} against {r2} without the upstream gradient ({without} left, the slides' rows), {s1} against {r1} with it ({with} left, the notes').", "课件的“5/8”：它对重计算的计数（前向 1 读 + 1 写，反向 2 读 + 1 写）合计 {r}（计入了上游梯度），而朴素实现的 {s} 没有计入：{r} ÷ {s} = {mixed} 是剩下的访问比例，而不是省下的比例。本面板对两种实现按同一口径计数：不计上游梯度时 {s2} 对 {r2}（剩 {without}，即课件的行），计入时 {s1} 对 {r1}（剩 {with}，即讲义的）。"),
-    ("recompute.extra", "Recomputing costs {k} extra sigmoid evaluations per element in backward, done in registers.", "重计算在反向时每个元素多算 {k} 次 sigmoid，都在寄存器里完成。"),
-    ("recompute.explain", "Backward needs the forward's intermediate values. Storing them costs writes in forward and reads in backward; recomputing them from x inside the fused backward kernel costs only arithmetic, which is cheap when the operation is memory-bound. Activation checkpointing (lecture 2) is the same idea at the granularity of whole layers.", "反向需要前向的中间值。把它们存下来，前向要写、反向要读；在融合的反向核函数里从 x 重算，只花计算——当运算内存受限时这很便宜。激活检查点（第 2 讲）是同样的思想，粒度是整层。"),
-    ("recompute.lecture", "Lecture check (notes §6.4): three sigmoids: 9 against 5 accesses (slides: 8 against 4); saved for backward 12.6 MB against 4.2 MB.", "讲义对照（§6.4）：三个 sigmoid：9 对 5 次访问（课件：8 对 4）；为反向保存 12.6 MB 对 4.2 MB。"),
-    ("recompute.drawing", "Reads and writes between HBM and the SM", "HBM 与 SM 之间的读写"),
-    ("recompute.caption.start", "Step 0 of {n}: x is in HBM; forward has not started", "第 0 步（共 {n} 步）：x 在 HBM 中，前向尚未开始"),
-    ("recompute.caption", "Step {t} of {n} · {pass}: storing {store}; recomputing {recompute}", "第 {t} 步（共 {n} 步）· {pass}：保存版{store}；重计算版{recompute}"),
-    ("recompute.caption.reads", "reads {a}", "读 {a}"),
-    ("recompute.caption.writes", "writes {a}", "写 {a}"),
-    ("recompute.caption.waits", "waits", "等待"),
-    ("recompute.d.accesses", "accesses", "次访问"),
-    ("recompute.d.waits", "waits", "等待"),
-    ("recompute.d.done", "done", "完成"),
-    ("recompute.d.sigmoids", "sigmoids evaluated", "已计算的 sigmoid"),
-    ("recompute.d.registers", "recomputed in registers", "在寄存器中重算"),
-    ("recompute.legend.read", "R: read, HBM → SM", "R：读，HBM → SM"),
-    ("recompute.legend.write", "W: write, SM → HBM", "W：写，SM → HBM"),
-    ("metric.done-store", "Accesses so far, storing", "已访问次数（保存）"),
-    ("metric.done-recompute", "Accesses so far, recomputing", "已访问次数（重计算）"),
-    ("metric.accesses-store", "Accesses, storing", "访问次数（保存）"),
-    ("metric.accesses-recompute", "Accesses, recomputing", "访问次数（重计算）"),
-    ("metric.saved-bytes-store", "Saved for backward, storing", "为反向保存（保存）"),
-    ("metric.saved-bytes-recompute", "Saved for backward, recomputing", "为反向保存（重计算）"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -39,6 +39,10 @@ pub static ROOFLINE: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic =
+    Topic::new(&ROOFLINE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
+
 /// FLOPs and bytes of the chosen operation.
 pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
     let e = crate::sim::hw::dtype_bytes(v.choice("dtype")) as f64;
@@ -270,70 +274,8 @@ pub fn measured_points(t: &Table) -> Vec<MeasuredPoint> {
         .collect()
 }
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic =
-    Topic::new(&ROOFLINE, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("topic.roofline.title", "Roofline", "Roofline 模型"),
-    ("topic.roofline.summary", "Attainable = min(peak, intensity × bandwidth): only big matmuls reach the roof; elementwise ops and small-batch decoding are stuck on the slope.", "可达算力 = min(峰值, 强度 × 带宽)：只有大矩阵乘法能碰到屋顶；逐元素运算和小批次解码都卡在斜坡上。"),
-    ("param.op", "Operation", "运算"),
-    ("param.roofline.n", "Size n", "规模 n"),
-    ("param.roofline.d", "Model width d (decode)", "模型宽度 d（解码）"),
-    ("param.batch", "Tokens in the batch B (decode)", "批次中的 token 数 B（解码）"),
-    ("param.flops", "Custom FLOPs", "自定义 FLOPs"),
-    ("param.bytes", "Custom bytes", "自定义字节数"),
-    ("choice.op.relu", "ReLU", "ReLU"),
-    ("choice.op.dot", "Dot product", "点积"),
-    ("choice.op.matvec", "Matrix × vector", "矩阵 × 向量"),
-    ("choice.op.matmul", "Matrix × matrix", "矩阵 × 矩阵"),
-    ("choice.op.decode", "Decode (d × d by B)", "解码（d × d 乘 B）"),
-    ("choice.op.custom", "Custom", "自定义"),
-    ("roofline.chart", "Roofline (log–log): TFLOP/s against FLOP per byte", "Roofline（双对数）：TFLOP/s 对 FLOP/字节"),
-    ("roofline.axis", "FLOP / byte", "FLOP / 字节"),
-    ("roofline.ridge-label", "ridge {r} FLOP/byte", "平衡点 {r} FLOP/字节"),
-    ("inset.value", "{label}: {i} FLOP/byte → {t} TFLOP/s", "{label}：{i} FLOP/字节 → {t} TFLOP/s"),
-    ("roofline.table", "The lecture's operations at this size", "讲义中的运算（当前规模）"),
-    ("roofline.col.op", "Operation", "运算"),
-    ("roofline.col.intensity", "Intensity", "强度"),
-    ("roofline.col.attainable", "Attainable", "可达"),
-    ("roofline.col.peak", "of peak", "占峰值"),
-    ("roofline.decode", "Decode, d = {d}: intensity ≈ B because the weights are read once and used by B tokens", "解码，d = {d}：强度约等于 B，因为权重读一次、被 B 个 token 使用"),
-    ("roofline.precision", "Precision (notes §6.2): fewer bits, fewer bytes. ReLU moves {b} bytes per FLOP in {dtype}; block-scaled formats add a shared scale: MXFP8 (E4M3 + one E8M0 scale per 32 values) = {mx} bits per value; MXFP4 (E2M1 + one E8M0 scale per 32) = {mx4} bits; NVFP4 (E2M1 + one E4M3 scale per 16) = {nv} bits. The notes give MXFP4 a scale per 16 too, but the OCP MX specification's block is 32 for every MX format: only NVIDIA's NVFP4 uses 16.", "低精度（§6.2）：位数少，字节就少。{dtype} 下 ReLU 每次运算搬 {b} 字节；分块缩放格式再加一个共享的缩放因子：MXFP8（E4M3 + 每 32 个值一个 E8M0 缩放）= 每值 {mx} 位；MXFP4（E2M1 + 每 32 个值一个 E8M0 缩放）= {mx4} 位；NVFP4（E2M1 + 每 16 个值一个 E4M3 缩放）= {nv} 位。讲义说 MXFP4 也是每 16 个值一个缩放，但 OCP MX 规范中所有 MX 格式的块都是 32：只有 NVIDIA 的 NVFP4 用 16。"),
-    ("roofline.explain", "An operation is limited by the slower of computing (FLOPs ÷ peak) and moving data (bytes ÷ bandwidth). Below the ridge point it is memory-bound: it rises along the slope with its intensity; above it, compute-bound on the flat roof. A matmul's intensity is about n/3, far past the ridge; decoding one token per request has intensity about 1.", "一个运算的耗时由计算（FLOPs ÷ 峰值）和搬数据（字节 ÷ 带宽）中较慢的决定。平衡点以下是内存受限：沿斜线随强度上升；以上是计算受限：在平顶上。矩阵乘法的强度约 n/3，远超平衡点；每个请求一次只解码一个 token，强度约为 1。"),
-    ("roofline.lecture", "Lecture check (H100, bf16, n = 4096): ReLU 0.25 → 0.8 TFLOP/s (0.1 %); dot 0.5 → 1.7; matvec 1.0 → 3.3; matmul 1365 → 990 (100 %). Decode (d = 8192): B = 1, 8, 64, 256, 1024 → intensity 1.0, 8.0, 63, 241, 819 → 0.3 %, 2.7 %, 21 %, 82 %, 100 %.", "讲义对照（H100，bf16，n = 4096）：ReLU 0.25 → 0.8 TFLOP/s（0.1%）；点积 0.5 → 1.7；矩阵×向量 1.0 → 3.3；矩阵×矩阵 1365 → 990（100%）。解码（d = 8192）：B = 1、8、64、256、1024 → 强度 1.0、8.0、63、241、819 → 0.3%、2.7%、21%、82%、100%。"),
-    ("roofline.presets", "Decode batches (d = 8192)", "解码批次（d = 8192）"),
-    ("roofline.b1", "B = 1", "B = 1"),
-    ("roofline.b8", "B = 8", "B = 8"),
-    ("roofline.b64", "B = 64", "B = 64"),
-    ("roofline.b256", "B = 256", "B = 256"),
-    ("roofline.b1024", "B = 1024", "B = 1024"),
-    ("roofline.measured.title", "Measured on an H200 (fp32 elementwise kernels and a copy), always for the H200", "H200 实测（fp32 逐元素核函数与拷贝），始终对照 H200"),
-    ("roofline.measured.setup", "x = torch.randn(2²⁸), fp32 (1 GiB). Intensity counts one FLOP per operation over the minimal 8 bytes per element (read x, write the result); the model is the H200's roofline, min(peak, intensity × 4.8 TB/s). With gpu = H200 they are drawn on the chart, numbered as in the table.", "x = torch.randn(2²⁸)，fp32（1 GiB）。强度按每个运算一次 FLOP、每元素最少 8 字节（读 x、写结果）计算；模型是 H200 的 roofline：min(峰值, 强度 × 4.8 TB/s)。选择 gpu = H200 时这些点按表中编号画在图上。"),
-    ("roofline.measured.roof", "Memory roof: copy {copy} GB/s against the spec's {spec} GB/s; model ÷ measured {r}", "内存屋顶：拷贝 {copy} GB/s，规格 {spec} GB/s；模型 ÷ 实测 {r}"),
-    ("roofline.measured.col.kernel", "Kernel (H200)", "核函数（H200）"),
-    ("roofline.measured.col.intensity", "FLOP/byte", "FLOP/字节"),
-    ("roofline.measured.col.gbps", "Measured GB/s (minimal ; by the ledger)", "实测 GB/s（最少字节；按账本）"),
-    ("roofline.measured.col.tflops", "Measured TFLOP/s", "实测 TFLOP/s"),
-    ("roofline.measured.col.model", "Model: attainable", "模型：可达"),
-    ("roofline.measured.col.ratio", "Model ÷ measured", "模型 ÷ 实测"),
-    ("roofline.measured.x2-eager", "x*2", "x*2"),
-    ("roofline.measured.x2p1-eager", "x*2+1, eager", "x*2+1，eager"),
-    ("roofline.measured.sincos-eager", "sin²+cos², eager", "sin²+cos²，eager"),
-    ("roofline.measured.sincos-compiled", "sin²+cos², compiled", "sin²+cos²，编译后"),
-    ("roofline.measured.gelu-eager", "GELU written out, eager", "手写 GELU，eager"),
-    ("roofline.measured.gelu-compiled", "GELU written out, compiled", "手写 GELU，编译后"),
-    ("roofline.measured.gelu-builtin", "F.gelu", "F.gelu"),
-    ("roofline.measured.why", "Why they differ: the roof is NVIDIA's 4.8 TB/s, but a copy reaches only what the memory system sustains, so even one-pass kernels sit a little under the model. Eager chains sit far under it at their nominal intensity because they move more bytes than the minimum: counted by the ledger (second GB/s figure), every eager kernel runs at about copy bandwidth.", "差异的原因：屋顶用的是 NVIDIA 标称的 4.8 TB/s，而拷贝只能达到内存系统实际能维持的带宽，所以即使只读写一次的核函数也略低于模型。eager 的运算链在名义强度下远低于模型，因为它们搬的字节比最少字节多：按账本计数（第二个 GB/s 数），每个 eager 核函数都跑在接近拷贝带宽的速度。"),
-    ("metric.attainable-tflops", "Attainable (TFLOP/s)", "可达算力（TFLOP/s）"),
-    ("metric.percent-of-peak", "Of peak", "占峰值"),
-    ("metric.bound", "Bound by", "受限于"),
-];
 
 #[cfg(test)]
 mod tests {
@@ -395,7 +337,7 @@ mod tests {
         let expect = ["0.3", "2.7", "21", "82", "100"];
         for ((b, label, id), pct) in DECODE_PRESETS.into_iter().zip(expect) {
             assert_eq!((label, id), (format!("roofline.b{b}").as_str(), format!("b{b}").as_str()));
-            assert!(STRINGS.iter().any(|e| e.0 == label));
+            assert!(TOPIC.strings.get(label).is_some());
             let v = decode_preset(b).into_iter().fold(ROOFLINE.parse(&[]).0, |v, (k, x)| v.with(k, x));
             let p = lecture_points(&v).into_iter().find(|r| r.op == "decode").unwrap();
             assert!(p.selected);

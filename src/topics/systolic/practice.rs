@@ -94,14 +94,4 @@ fn busy(r: &mut Rng) -> Made {
     })
 }
 
-#[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.systolic.cycles", "A {rows}×{cols} systolic array ({df} dataflow) multiplies with inner dimension K = {k}. How many cycles does the whole run take, fill and drain included?", "一个 {rows}×{cols} 的脉动阵列（{df} 数据流）做内维 K = {k} 的乘法。整个过程（含填充与排空）需要多少个周期？"),
-    ("practice.systolic.cycles.os", "Output-stationary: the last PE (bottom right) starts after {rows} + {cols} − 2 cycles of skew and then takes K = {k}: {rows} + {cols} + {k} − 2 = {cycles} cycles.", "输出驻留：最后一个 PE（右下角）要等 {rows} + {cols} − 2 个周期的错位，再算 K = {k} 个：{rows} + {cols} + {k} − 2 = {cycles} 个周期。"),
-    ("practice.systolic.cycles.ws", "Weight-stationary: K = {k} is cut into chunks of {rows} rows of weights; each chunk loads its weights, streams the inputs and drains: {cycles} cycles in all.", "权重驻留：K = {k} 按 {rows} 行权重分段；每段装入权重、流入输入、再排空：一共 {cycles} 个周期。"),
-    ("practice.systolic.utilization", "A {rows}×{cols} output-stationary array with K = {k}: what share of its PE-cycles do multiply-accumulate work, in percent?", "一个 {rows}×{cols} 的输出驻留阵列，K = {k}：PE 周期中有百分之多少在做乘加？"),
-    ("practice.systolic.utilization.why", "{pes} PEs × {k} MACs = {macs} busy PE-cycles out of {pes} × {cycles}: {pct}%. Fill and drain cost {rows} + {cols} − 2 cycles whatever K is, so a long K amortises them.", "{pes} 个 PE × {k} 次乘加 = {macs} 个忙碌的 PE 周期，总共 {pes} × {cycles} 个：{pct}%。填充和排空固定花 {rows} + {cols} − 2 个周期，K 越长越划算。"),
-    ("practice.systolic.busy", "A {rows}×{cols} output-stationary array, K = {k}. At cycle {c}, which of these PEs is multiply-accumulating?", "一个 {rows}×{cols} 的输出驻留阵列，K = {k}。在第 {c} 个周期，下面哪个 PE 正在做乘加？"),
-    ("practice.systolic.busy.why", "Inputs reach PE (i, j) after i + j cycles of skew, so it is busy on cycles i + j + 1 … i + j + K: PE ({i}, {j}) on cycles {from} … {to}. At cycle {c}, {busy} PEs are busy in all.", "输入要错位 i + j 个周期才到达 PE (i, j)，所以它在第 i + j + 1 … i + j + K 个周期忙碌：PE ({i}, {j}) 在第 {from} … {to} 个周期。第 {c} 个周期共有 {busy} 个 PE 在忙。"),
-    ("practice.systolic.pe", "PE ({i}, {j})", "PE ({i}, {j})"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -37,6 +37,10 @@ pub static WAVES: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic =
+    Topic::new(&WAVES, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[MATMUL_FILE]);
+
 /// The waves model for side `n` (with the panel's m, k ratios and tiles).
 pub fn waves_at(v: &Values, n: u64) -> matmul::Waves {
     let g = hw::gpu(v.choice("gpu"));
@@ -262,49 +266,8 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&WAVES, STRINGS, &practice::BANK).lecture(lecture_rows).measured(&[MATMUL_FILE]);
-
 /// The measured table the panel overlays (`assets/measured/`).
 pub const MATMUL_FILE: &str = "h200-matmul.csv";
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("param.waves.k", "Inner k (0 = n)", "内维度 k（0 表示 = n）"),
-    ("topic.waves.title", "Wave quantization and the sawtooth", "波次量化与锯齿曲线"),
-    ("topic.waves.summary", "Output tiles go to SMs in waves; one tile more than a multiple of the SM count costs a whole extra wave.", "输出块按波次分给各个 SM；比 SM 数的整数倍多一个块，就要多跑一整波。"),
-    ("param.sms", "SMs (0 = the GPU's)", "SM 数（0 表示用该 GPU 的）"),
-    ("param.waves.n", "Matrix size n", "矩阵大小 n"),
-    ("param.ref", "Reference n", "参考 n"),
-    ("waves.grid", "Which SM computes which output tile, wave by wave", "每一波中哪个 SM 计算哪个输出块"),
-    ("waves.legend.busy", "SM computing a tile", "计算某块的 SM"),
-    ("waves.legend.idle", "idle SM", "空闲的 SM"),
-    ("waves.wave", "wave {w}", "第 {w} 波"),
-    ("waves.chart", "Modelled throughput (TFLOP/s) against n; click to choose n", "模型估计的吞吐量（TFLOP/s）随 n 的变化；点击选择 n"),
-    ("waves.why.same", "From n − 1 to n: same tiles and waves; throughput changes only through the work per tile.", "从 n − 1 到 n：块数和波数都不变，吞吐量只随每块的工作量变化。"),
-    ("waves.why.tiles", "From n − 1 to n: tile quantization: a new row or column of tiles ({a} → {b} tiles), mostly padding.", "从 n − 1 到 n：块量化：多出一行或一列块（{a} → {b} 个），大部分是填充。"),
-    ("waves.why.waves", "From n − 1 to n: wave quantization: {a} → {b} waves; the last wave has {last} tiles for {sms} SMs.", "从 n − 1 到 n：波次量化：{a} → {b} 波；最后一波只有 {last} 个块给 {sms} 个 SM。"),
-    ("waves.time-k", "The notes' relative time counts waves (every wave equally long). If a wave's length grows with k, as each tile's K loop does, the same comparison gives {x}.", "讲义的相对耗时只数波数（每一波一样长）。如果一波的时长随 k 增长（每块的 K 循环确实如此），同样的比较得到 {x}。"),
-    ("waves.measured", "Measured series (median TFLOP/s of bf16 torch.matmul, n × n × n) overlaid on the {gpu} model.", "已在 {gpu} 的模型上叠加实测数据（bf16 torch.matmul，n × n × n，TFLOP/s 中位数）。"),
-    ("waves.measured.title", "Measured on an H200: square bf16 matmul", "H200 实测：方阵 bf16 矩阵乘法"),
-    ("waves.measured.other-gpu", "The chart shows the measured series only for the H200 (choose gpu = H200).", "图中只在 H200 上叠加实测数据（选择 gpu = H200）。"),
-    ("waves.measured.divisors", "Coloured as the slides colour their sweep: the median is {m128} TFLOP/s for n a multiple of 128, {m32} for the other multiples of 32 and {rest} for the rest (n from 1000 up): ÷128 best, ÷32 next, as on the slides.", "按课件给实测曲线着色的方式分类：n 为 128 的倍数时中位数是 {m128} TFLOP/s，其余 32 的倍数是 {m32}，其他是 {rest}（n 从 1000 起）：与课件一样，能被 128 整除的最好，能被 32 整除的次之。"),
-    ("waves.measured.alignment", "Alignment, which the model leaves out: the sweep has {windows} windows of consecutive n ({sizes} sizes around 1024, 1408, 1792, 2048 and 4096). Over them the median is {m64} TFLOP/s for n a multiple of 64, {m8} for the other multiples of 8 and {odd} for odd n ({ratio}× slower than the multiples of 64); inside each window the multiples of 8 run {lo}–{hi}× faster than the odd sizes next to them, far more than an extra wave or a row of padded tiles costs. Rows whose length is not a multiple of 16 bytes rule out the aligned vector loads and Tensor Core paths, and cuBLAS falls back to slower kernels.", "模型没有考虑对齐：实测中有 {windows} 个连续 n 的窗口（1024、1408、1792、2048 和 4096 附近共 {sizes} 个大小）。其中 n 为 64 的倍数时中位数是 {m64} TFLOP/s，其余 8 的倍数是 {m8}，奇数 n 只有 {odd}（比 64 的倍数慢 {ratio} 倍）；在每个窗口内，8 的倍数比相邻的奇数大小快 {lo}–{hi} 倍，远超多一波或多一行填充块的代价。行长不是 16 字节的倍数时，不能使用对齐的向量读取和 Tensor Core 的快速路径，cuBLAS 只能退回较慢的内核。"),
-    ("waves.measured.missing", "What else the model leaves out: on aligned sizes from 2048 up, model ÷ measured is {ratio} (median). The model runs every SM at the datasheet's bf16 peak, but under sustained matmul the 700 W power limit holds the clock down; cuBLAS picks its own tile sizes and kernels for each shape (the model uses the panel's tiles); and small sizes are bound by launch and memory latency.", "模型还漏掉了什么：在 2048 以上对齐的大小上，模型 ÷ 实测为 {ratio}（中位数）。模型让每个 SM 都以数据手册上的 bf16 峰值运行，但持续做矩阵乘法时，700 W 功耗上限会压低时钟；cuBLAS 会按形状自选分块和内核（模型用的是面板上的分块）；小矩阵则受启动和访存延迟限制。"),
-    ("waves.model", "Model: each wave runs its tiles at the SMs' share of the bf16 peak, padded tiles cost full price, and the run cannot beat moving A, B and C through HBM once.", "模型：每一波以各 SM 分得的 bf16 峰值算力计算其块，填充的块照样全价，整个运算不可能快过把 A、B、C 从显存搬一遍。"),
-    ("waves.explain", "The curve rises because bigger products have more arithmetic per byte; it drops where n crosses a multiple of the tile size (tile quantization: a new row of mostly empty tiles) and where the tile count crosses a multiple of the SM count (wave quantization: an extra wave in which most SMs idle).", "曲线上升，是因为矩阵越大每字节的计算越多；在 n 越过块大小的整数倍处下降（块量化：多一行几乎空的块），在块数越过 SM 数的整数倍处也下降（波次量化：多一波，其中大部分 SM 空闲）。"),
-    ("waves.lecture", "Lecture check (notes §7, A100, 256 × 128 tiles): n = 1792 → 98 tiles, 1 wave, 91 %; 1793 → 120 tiles, 2 waves, 56 %; 2560 → 200 tiles, 2 waves, 93 %, relative FLOPs 2.92, relative time 2.0.", "讲义对照（§7，A100，256 × 128 输出块）：n = 1792 → 98 块、1 波、91%；1793 → 120 块、2 波、56%；2560 → 200 块、2 波、93%，相对计算量 2.92，相对耗时 2.0。"),
-    ("waves.presets", "Lecture cases (A100)", "讲义示例（A100）"),
-    ("waves.preset.1792", "n = 1792", "n = 1792"),
-    ("waves.preset.1793", "n = 1793", "n = 1793"),
-    ("waves.preset.2560", "n = 2560", "n = 2560"),
-    ("metric.waves", "Waves", "波数"),
-    ("metric.sm-utilization", "SM utilization", "SM 利用率"),
-    ("metric.sm-utilization.doc", "Tiles ÷ (waves × SMs)", "块数 ÷（波数 × SM 数）"),
-    ("metric.relative-flops", "FLOPs vs reference", "相对参考的计算量"),
-    ("metric.relative-time", "Time vs reference (waves)", "相对参考的耗时（按波数）"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -43,6 +43,9 @@ pub static YOUR_MACHINE: TopicMeta = TopicMeta {
     bounds: None,
 };
 
+/// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
+pub static TOPIC: Topic = Topic::new(&YOUR_MACHINE, crate::texts!("texts.tsv"), &practice::BANK);
+
 /// The lecture's machine (notes §5.4, demo 4 of 01: "在一台 Apple M4 Pro 上
 /// （Apple GPU / MPS）：带宽约 215 GB/s，FP32 矩阵乘法约 5.5 TFLOP/s，平衡点约
 /// 26 FLOP/字节"): the lecture's quoted figures, not ours.
@@ -194,79 +197,6 @@ pub fn size_label(bytes: u64) -> String {
         b => format!("{b} B"),
     }
 }
-
-/// Everything this route owns (the registry lists it).
-pub static TOPIC: Topic = Topic::new(&YOUR_MACHINE, STRINGS, &practice::BANK);
-
-/// This topic's texts: (key, English, 中文).
-#[rustfmt::skip]
-pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("your-machine.r-invalid", "not results written by this page", "不是本页写出的测量结果"),
-    ("topic.your-machine.title", "The roofline of your computer", "你电脑上的 roofline"),
-    ("topic.your-machine.summary", "Measure this machine in your browser (WebAssembly, one CPU core): memory bandwidth from L1 to past the last cache, matmul speed, and the lecture's x*2, x*2+1, transposed and 16-bit copies, then draw its roofline beside the lecture's Apple M4 Pro.", "在浏览器里实测这台电脑（WebAssembly，单个 CPU 核）：从 L1 到超出末级缓存的内存带宽、矩阵乘法速度，以及讲义中的 x*2、x*2+1、转置复制和 16 位复制，再把它的 roofline 画在讲义的 Apple M4 Pro 旁边。"),
-    ("param.quick", "Run length", "测量时长"),
-    ("param.quick.doc", "Quick: small sizes, about two seconds; full: up to 256 MiB, several seconds", "快速：小尺寸，约两秒；完整：最大 256 MiB，需数秒"),
-    ("choice.quick.0", "full", "完整"),
-    ("choice.quick.1", "quick", "快速"),
-    ("param.r", "Results", "测量结果"),
-    ("param.r.doc", "The measured numbers, kept in the link", "测得的数字，保存在链接里"),
-    ("metric.bandwidth-gbps", "Bandwidth (GB/s)", "带宽（GB/s）"),
-    ("metric.bandwidth-gbps.doc", "Copy bandwidth at the largest working set (read + write bytes ÷ time)", "最大工作集上的复制带宽（读 + 写字节数 ÷ 时间）"),
-    ("metric.peak-gflops", "Matmul (GFLOP/s)", "矩阵乘法（GFLOP/s）"),
-    ("metric.peak-gflops.doc", "The fastest f32 matmul measured: 2n³ ÷ time", "测得最快的 f32 矩阵乘法：2n³ ÷ 时间"),
-    ("metric.your-machine.ridge", "Ridge (FLOP/byte)", "平衡点（FLOP/字节）"),
-    ("metric.your-machine.ridge.doc", "Matmul GFLOP/s ÷ bandwidth GB/s: below it, memory bound", "矩阵乘法 GFLOP/s ÷ 带宽 GB/s：低于它就是内存受限"),
-    ("metric.unfused-ratio", "x*2+1 unfused ÷ x*2", "x*2+1 未融合 ÷ x*2"),
-    ("metric.unfused-ratio.doc", "Time ratio: two passes over memory, about 2", "时间之比：两遍内存，约为 2"),
-    ("metric.fused-ratio", "x*2+1 fused ÷ x*2", "x*2+1 融合 ÷ x*2"),
-    ("metric.fused-ratio.doc", "Time ratio: one pass, the same bytes, about 1", "时间之比：一遍，字节相同，约为 1"),
-    ("metric.transpose-ratio", "Transposed ÷ straight", "转置 ÷ 顺序"),
-    ("metric.transpose-ratio.doc", "Time ratio of the transposed copy to the straight copy of the same matrix", "同一矩阵转置复制与顺序复制的时间之比"),
-    ("metric.u16-speedup", "f32 ÷ u16 copy", "f32 ÷ u16 复制"),
-    ("metric.u16-speedup.doc", "Time ratio: half the bytes, about 2 when memory bound", "时间之比：字节减半，内存受限时约为 2"),
-    ("your-machine.run", "Run the measurement", "开始测量"),
-    ("your-machine.cancel", "Cancel", "取消"),
-    ("your-machine.json", "Download JSON", "下载 JSON"),
-    ("your-machine.pending", "not measured", "尚未测量"),
-    ("your-machine.measuring", "measuring…", "测量中……"),
-    ("your-machine.running", "measuring… {p} %", "测量中…… {p} %"),
-    ("your-machine.progress", "Measurement progress", "测量进度"),
-    ("your-machine.cancelled", "Cancelled: the previous results (if any) are kept.", "已取消：保留之前的结果（如有）。"),
-    ("your-machine.idle", "Press “Run the measurement”: the page stays responsive (the work runs in slices of a few milliseconds between frames).", "点击“开始测量”：页面不会卡住（每帧之间只做几毫秒的工作）。"),
-    ("your-machine.done", "Measured in this browser; the numbers are in the link, so a shared link shows them without running again.", "在本浏览器中测得；数字保存在链接里，分享链接即可看到，无需重新运行。"),
-    ("your-machine.check-failed", "Output check failed for: {tasks}", "结果校验失败：{tasks}"),
-    ("your-machine.chart.bw", "Copy bandwidth against working set (src + dst)", "复制带宽与工作集大小（源 + 目标）"),
-    ("your-machine.axis.size", "working set (bytes, log)", "工作集（字节，对数）"),
-    ("your-machine.chart.roof", "This machine's roofline beside the lecture's Apple M4 Pro", "本机 roofline 与讲义中的 Apple M4 Pro"),
-    ("your-machine.axis.intensity", "arithmetic intensity (FLOP/byte)", "算术强度（FLOP/字节）"),
-    ("your-machine.chart.waiting", "This machine's points appear here once measured: press “Run the measurement”", "测量后本机的点会出现在这里：请按“开始测量”"),
-    ("your-machine.legend.mine", "this machine (wasm, 1 core)", "本机（wasm，单核）"),
-    ("your-machine.legend.m4", "Apple M4 Pro GPU (notes §5.4)", "Apple M4 Pro GPU（讲义 §5.4）"),
-    ("your-machine.point.x2", "x*2", "x*2"),
-    ("your-machine.point.unfused", "x*2+1 unfused", "x*2+1 未融合"),
-    ("your-machine.point.fused", "x*2+1 fused", "x*2+1 融合"),
-    ("your-machine.point.matmul", "matmul {n}²", "矩阵乘法 {n}²"),
-    ("your-machine.noise", "Noisy run: {points}. A point cannot beat this machine's own roof on a steady machine (the roof is this run's fastest copy and fastest matmul): something else used the core, or its clock changed, while it ran. Close other tabs and programs and run again, preferably the full run.", "测量有噪声：{points}。机器状态稳定时，测量点不可能高于本机自己的屋顶（屋顶就是这次测量中最快的复制和最快的矩阵乘法）：测量期间有别的程序占用了这个核，或者时钟频率变了。请关闭其他标签页和程序后重新测量，最好用完整测量。"),
-    ("your-machine.noise.point", "{what} measured {measured} GFLOP/s, above the {roof} its roof allows", "{what} 实测 {measured} GFLOP/s，高于屋顶允许的 {roof}"),
-    ("your-machine.noise.sep", "; ", "；"),
-    ("your-machine.table", "The measurements", "各项测量"),
-    ("your-machine.col.what", "measurement", "测量"),
-    ("your-machine.col.size", "size", "规模"),
-    ("your-machine.col.ms", "ms per pass", "每遍毫秒"),
-    ("your-machine.col.gbps", "GB/s", "GB/s"),
-    ("your-machine.col.gflops", "GFLOP/s", "GFLOP/s"),
-    ("your-machine.col.roof", "roofline predicts", "roofline 预测"),
-    ("your-machine.row.copy", "copy", "复制"),
-    ("your-machine.row.straight", "matrix copy, straight", "矩阵顺序复制"),
-    ("your-machine.row.transposed", "matrix copy, transposed", "矩阵转置复制"),
-    ("your-machine.row.f32", "copy f32", "复制 f32"),
-    ("your-machine.row.u16", "copy u16 (16-bit)", "复制 u16（16 位）"),
-    ("your-machine.m4-table", "The lecture's run on an Apple M4 Pro (notes §5.4)", "讲义在 Apple M4 Pro 上的结果（§5.4）"),
-    ("your-machine.col.measured", "measured", "实测"),
-    ("your-machine.explain", "The copy sweep shows the memory hierarchy: while source and destination fit in a cache, the copy runs at that cache's speed; past the last-level cache it settles at DRAM bandwidth, which is this machine's memory roof. The blocked matmul reuses every loaded number many times and gives the compute roof; their ratio is the ridge. x*2 moves 8 bytes per FLOP-pair and sits on the memory roof; x*2+1 done as two passes writes and rereads the intermediate and takes about twice as long; fused it costs what x*2 costs. The transposed copy writes with a stride of a whole row, wasting most of every cache line it touches (the CPU's version of uncoalesced access, §6.5), and 16-bit values move twice as many elements per byte (§6.2).", "复制扫描展示了存储层次：源和目标能放进某级缓存时，复制就以该级缓存的速度进行；超出末级缓存后就稳定在 DRAM 带宽，也就是本机的内存屋顶。分块矩阵乘法让每个载入的数被重复使用很多次，给出算力屋顶；两者之比就是平衡点。x*2 每次运算搬 8 字节，落在内存屋顶上；x*2+1 分两遍做时要把中间结果写回再读出，耗时约翻倍；融合后与 x*2 一样快。转置复制按整行的步长写入，每条缓存行大部分被浪费（CPU 上的“非合并访存”，§6.5）；16 位数据每字节能搬两倍的元素（§6.2）。"),
-    ("your-machine.caveat", "This is one CPU core running WebAssembly, not a GPU: expect tens of GFLOP/s, against the M4 Pro GPU's 5.5 TFLOP/s. The shape of the roofline, not its height, is the lesson.", "这里是单个 CPU 核运行 WebAssembly，不是 GPU：预计只有几十 GFLOP/s，而 M4 Pro GPU 是 5.5 TFLOP/s。要看的是 roofline 的形状，而不是高度。"),
-    ("your-machine.lecture", "Lecture check (notes §5.4): on an Apple M4 Pro, about 215 GB/s and 5.5 TFLOP/s FP32 matmul, ridge about 26 FLOP/byte; x*2 reaches its prediction (28 against 27 GFLOP/s), x*2+1 only half (30 against 54: PyTorch runs it as two kernels).", "讲义对照（§5.4）：Apple M4 Pro 上带宽约 215 GB/s、FP32 矩阵乘法约 5.5 TFLOP/s，平衡点约 26 FLOP/字节；x*2 达到预测（28 对 27 GFLOP/s），x*2+1 只有一半（30 对 54：PyTorch 把它分成两个核函数）。"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -80,13 +80,4 @@ fn matmul(r: &mut Rng) -> Made {
     })
 }
 
-#[rustfmt::skip]
-static STRINGS: &[(&str, &str, &str)] = crate::texts![
-    ("practice.your-machine.ridge", "A laptop copies memory at {bw} GB/s and its best matmul runs at {peak} GFLOP/s. Where is its ridge point, in FLOP per byte?", "一台笔记本的内存拷贝带宽为 {bw} GB/s，最快的矩阵乘法为 {peak} GFLOP/s。它的平衡点是多少 FLOP/字节？"),
-    ("practice.your-machine.ridge.why", "{peak} GFLOP/s ÷ {bw} GB/s = {ridge} FLOP per byte (the lecture's M4 Pro: 5500 ÷ 215 ≈ 26).", "{peak} GFLOP/s ÷ {bw} GB/s = {ridge} FLOP/字节（讲义中的 M4 Pro：5500 ÷ 215 ≈ 26）。"),
-    ("practice.your-machine.attainable", "Measured: {bw} GB/s, {peak} GFLOP/s. What can a kernel of {i} FLOP per byte attain at best, in GFLOP/s?", "实测：{bw} GB/s，{peak} GFLOP/s。强度为 {i} FLOP/字节的核函数最多能达到多少 GFLOP/s？"),
-    ("practice.your-machine.attainable.why", "min(peak, intensity × bandwidth) = min({peak}, {i} × {bw}) = {att} GFLOP/s.", "min(峰值, 强度 × 带宽) = min({peak}, {i} × {bw}) = {att} GFLOP/s。"),
-    ("practice.your-machine.matmul", "Measured: {bw} GB/s, {peak} GFLOP/s. A {n}×{n} fp32 matmul does 2n³ FLOPs on 3n² × 4 bytes. Memory-bound or compute-bound on this machine?", "实测：{bw} GB/s，{peak} GFLOP/s。{n}×{n} 的 fp32 矩阵乘法做 2n³ 次 FLOP，读写 3n² × 4 字节。在这台机器上它是内存受限还是计算受限？"),
-    ("practice.your-machine.matmul.memory", "2n³ ÷ 12n² = n ÷ 6 = {i} FLOP per byte, below the ridge of {ridge}: memory-bound.", "2n³ ÷ 12n² = n ÷ 6 = {i} FLOP/字节，低于平衡点 {ridge}：内存受限。"),
-    ("practice.your-machine.matmul.compute", "2n³ ÷ 12n² = n ÷ 6 = {i} FLOP per byte, above the ridge of {ridge}: compute-bound.", "2n³ ÷ 12n² = n ÷ 6 = {i} FLOP/字节，高于平衡点 {ridge}：计算受限。"),
-];
+static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");
