@@ -62,6 +62,37 @@ impl Look {
     }
 }
 
+/// A line series with its legend entry (a short stroke in the same style).
+pub fn line_series<CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    points: Vec<(f64, f64)>,
+    color: RGBColor,
+    stroke: u32,
+    label: &str,
+) -> Option<()> {
+    chart
+        .draw_series(LineSeries::new(points, color.stroke_width(stroke)))
+        .ok()?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(stroke)));
+    Some(())
+}
+
+/// Every chart's legend: upper left, on a pale box, in the chart's type.
+pub fn legend<CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    look: &Look,
+) -> Option<()> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(look.font(12.0))
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .ok()
+}
+
 /// `chart.configure_mesh()` with the shared light grid and label fonts; the
 /// caller adds axis descriptions and formatters.
 macro_rules! mesh {
@@ -336,21 +367,9 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
     for s in p.series.iter() {
-        let c = rgb(s.color);
-        chart
-            .draw_series(LineSeries::new(s.points.clone(), c.stroke_width(stroke)))
-            .ok()?
-            .label(s.label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(stroke)));
+        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(look.font(12.0))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()
-        .ok()?;
+    legend(&mut chart, &look)?;
     root.present().ok()
 }
 
@@ -387,12 +406,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
     for s in p.series.iter() {
-        let c = rgb(s.color);
-        chart
-            .draw_series(LineSeries::new(s.points.clone(), c.stroke_width(stroke)))
-            .ok()?
-            .label(s.label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(stroke)));
+        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label)?;
     }
     chart
         .draw_series(std::iter::once(PathElement::new(
@@ -400,14 +414,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
             RGBColor(208, 48, 10).stroke_width((2.0 * dpr * k) as u32),
         )))
         .ok()?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(look.font(12.0))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()
-        .ok()?;
+    legend(&mut chart, &look)?;
     root.present().ok()
 }
 

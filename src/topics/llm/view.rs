@@ -319,12 +319,7 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
     for (i, c) in SERIES_COLORS.iter().enumerate() {
-        let c = *c;
-        chart
-            .draw_series(LineSeries::new(series(d, i), c.stroke_width(stroke)))
-            .ok()?
-            .label(d.labels[i].as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(stroke)));
+        crate::ui::chart::line_series(&mut chart, series(d, i), *c, stroke, &d.labels[i])?;
     }
     let line = |x: f64, color: RGBColor| {
         PathElement::new(vec![(x, y0 / 2.0), (x, y1 * 2.0)], color.stroke_width((2.0 * dpr * k) as u32))
@@ -342,14 +337,7 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
             .label(d.measured_label.as_str())
             .legend(move |(x, y)| Circle::new((x + 10, y), r, style));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(look.font(12.0))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()
-        .ok()?;
+    crate::ui::chart::legend(&mut chart, &look)?;
     root.present().ok()
 }
 

@@ -432,11 +432,13 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     }
     for (bw, peak, color, label) in roofs {
         let ridge = peak / bw;
-        chart
-            .draw_series(LineSeries::new(vec![(x0, x0 * bw), (ridge, peak), (x1, peak)], color.stroke_width(stroke)))
-            .ok()?
-            .label(label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(stroke)));
+        crate::ui::chart::line_series(
+            &mut chart,
+            vec![(x0, x0 * bw), (ridge, peak), (x1, peak)],
+            color,
+            stroke,
+            label,
+        )?;
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(ridge, y0), (ridge, peak)],
@@ -483,14 +485,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
             root.draw(&Text::new(line.clone(), (cx as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(look.font(12.0))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()
-        .ok()?;
+    crate::ui::chart::legend(&mut chart, &look)?;
     root.present().ok()
 }
 
