@@ -119,14 +119,11 @@ mod tests {
             section: 128,
             seed: 1,
         });
-        for present in [false, true] {
-            let th = Theme::for_mode(present);
-            for width in [240.0, 320.0, 631.0, 900.0, 1400.0] {
-                let s = draw(&a, &th, width, "Lanes", &|n| format!("{n} skipped"));
-                assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {present}");
-                assert!(s.texts().contains(&"0"), "{width} {present}");
-            }
-        }
+        super::super::each_theme_and_width(|th, width| {
+            let s = draw(&a, th, width, "Lanes", &|n| format!("{n} skipped"));
+            assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {}", th.min_text());
+            assert!(s.texts().contains(&"0"), "{width} {}", th.min_text());
+        });
     }
 
     #[test]

@@ -193,37 +193,27 @@ mod tests {
     use super::*;
     use crate::sim::divergence::Params;
 
+    /// The notes' `tid < 100` over 4 warps, 10 steps in each branch.
+    fn lecture_case() -> Divergence {
+        Divergence::new(Params { warps: 4, cond: "tid<100".into(), then_steps: 10, else_steps: 10, after_steps: 0 })
+    }
+
     #[test]
     fn no_text_under_the_modes_smallest_at_any_width() {
         // 960 × 540 embed (~630 px), phones (~320 px), projected (18 px).
-        let d = Divergence::new(Params {
-            warps: 4,
-            cond: "tid<100".into(),
-            then_steps: 10,
-            else_steps: 10,
-            after_steps: 0,
+        let d = lecture_case();
+        super::super::each_theme_and_width(|th, width| {
+            let cap = "Step 50 of 50: warp 3 runs the else branch with lanes 4 to 31 active";
+            let s = draw(&d, 50, th, width, cap, &|w| format!("warp {w}"), "lanes");
+            assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {}", th.min_text());
+            // Lane 0 is always numbered, in its lane or under it.
+            assert!(s.texts().contains(&"0"), "{width} {}", th.min_text());
         });
-        for present in [false, true] {
-            let th = Theme::for_mode(present);
-            for width in [240.0, 320.0, 631.0, 900.0, 1400.0] {
-                let cap = "Step 50 of 50: warp 3 runs the else branch with lanes 4 to 31 active";
-                let s = draw(&d, 50, &th, width, cap, &|w| format!("warp {w}"), "lanes");
-                assert!(s.smallest_text(0.0).unwrap() >= th.min_text(), "{width} {present}");
-                // Lane 0 is always numbered, in its lane or under it.
-                assert!(s.texts().contains(&"0"), "{width} {present}");
-            }
-        }
     }
 
     #[test]
     fn current_lanes_follow_the_mask() {
-        let d = Divergence::new(Params {
-            warps: 4,
-            cond: "tid<100".into(),
-            then_steps: 10,
-            else_steps: 10,
-            after_steps: 0,
-        });
+        let d = lecture_case();
         // The last step is warp 3's last else instruction: lanes 4..31 active.
         let s = draw(&d, 50, &Theme::normal(), 900.0, "x", &|w| format!("warp {w}"), "lanes");
         let lane_rects: Vec<_> = s

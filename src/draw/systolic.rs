@@ -347,19 +347,23 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
             if let (Some(a), true) = (pe.a, corners) {
                 scene.text(x + m + 3.0, y + m + small * 0.75, a.to_string(), small, th.a_color, Align::Left, true);
             }
+            // The top operand (or the weight held) in the upper right corner.
+            let corner_b = |scene: &mut Scene, b: Option<i32>| {
+                if let (Some(b), true) = (b, corners) {
+                    scene.text(
+                        x + cs - m - 3.0,
+                        y + m + small * 0.75,
+                        b.to_string(),
+                        small,
+                        th.b_color,
+                        Align::Right,
+                        true,
+                    );
+                }
+            };
             match p.dataflow {
                 Dataflow::Os => {
-                    if let (Some(b), true) = (pe.b, corners) {
-                        scene.text(
-                            x + cs - m - 3.0,
-                            y + m + small * 0.75,
-                            b.to_string(),
-                            small,
-                            th.b_color,
-                            Align::Right,
-                            true,
-                        );
-                    }
+                    corner_b(&mut scene, pe.b);
                     if let Some(acc) = pe.acc {
                         let acc = acc.to_string();
                         scene.text(
@@ -376,17 +380,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                 Dataflow::Ws | Dataflow::Is => match (pe.acc, pe.b) {
                     // Busy: the partial sum it passes down, its weight in the corner.
                     (Some(ps), w) => {
-                        if let (Some(w), true) = (w, corners) {
-                            scene.text(
-                                x + cs - m - 3.0,
-                                y + m + small * 0.75,
-                                w.to_string(),
-                                small,
-                                th.b_color,
-                                Align::Right,
-                                true,
-                            );
-                        }
+                        corner_b(&mut scene, w);
                         let ps = ps.to_string();
                         scene.text(x + cs / 2.0, y + mid(cs * 0.6), &ps, big_for(ps.len()), th.fg, Align::Center, true);
                     }

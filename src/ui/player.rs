@@ -154,38 +154,19 @@ pub fn Player(props: &PlayerProps) -> Html {
             playing.set(!*playing);
         })
     };
-    let step = {
+    // A move by hand pauses playback.
+    let moved = |f: fn(&mut Cursor)| {
         let seek = seek.clone();
         let playing = playing.clone();
         Callback::from(move |_: ()| {
             playing.set(false);
-            seek(&|c| c.step());
+            seek(&f);
         })
     };
-    let back = {
-        let seek = seek.clone();
-        let playing = playing.clone();
-        Callback::from(move |_: ()| {
-            playing.set(false);
-            seek(&|c| c.back());
-        })
-    };
-    let to_start = {
-        let seek = seek.clone();
-        let playing = playing.clone();
-        Callback::from(move |_: ()| {
-            playing.set(false);
-            seek(&|c| c.jump(0));
-        })
-    };
-    let to_end = {
-        let seek = seek.clone();
-        let playing = playing.clone();
-        Callback::from(move |_: ()| {
-            playing.set(false);
-            seek(&|c| c.jump(u64::MAX));
-        })
-    };
+    let step = moved(|c| c.step());
+    let back = moved(|c| c.back());
+    let to_start = moved(|c| c.jump(0));
+    let to_end = moved(|c| c.jump(u64::MAX));
 
     // Keys, and a swipe across the canvas on a touch screen.
     {
