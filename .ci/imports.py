@@ -23,12 +23,20 @@ import os, re, sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 ROOT = os.path.normpath(ROOT)
 
+# Comments, char literals, raw strings and strings, read in one left-to-right
+# pass (so `"https://…"` is a string, not a comment, and a string ending in
+# `r` is not a raw string's start).
+TOKEN = re.compile(
+    r"//[^\n]*"
+    r"|/\*.*?\*/"
+    r"|'(?:\\.|[^'\\\n])'"
+    r'|(?<!\w)r(#*)"(?:.|\n)*?"\1'
+    r'|"(?:\\.|[^"\\])*"',
+    re.S,
+)
+
 def strip(text):
-    text = re.sub(r'//[^\n]*', '', text)
-    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
-    text = re.sub(r'r#*"(?:.|\n)*?"#*', '""', text)
-    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
-    return text
+    return TOKEN.sub(lambda m: '""' if m.group(0)[0] in "r\"'" else "", text)
 
 WITH_TESTS = "--with-tests" in sys.argv
 modules = {}   # module path (tuple) -> file

@@ -35,6 +35,16 @@ impl Cell {
 /// A figure the lecture does not print for this row.
 pub const NOT_PRINTED: &str = "—";
 
+/// The notes' §5.3 decode sweep (B = 1 … 1024, intensity 1 … 819): each
+/// batch with its preset's label key and id, for every panel that offers it.
+pub const DECODE_BATCHES: [(i64, &str, &str); 5] = [
+    (1, "decode.b1", "b1"),
+    (8, "decode.b8", "b8"),
+    (64, "decode.b64", "b64"),
+    (256, "decode.b256", "b256"),
+    (1024, "decode.b1024", "b1024"),
+];
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub label: &'static str,

@@ -10,6 +10,7 @@ pub mod format;
 pub mod i18n;
 pub mod lecture;
 pub mod lecture_deck;
+pub mod message;
 pub mod params;
 pub mod practice;
 pub mod scene;

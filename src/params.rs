@@ -3,6 +3,8 @@
 //! validated values plus a [`Notice`] for everything it had to clamp, ignore or
 //! replace. It never fails: a hostile URL gives notices and a working panel.
 
+use crate::message::Message;
+
 /// The custom machine's parameters, shared by every panel that offers
 /// `gpu=custom`: its peak (TFLOP/s, decimal) and bandwidth (GB/s).
 pub const CUSTOM_PEAK: ParamSpec = ParamSpec::text("peak", 12, "1000", check_peak).optional();
@@ -11,11 +13,11 @@ pub const CUSTOM_BW: ParamSpec = ParamSpec::int("bw", 1, 100_000, 3350).optional
 /// The `gpu` of a panel's roofline inset where a custom machine is offered.
 pub const INSET_GPU_CUSTOM: ParamSpec = ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100").optional();
 
-fn check_peak(s: &str) -> Result<(), Reason> {
+fn check_peak(s: &str) -> Result<(), Message> {
     use crate::sim::hw::{parse_peak, PeakError};
     parse_peak(s).map(|_| ()).map_err(|e| match e {
-        PeakError::OutOfRange => Reason::new("notice.peak-range", &[]),
-        PeakError::NotANumber => Reason::new("notice.peak-number", &[]),
+        PeakError::OutOfRange => Message::new("notice.peak-range", &[]),
+        PeakError::NotANumber => Message::new("notice.peak-number", &[]),
     })
 }
 
@@ -79,21 +81,7 @@ pub enum Kind {
 /// A text parameter's validator. (Specs compare equal regardless of it:
 /// function pointers have no meaningful identity.)
 #[derive(Clone, Copy)]
-pub struct Check(pub fn(&str) -> Result<(), Reason>);
-
-/// Why a text value is unusable, in no language yet: a translation key and
-/// its placeholders' values, so the notice is written in the reader's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reason {
-    pub key: &'static str,
-    pub args: Vec<(&'static str, String)>,
-}
-
-impl Reason {
-    pub fn new(key: &'static str, args: &[(&'static str, String)]) -> Self {
-        Reason { key, args: args.to_vec() }
-    }
-}
+pub struct Check(pub fn(&str) -> Result<(), Message>);
 
 impl PartialEq for Check {
     fn eq(&self, _: &Self) -> bool {
@@ -138,7 +126,7 @@ impl ParamSpec {
         name: &'static str,
         max_len: usize,
         default: &'static str,
-        check: fn(&str) -> Result<(), Reason>,
+        check: fn(&str) -> Result<(), Message>,
     ) -> Self {
         ParamSpec { name, kind: Kind::Text { max_len, default, check: Check(check) }, always: true, log: false }
     }
@@ -184,7 +172,7 @@ pub enum Problem {
     /// Not a number / not one of the options: the default is used.
     Malformed { used: String },
     /// Text the panel can't use (the reason says why): the default is used.
-    Invalid { reason: Reason, used: String },
+    Invalid { reason: Message, used: String },
     /// A parameter this panel does not have: ignored.
     Unknown,
     /// The query string itself could not be decoded.
@@ -396,7 +384,7 @@ fn validate(specs: &'static [ParamSpec], query: &[(String, String)], skip_global
             },
             Kind::Text { max_len, default, check } => {
                 let problem = if given.chars().take(max_len + 1).count() > max_len {
-                    Some(Reason::new("notice.too-long", &[("max", max_len.to_string())]))
+                    Some(Message::new("notice.too-long", &[("max", max_len.to_string())]))
                 } else {
                     (check.0)(given).err()
                 };

@@ -4,18 +4,7 @@
 /// down, then further) by a line until it overlaps no label placed before it (the
 /// lecture's matrix × vector and decode at B = 1 share intensity 1).
 pub fn place_labels(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
-    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
-    let overlaps = |x: i32, y: i32, w: i32, placed: &[(i32, i32, i32)]| {
-        placed.iter().any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < line)
-    };
-    dots.iter()
-        .map(|&(x, y, w)| {
-            let tries = (0..12).map(|k| if k % 2 == 0 { y + (k / 2) * line } else { y - (k / 2 + 1) * line });
-            let y2 = tries.clone().find(|&y2| !overlaps(x, y2, w, &placed)).unwrap_or(y);
-            placed.push((x, y2, w));
-            (x, y2)
-        })
-        .collect()
+    place(dots, line, |y, k| if k % 2 == 0 { y + (k / 2) * line } else { y - (k / 2 + 1) * line })
 }
 
 /// Where each dot's label goes when it must stay below its dot (a dot on a
@@ -23,13 +12,20 @@ pub fn place_labels(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
 /// the right): beside its dot, moved down by a line until it overlaps no
 /// label placed before it.
 pub fn place_labels_below(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
+    place(dots, line, |y, k| y + k * line)
+}
+
+/// Each dot `(x, y, width)` in order takes the first of twelve heights
+/// `try_at(y, 0…11)` where its label overlaps no label placed before it (else
+/// its own height).
+fn place(dots: &[(i32, i32, i32)], line: i32, try_at: impl Fn(i32, i32) -> i32) -> Vec<(i32, i32)> {
     let mut placed: Vec<(i32, i32, i32)> = Vec::new();
-    let overlaps = |x: i32, y: i32, w: i32, placed: &[(i32, i32, i32)]| {
-        placed.iter().any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < line)
+    let free = |x: i32, y: i32, w: i32, placed: &[(i32, i32, i32)]| {
+        !placed.iter().any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < line)
     };
     dots.iter()
         .map(|&(x, y, w)| {
-            let y2 = (0..12).map(|k| y + k * line).find(|&y2| !overlaps(x, y2, w, &placed)).unwrap_or(y);
+            let y2 = (0..12).map(|k| try_at(y, k)).find(|&y2| free(x, y2, w, &placed)).unwrap_or(y);
             placed.push((x, y2, w));
             (x, y2)
         })

@@ -7,8 +7,10 @@
 //! answer and the explanation, and `state` is the panel's URL query that
 //! shows the answer. Nothing here knows about the browser.
 
+use crate::message::Message;
+
 use crate::format::grouped;
-use crate::i18n::{trf, Lang};
+use crate::i18n::Lang;
 use crate::params::Values;
 use crate::sim::SplitMix64;
 use crate::topic::TopicMeta;
@@ -24,26 +26,6 @@ pub use round::{part_code, part_from_code, round, Round, ROUND_LEN, ROUND_PARAMS
 /// The practice mode's own texts (each topic's questions are in its
 /// `topics/<id>/practice.tsv`).
 pub static STRINGS: crate::i18n::Texts = crate::texts!("texts.tsv");
-
-/// A translatable text: a key and its filled-in `{placeholders}`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Text {
-    pub key: &'static str,
-    pub args: Vec<(&'static str, String)>,
-}
-
-impl Text {
-    pub fn new(key: &'static str, args: &[(&'static str, String)]) -> Self {
-        Text { key, args: args.to_vec() }
-    }
-    pub fn key(key: &'static str) -> Self {
-        Text { key, args: Vec::new() }
-    }
-    pub fn render(&self, lang: Lang) -> String {
-        let args: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        trf(lang, self.key, &args)
-    }
-}
 
 /// How close a predicted number must be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,7 +58,7 @@ impl Grade {
 /// One option of a multiple-choice question; `right` is decided by the simulation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
-    pub label: Text,
+    pub label: Message,
     pub right: bool,
 }
 
@@ -117,7 +99,7 @@ impl Answer {
         }
     }
     /// Options in this order; exactly one should be right.
-    pub fn choice(options: Vec<(Text, bool)>) -> Self {
+    pub fn choice(options: Vec<(Message, bool)>) -> Self {
         Answer::Choice(options.into_iter().map(|(label, right)| Choice { label, right }).collect())
     }
 
@@ -177,9 +159,9 @@ fn grade_number(value: f64, tol: Tol, x: f64) -> Grade {
 /// What a generator makes: the question without its address.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Made {
-    pub prompt: Text,
+    pub prompt: Message,
     pub answer: Answer,
-    pub explain: Text,
+    pub explain: Message,
     /// The panel's values that show the answer.
     pub state: Values,
 }
@@ -191,7 +173,7 @@ pub type Args = fn(&Values) -> Vec<(&'static str, String)>;
 /// with `args(&state)` (computed once), and its answer.
 pub fn ask(prompt: &'static str, answer: Answer, explain: &'static str, args: Args, state: Values) -> Made {
     let filled = args(&state);
-    Made { prompt: Text::new(prompt, &filled), answer, explain: Text::new(explain, &filled), state }
+    Made { prompt: Message::new(prompt, &filled), answer, explain: Message::new(explain, &filled), state }
 }
 
 /// A question, reproducible from (topic, seed).
@@ -200,9 +182,9 @@ pub struct Question {
     pub topic: &'static str,
     pub kind: &'static str,
     pub seed: u64,
-    pub prompt: Text,
+    pub prompt: Message,
     pub answer: Answer,
-    pub explain: Text,
+    pub explain: Message,
     pub state: Values,
 }
 
@@ -296,12 +278,15 @@ pub fn values(meta: &'static TopicMeta, pairs: &[(&str, String)]) -> Values {
 
 /// Yes / no options, the simulation's fact deciding which is right.
 pub fn yes_no(fact: bool) -> Answer {
-    Answer::choice(vec![(Text::key("practice.yes"), fact), (Text::key("practice.no"), !fact)])
+    Answer::choice(vec![(Message::key("practice.yes"), fact), (Message::key("practice.no"), !fact)])
 }
 
 /// Memory- / compute-bound options.
 pub fn bound_choice(memory_bound: bool) -> Answer {
-    Answer::choice(vec![(Text::key("practice.memory"), memory_bound), (Text::key("practice.compute"), !memory_bound)])
+    Answer::choice(vec![
+        (Message::key("practice.memory"), memory_bound),
+        (Message::key("practice.compute"), !memory_bound),
+    ])
 }
 
 /// Shorthand for a text argument.

@@ -131,15 +131,7 @@ proptest! {
                 prop_assert_eq!(used, &spec.default_value(), "{} not given", spec.name);
                 continue;
             };
-            let as_given = match used {
-                // Digits, or a whole number in scientific notation (`1e3`).
-                Value::Int(v) => {
-                    given.trim().parse::<i64>() == Ok(*v)
-                        || given.trim().contains(['e', 'E']) && given.trim().parse::<f64>() == Ok(*v as f64)
-                }
-                Value::Choice(s) => given.trim() == *s,
-                Value::Text(t) => *given == t,
-            };
+            let as_given = used_as_given(used, given);
             prop_assert!(as_given || noticed(spec.name), "{}={given:?} used as {used:?} without a notice", spec.name);
             if copies.len() > 1 {
                 prop_assert!(noticed(spec.name), "{} repeated without a notice", spec.name);
@@ -266,17 +258,22 @@ proptest! {
             let copies: Vec<&String> = query.iter().filter(|(k, _)| k == spec.name).map(|(_, v)| v).collect();
             let Some(given) = copies.last() else { continue };
             let used = values.get(spec.name);
-            let as_given = match used {
-                // Digits, or a whole number in scientific notation (`1e3`).
-                Value::Int(v) => {
-                    given.trim().parse::<i64>() == Ok(*v)
-                        || given.trim().contains(['e', 'E']) && given.trim().parse::<f64>() == Ok(*v as f64)
-                }
-                Value::Choice(c) => given.trim() == *c,
-                Value::Text(t) => *given == t,
-            };
+            let as_given = used_as_given(used, given);
             prop_assert!(as_given || noticed(spec.name), "#/{route}: {}={given:?} used as {used:?} silently", spec.name);
             prop_assert!(copies.len() == 1 || noticed(spec.name), "#/{route}: {} repeated silently", spec.name);
         }
+    }
+}
+
+/// Was the value used the one given (not clamped, replaced or defaulted)?
+fn used_as_given(used: &Value, given: &str) -> bool {
+    match used {
+        // Digits, or a whole number in scientific notation (`1e3`).
+        Value::Int(v) => {
+            given.trim().parse::<i64>() == Ok(*v)
+                || given.trim().contains(['e', 'E']) && given.trim().parse::<f64>() == Ok(*v as f64)
+        }
+        Value::Choice(c) => given.trim() == *c,
+        Value::Text(t) => given == t,
     }
 }

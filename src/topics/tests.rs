@@ -6,8 +6,9 @@ use super::*;
 use crate::i18n::{
     self, file_contents, file_name, has, install, is_loaded, tables, Entry, Lang, BUILD, BUILD_KEY, RESIDENT,
 };
+use crate::message::Message;
 use crate::params::{parse, Kind, Value, Values};
-use crate::practice::{question, round, Answer, Given, Grade, Text, Tol, ROUND_LEN};
+use crate::practice::{question, round, Answer, Given, Grade, Tol, ROUND_LEN};
 use crate::topic::{q, Part};
 
 #[test]
@@ -192,7 +193,7 @@ const SEEDS: u64 = 2000;
 
 /// A rendered text with no `{placeholder}` left (trf panics in tests on a
 /// missing argument; this also catches a stray brace).
-fn filled(t: &Text, lang: Lang) -> String {
+fn filled(t: &Message, lang: Lang) -> String {
     let s = t.render(lang);
     assert!(!s.trim().is_empty(), "{} is empty", t.key);
     assert!(crate::i18n::placeholders(&s).is_empty(), "{}: unfilled in {s}", t.key);
@@ -380,4 +381,83 @@ fn waves_floor_is_wrong_not_close() {
     let q = question(bank, 0);
     assert_eq!((q.kind, q.answer.grade(Given::Number(16.0))), ("waves", Grade::Right));
     assert_eq!(q.answer.grade(Given::Number(15.0)), Grade::Wrong, "q=0: the floor");
+}
+
+/// Words of two or more Latin letters in `s`, other than the names a
+/// reader types or reads as code (`tid`, `warp`, `lane`, the unit TFLOP).
+fn latin_words(s: &str) -> Vec<String> {
+    const CODE: [&str; 4] = ["tid", "warp", "lane", "TFLOP"];
+    s.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 2 && !CODE.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// No English in a Chinese error (issue 22, item 6): every parser error of
+/// the condition, fusion's expression and online softmax's vector, as its
+/// box shows it and as a link's notice says it, in 中文.
+#[test]
+fn no_english_in_chinese_errors() {
+    use crate::i18n::notice_text;
+    use crate::sim::expr::{self, Syntax};
+    use crate::sim::{fusion, softmax};
+    use divergence::{draft_error, syntax_text};
+    crate::topics::install_texts();
+    let zh = Lang::Zh;
+    let mut messages = Vec::new();
+    for kind in Syntax::ALL {
+        messages.push(syntax_text(zh, kind, 0));
+        assert!(!syntax_text(Lang::En, kind, 0).is_empty());
+    }
+    // The condition box's first line (the others echo the input and the caret).
+    for cond in
+        ["tid＜100", "tid < 100 线", "tid % 2 = 0", "tid & 1", "tid | 1", "foo", "(tid", "tid)", "", "tid 3", "tid <"]
+    {
+        let first = draft_error(zh, cond, 4).expect("an error").message;
+        assert!(first.starts_with("条件有误："), "{first}");
+        messages.push(first);
+    }
+    assert!(draft_error(zh, "tid＜100", 4).unwrap().message.contains("全角字符：请把输入法切换到半角（英文）标点"));
+    for ex in ["sin（x）", "foo(x)", "max(x)", "sin x", "x +", "1..2", "x y", "(x"] {
+        let e = fusion::parse(ex).expect_err(ex);
+        let shown = self::fusion::expr_error(zh, &e);
+        assert_eq!(shown.at, Some(e.pos));
+        messages.push(shown.message);
+    }
+    let too_many = "1,".repeat(softmax::MAX_VALUES + 2);
+    for x in ["1,二,3", "一,二,三,四,五,六,七", too_many.as_str()] {
+        let e = softmax::parse_vector(x).expect_err("not a vector");
+        messages.push(self::online_softmax::vector_error(zh, &e));
+    }
+    // A link's notices: the reason in 中文 (the echoed value taken out).
+    let bad: [(&Topic, &str, &str); 6] = [
+        (&divergence::TOPIC, "cond", "tid＜100"),
+        (&divergence::TOPIC, "cond", &"线".repeat(expr::MAX_LEN + 1)),
+        (&self::fusion::TOPIC, "expr", "sin（x）"),
+        (&self::fusion::TOPIC, "peak", "很多"),
+        (&online_softmax::TOPIC, "x", "1,二"),
+        (&your_machine::TOPIC, "r", "五十"),
+    ];
+    for (topic, name, given) in bad {
+        let (_, notices) = topic.meta.parse(&q(&[(name, given)]));
+        let n = notices.iter().find(|n| n.param == name).unwrap_or_else(|| panic!("no notice for {name}"));
+        let text = notice_text(zh, n);
+        let reason = text.split_once('：').map(|(_, r)| r.to_string()).unwrap_or_default();
+        let reason = reason.rsplit_once('；').map(|(r, _)| r.to_string()).unwrap_or_default();
+        assert!(!reason.is_empty(), "{text}");
+        messages.push(reason);
+    }
+    for m in &messages {
+        assert!(latin_words(m).is_empty(), "English in a Chinese error: {m:?} ({:?})", latin_words(m));
+    }
+    // And the test would see English: the same messages in English have it.
+    assert!(!latin_words(&syntax_text(Lang::En, Syntax::FullWidth, 0)).is_empty());
+}
+
+/// A topic's own label wins over the shared one (`i18n::topic_key`).
+#[test]
+fn a_topics_own_label_first() {
+    crate::topics::install_texts();
+    assert_eq!(crate::i18n::topic_key("param", "online-softmax", "block"), "param.online-softmax.block");
+    assert_eq!(crate::i18n::topic_key("param", "threads", "block"), "param.block");
 }

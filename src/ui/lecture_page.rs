@@ -5,7 +5,7 @@
 //! numbers at the end of each part, progress kept in local storage. Also
 //! the landing page's two entries and its "continue where you left off".
 
-use super::ctx::{self, query_pairs, AppCtx, Route};
+use super::ctx::{self, query_pairs, AppCtx};
 use super::practice::Ask;
 use super::tools::{base_url, present, store, DECK_KEY};
 use crate::lecture_deck::{self as lecture, Answered, Stop, Study, Sum, PARTS, SKIPPED, VIEWS};
@@ -77,12 +77,7 @@ fn PresentPage() -> Html {
                 <button class="tool" data-testid="lecture-mine" title={ctx.t("lecture.mine.title")}
                     onclick={mine}>{ ctx.t("lecture.mine") }</button>
                 if let Some(n) = *copied {
-                    <span class="tool-status" role="status" data-testid="lecture-mine-done">
-                        { ctx.tf("lecture.mine.done", &[("n", &n.to_string())]) }{" "}
-                        <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
-                            { ctx.t("frame.deck-open") }
-                        </Link<Route, Vec<(String, String)>>>
-                    </span>
+                    { crate::ui::tools::added_to_deck(&ctx, "lecture-mine-done", &ctx.tf("lecture.mine.done", &[("n", &n.to_string())])) }
                 }
             </div>
             <p class="muted">{ ctx.t("deck.keys") }</p>

@@ -72,3 +72,35 @@ pub fn measured_note(ctx: &AppCtx, table: &Table) -> Html {
         </p>
     }
 }
+
+/// A measured table, scrollable on a phone: its head and its rows.
+pub fn measured_table(head: Html, rows: Html) -> Html {
+    table_in("ledger", head, rows)
+}
+
+/// A compact measured grid (numbers right-aligned, column heads `keys`).
+pub fn measured_grid(ctx: &AppCtx, keys: &[&str], rows: Html) -> Html {
+    let head =
+        html! { <thead><tr>{ for keys.iter().map(|k| html! { <th scope="col">{ ctx.t(k) }</th> }) }</tr></thead> };
+    table_in("ledger measured-table", head, rows)
+}
+
+fn table_in(class: &'static str, head: Html, rows: Html) -> Html {
+    html! {
+        <div class="measured-scroll"><table {class}>
+            { head }
+            <tbody>{ rows }</tbody>
+        </table></div>
+    }
+}
+
+/// A measured figure's cell: `data-measured="<name>"` with its raw
+/// `data-value` (what the tests read), showing `shown`.
+pub fn measured_cell(name: String, value: f64, shown: String) -> Html {
+    html! { <td class="num" data-measured={name} data-value={value.to_string()}>{ shown }</td> }
+}
+
+/// The model ÷ measured cell of row `id` (`<id>.model-over-measured`).
+pub fn ratio_cell(id: &str, ratio: f64, digits: usize) -> Html {
+    measured_cell(format!("{id}.model-over-measured"), ratio, format!("{ratio:.digits$}"))
+}

@@ -157,12 +157,7 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
                 { ctx.t("frame.deck-add") }
             </button>
             if let Some(n) = *added {
-                <span class="tool-status" role="status" data-testid="deck-added">
-                    { ctx.tf("frame.deck-added", &[("n", &n.to_string())]) }{" "}
-                    <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
-                        { ctx.t("frame.deck-open") }
-                    </Link<Route, Vec<(String, String)>>>
-                </span>
+                { added_to_deck(&ctx, "deck-added", &ctx.tf("frame.deck-added", &[("n", &n.to_string())])) }
             }
             if added.is_none() {
                 <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(deck_query(&ctx))}
@@ -282,5 +277,18 @@ pub fn copied(ctx: &AppCtx, said: &str, testid: &'static str, text: &Option<Stri
             <p>{ ctx.t(said) }</p>
             <textarea readonly=true rows="3" data-testid={testid} value={text} />
         </div>
+    }
+}
+
+/// "n views added" with a link to the deck (after adding this view, or the
+/// whole lecture).
+pub fn added_to_deck(ctx: &AppCtx, testid: &'static str, done: &str) -> Html {
+    html! {
+        <span class="tool-status" role="status" data-testid={testid}>
+            { done }{" "}
+            <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
+                { ctx.t("frame.deck-open") }
+            </Link<Route, Vec<(String, String)>>>
+        </span>
     }
 }

@@ -4,7 +4,7 @@
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::sim::measured::Table;
 use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::measured::{measured_cell, measured_note, measured_table, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
@@ -82,13 +82,13 @@ fn mib(bytes: f64) -> String {
 fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
     let rows = super::measured_rows(&t);
     let ratio = |name: String, q: Option<f64>| match q {
-        Some(q) => html! { <td class="num" data-measured={name} data-value={q.to_string()}>{ format!("{q:.3}") }</td> },
+        Some(q) => measured_cell(name, q, format!("{q:.3}")),
         None => html! { <td class="num">{ "—" }</td> },
     };
     html! {
         <section class="measured measured-beside" data-testid="measured-attention">
             { chart_title(ctx, "attention-memory.measured.title") }
-            <div class="measured-scroll"><table class="ledger">
+            { measured_table(html! {
                 <thead><tr>
                     <th>{ "n" }</th>
                     <th>{ ctx.t("attention-memory.measured.col.naive") }</th>
@@ -100,7 +100,7 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
                     <th>{ ctx.t("attention-memory.measured.col.ms") }</th>
                     <th>{ ctx.t("attention-memory.measured.col.time") }</th>
                 </tr></thead>
-                <tbody>
+            }, html! {
                     { for rows.iter().map(|r| {
                         let oom = || html! { <span class="oom">{ ctx.t("attention-memory.measured.oom") }</span> };
                         let ms = |m: Option<super::Measured>| m.map_or("—".to_string(), |m| format!("{:.3}", m.ms));
@@ -115,15 +115,13 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
                                 { ratio(format!("flash.{}.model-over-measured", r.n), r.flash_ratio()) }
                                 <td class="num">{ format!("{} ; {}", ms(r.naive), ms(r.flash)) }</td>
                                 { match r.time_ratio() {
-                                    Some(q) => html! { <td class="num" data-measured={format!("time.{}.naive-over-flash", r.n)}
-                                        data-value={q.to_string()}>{ format!("{q:.2}×") }</td> },
+                                    Some(q) => measured_cell(format!("time.{}.naive-over-flash", r.n), q, format!("{q:.2}×")),
                                     None => html! { <td class="num">{ "—" }</td> },
                                 } }
                             </tr>
                         }
                     }) }
-                </tbody>
-            </table></div>
+            }) }
             <p class="muted">{ ctx.t("attention-memory.measured.setup") }</p>
             <p class="measured-why">{ ctx.t("attention-memory.measured.why") }</p>
             { measured_note(ctx, &t) }

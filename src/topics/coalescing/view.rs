@@ -8,7 +8,7 @@ use crate::sim::measured::Table;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::ctx::AppCtx;
 use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::measured::{measured_grid, measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::widgets::{preset_row, Preset};
@@ -137,20 +137,9 @@ fn measured_overlay(
     html! {
         <section class="measured" data-testid="measured-coalescing">
             <h2 class="chart-title">{ ctx.tf("coalescing.measured.title", &[("dtype", dtype)]) }</h2>
-            <div class="measured-scroll">
-                <table class="ledger measured-table">
-                    <thead><tr>
-                        <th scope="col">{ ctx.t("coalescing.measured.stride") }</th>
-                        <th scope="col">{ ctx.t("coalescing.measured.m1") }</th>
-                        <th scope="col">{ ctx.t("coalescing.measured.m8") }</th>
-                        <th scope="col">{ ctx.t("coalescing.measured.model128") }</th>
-                        <th scope="col">{ ctx.t("coalescing.measured.ratio") }</th>
-                        <th scope="col">{ ctx.t("coalescing.measured.model32") }</th>
-                        <th scope="col">{ ctx.t("coalescing.measured.ratio") }</th>
-                    </tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
+            { measured_grid(ctx, &["coalescing.measured.stride", "coalescing.measured.m1", "coalescing.measured.m8",
+                "coalescing.measured.model128", "coalescing.measured.ratio", "coalescing.measured.model32",
+                "coalescing.measured.ratio"], rows.collect()) }
             <p class="muted">{ ctx.tf("coalescing.measured.model-note", &[("peak", &peak)]) }</p>
             { beyond }
             if let Some(v) = verdict {

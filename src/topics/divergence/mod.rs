@@ -2,7 +2,8 @@
 //! from URL values to simulation parameters.
 
 use crate::i18n::{tr, trf, Lang};
-use crate::params::{ParamSpec, Reason, Value, Values};
+use crate::message::Message;
+use crate::params::{ParamSpec, Value, Values};
 use crate::sim::divergence::{self, CondError, Divergence};
 use crate::sim::expr::{self, Syntax};
 use crate::sim::measured::Table;
@@ -13,14 +14,14 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-fn check_cond(s: &str) -> Result<(), Reason> {
+fn check_cond(s: &str) -> Result<(), Message> {
     expr::parse(s).map(|_| ()).map_err(|e| syntax_reason(e.kind))
 }
 
 /// An expression error (this panel's condition, fusion's expression) as a
 /// URL notice's reason (the notice quotes the text itself).
-pub fn syntax_reason(kind: Syntax) -> Reason {
-    Reason::new(kind.key(), &[])
+pub fn syntax_reason(kind: Syntax) -> Message {
+    Message::new(kind.key(), &[])
 }
 
 /// An expression error in `lang`: the message and the 1-based character.
@@ -436,84 +437,5 @@ mod tests {
         let e = draft_error(Lang::Zh, "tid / (lane - 3) == 0", 4).expect("an error");
         assert_eq!(e, BoxError { message: "线程 tid = 3 出现除以零。".into(), at: None });
         assert_eq!(e.split("x"), None);
-    }
-
-    /// Words of two or more Latin letters in `s`, other than the names a
-    /// reader types or reads as code (`tid`, `warp`, `lane`, the unit TFLOP).
-    fn latin_words(s: &str) -> Vec<String> {
-        const CODE: [&str; 4] = ["tid", "warp", "lane", "TFLOP"];
-        s.split(|c: char| !c.is_ascii_alphabetic())
-            .filter(|w| w.len() >= 2 && !CODE.contains(w))
-            .map(str::to_string)
-            .collect()
-    }
-
-    /// No English in a Chinese error (issue 22, item 6): every parser error of
-    /// the condition, fusion's expression and online softmax's vector, as its
-    /// box shows it and as a link's notice says it, in 中文.
-    #[test]
-    fn no_english_in_chinese_errors() {
-        crate::topics::install_texts();
-        use crate::i18n::notice_text;
-        use crate::sim::{fusion, softmax};
-        let zh = Lang::Zh;
-        let mut messages = Vec::new();
-        for kind in Syntax::ALL {
-            messages.push(syntax_text(zh, kind, 0));
-            assert!(!syntax_text(Lang::En, kind, 0).is_empty());
-        }
-        // The condition box's first line (the others echo the input and the caret).
-        for cond in [
-            "tid＜100",
-            "tid < 100 线",
-            "tid % 2 = 0",
-            "tid & 1",
-            "tid | 1",
-            "foo",
-            "(tid",
-            "tid)",
-            "",
-            "tid 3",
-            "tid <",
-        ] {
-            let first = draft_error(zh, cond, 4).expect("an error").message;
-            assert!(first.starts_with("条件有误："), "{first}");
-            messages.push(first);
-        }
-        assert!(draft_error(zh, "tid＜100", 4).unwrap().message.contains("全角字符：请把输入法切换到半角（英文）标点"));
-        for ex in ["sin（x）", "foo(x)", "max(x)", "sin x", "x +", "1..2", "x y", "(x"] {
-            let e = fusion::parse(ex).expect_err(ex);
-            let shown = super::super::fusion::expr_error(zh, &e);
-            assert_eq!(shown.at, Some(e.pos));
-            messages.push(shown.message);
-        }
-        let too_many = "1,".repeat(softmax::MAX_VALUES + 2);
-        for x in ["1,二,3", "一,二,三,四,五,六,七", too_many.as_str()] {
-            let e = softmax::parse_vector(x).expect_err("not a vector");
-            messages.push(super::super::online_softmax::vector_error(zh, &e));
-        }
-        // A link's notices: the reason in 中文 (the echoed value taken out).
-        let bad: [(&crate::topics::Topic, &str, &str); 6] = [
-            (&super::super::divergence::TOPIC, "cond", "tid＜100"),
-            (&super::super::divergence::TOPIC, "cond", &"线".repeat(expr::MAX_LEN + 1)),
-            (&super::super::fusion::TOPIC, "expr", "sin（x）"),
-            (&super::super::fusion::TOPIC, "peak", "很多"),
-            (&super::super::online_softmax::TOPIC, "x", "1,二"),
-            (&super::super::your_machine::TOPIC, "r", "五十"),
-        ];
-        for (topic, name, given) in bad {
-            let (_, notices) = topic.meta.parse(&q(&[(name, given)]));
-            let n = notices.iter().find(|n| n.param == name).unwrap_or_else(|| panic!("no notice for {name}"));
-            let text = notice_text(zh, n);
-            let reason = text.split_once('：').map(|(_, r)| r.to_string()).unwrap_or_default();
-            let reason = reason.rsplit_once('；').map(|(r, _)| r.to_string()).unwrap_or_default();
-            assert!(!reason.is_empty(), "{text}");
-            messages.push(reason);
-        }
-        for m in &messages {
-            assert!(latin_words(m).is_empty(), "English in a Chinese error: {m:?} ({:?})", latin_words(m));
-        }
-        // And the test would see English: the same messages in English have it.
-        assert!(!latin_words(&syntax_text(Lang::En, Syntax::FullWidth, 0)).is_empty());
     }
 }

@@ -11,7 +11,7 @@ use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::ctx::AppCtx;
 use crate::ui::export::Export;
 use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::measured::{measured_grid, measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
@@ -222,17 +222,8 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
     html! {
         <section class="measured" data-testid="measured-divergence">
             { chart_title(ctx, "divergence.measured.title") }
-            <div class="measured-scroll">
-                <table class="ledger measured-table">
-                    <thead><tr>
-                        <th scope="col">{ ctx.t("divergence.measured.k") }</th>
-                        <th scope="col">{ ctx.t("divergence.measured.model") }</th>
-                        <th scope="col">{ ctx.t("divergence.measured.saturated") }</th>
-                        <th scope="col">{ ctx.t("divergence.measured.one-warp") }</th>
-                    </tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
+            { measured_grid(ctx, &["divergence.measured.k", "divergence.measured.model", "divergence.measured.saturated",
+                "divergence.measured.one-warp"], rows.collect()) }
             { tid.unwrap_or_default() }
             if let Some([a, b]) = texts {
                 <p class="current">{ a }</p>

@@ -3,7 +3,8 @@
 //! ledger's totals, the roofline inset's two points) as pure data.
 
 use crate::i18n::{trf, Lang};
-use crate::params::{ParamSpec, Reason, Values};
+use crate::message::Message;
+use crate::params::{ParamSpec, Values};
 use crate::sim::fusion::{self, Ledger, Node};
 use crate::sim::measured::Table;
 use crate::sim::roofline::Work;
@@ -13,7 +14,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-fn check_fusion(s: &str) -> Result<(), Reason> {
+fn check_fusion(s: &str) -> Result<(), Message> {
     fusion::parse(s).map(|_| ()).map_err(|e| super::divergence::syntax_reason(e.kind))
 }
 

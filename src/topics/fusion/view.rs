@@ -4,7 +4,7 @@ use crate::params::Value;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::sim::measured::Table;
 use crate::ui::inset::RooflineInset;
-use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
@@ -111,26 +111,22 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
     html! {
         <section class="measured measured-beside" data-testid="measured-fusion">
             { chart_title(ctx, "fusion.measured.title") }
-            <div class="measured-scroll"><table class="ledger">
-                { table_head(ctx, &["fusion.measured.col.case", "fusion.measured.col.model", "fusion.measured.col.ms", "fusion.measured.col.measured", "fusion.measured.col.ratio"]) }
-                <tbody>
-                    { for rows.iter().map(|r| html! {
-                        <tr data-case={r.id}>
-                            <td>{ ctx.t(&format!("fusion.measured.{}", r.id)) }</td>
-                            <td class="num" data-measured={format!("{}.model", r.id)} data-value={r.model.to_string()}>
-                                { format!("{:.2}×", r.model) }
-                                <span class="notes-value">{ ctx.tf("fusion.measured.arrays", &[
-                                    ("slow", &r.arrays.0.to_string()), ("fast", &r.arrays.1.to_string()), ("k", &r.kernels.to_string())]) }</span>
-                            </td>
-                            <td class="num">{ format!("{:.3} ÷ {:.3}", r.ms.0, r.ms.1) }</td>
-                            <td class="num" data-measured={format!("{}.measured", r.id)} data-value={r.measured.to_string()}>
-                                { format!("{:.2}×", r.measured) }</td>
-                            <td class="num" data-measured={format!("{}.model-over-measured", r.id)}
-                                data-value={r.model_over_measured().to_string()}>{ format!("{:.3}", r.model_over_measured()) }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table></div>
+            { measured_table(
+                table_head(ctx, &["fusion.measured.col.case", "fusion.measured.col.model", "fusion.measured.col.ms", "fusion.measured.col.measured", "fusion.measured.col.ratio"]),
+                rows.iter().map(|r| html! {
+                    <tr data-case={r.id}>
+                        <td>{ ctx.t(&format!("fusion.measured.{}", r.id)) }</td>
+                        <td class="num" data-measured={format!("{}.model", r.id)} data-value={r.model.to_string()}>
+                            { format!("{:.2}×", r.model) }
+                            <span class="notes-value">{ ctx.tf("fusion.measured.arrays", &[
+                                ("slow", &r.arrays.0.to_string()), ("fast", &r.arrays.1.to_string()), ("k", &r.kernels.to_string())]) }</span>
+                        </td>
+                        <td class="num">{ format!("{:.3} ÷ {:.3}", r.ms.0, r.ms.1) }</td>
+                        { measured_cell(format!("{}.measured", r.id), r.measured, format!("{:.2}×", r.measured)) }
+                        { ratio_cell(r.id, r.model_over_measured(), 3) }
+                    </tr>
+                }).collect::<Html>(),
+            ) }
             <p class="muted">{ ctx.t("fusion.measured.setup") }</p>
             <p class="muted mono-exprs">{ ctx.tf("fusion.measured.exprs", &[("exprs", &exprs)]) }</p>
             <p class="measured-why">{ ctx.t("fusion.measured.why") }</p>

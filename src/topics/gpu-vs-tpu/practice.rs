@@ -2,8 +2,9 @@
 //! and which of the two leaves less of its hardware idle.
 
 use super::{gpu_tpu, GPU_TPU};
+use crate::message::Message;
 use crate::params::Values;
-use crate::practice::{a, ask, bank, values, Answer, Made, Rng, Text};
+use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::hw::GPU_CODES;
 
 bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
@@ -67,8 +68,8 @@ fn busier(r: &mut Rng) -> Made {
         let (t, g) = (c.mxu_utilization(), c.gpu_utilization());
         ((t - g).abs() >= 0.03).then(|| {
             let answer = Answer::choice(vec![
-                (Text::key("practice.gpu-vs-tpu.tpu"), t > g),
-                (Text::key("practice.gpu-vs-tpu.gpu"), g > t),
+                (Message::key("practice.gpu-vs-tpu.tpu"), t > g),
+                (Message::key("practice.gpu-vs-tpu.gpu"), g > t),
             ]);
             ask("practice.gpu-vs-tpu.busier", answer, "practice.gpu-vs-tpu.busier.why", args, v)
         })

@@ -2,7 +2,8 @@
 //! machine, and which of two GPUs needs more FLOPs per byte.
 
 use super::{machine, ridge_args, HARDWARE};
-use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
+use crate::message::Message;
+use crate::practice::{a, bank, values, Answer, Made, Rng};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 
 bank!("hardware": "ridge" => ridge, "custom" => custom, "higher" => higher);
@@ -13,12 +14,12 @@ fn ridge(r: &mut Rng) -> Made {
     let h = machine(&v);
     let args = ridge_args(&h, dtype);
     Made {
-        prompt: Text::new(
+        prompt: Message::new(
             "practice.hardware.ridge",
             &[a("gpu", h.name), a("dtype", dtype), args[0].clone(), args[1].clone()],
         ),
         answer: Answer::real(h.ridge(dtype), 0.03),
-        explain: Text::new("practice.hardware.ridge.why", &args),
+        explain: Message::new("practice.hardware.ridge.why", &args),
         state: v,
     }
 }
@@ -29,9 +30,9 @@ fn custom(r: &mut Rng) -> Made {
     let h = machine(&v);
     let dtype = v.choice("dtype");
     Made {
-        prompt: Text::new("practice.hardware.custom", &[a("peak", peak), a("bw", bw)]),
+        prompt: Message::new("practice.hardware.custom", &[a("peak", peak), a("bw", bw)]),
         answer: Answer::real(h.ridge(dtype), 0.03).with_traps(&[peak as f64 / bw as f64]),
-        explain: Text::new("practice.hardware.ridge.why", &ridge_args(&h, dtype)),
+        explain: Message::new("practice.hardware.ridge.why", &ridge_args(&h, dtype)),
         state: v,
     }
 }
@@ -47,12 +48,15 @@ fn higher(r: &mut Rng) -> Made {
         }
         let best = if r1 > r2 { g1 } else { g2 };
         Some(Made {
-            prompt: Text::new("practice.hardware.higher", &[a("a", h(g1).name), a("b", h(g2).name), a("dtype", dtype)]),
+            prompt: Message::new(
+                "practice.hardware.higher",
+                &[a("a", h(g1).name), a("b", h(g2).name), a("dtype", dtype)],
+            ),
             answer: Answer::choice(vec![
-                (Text::new("practice.name", &[a("name", h(g1).name)]), r1 > r2),
-                (Text::new("practice.name", &[a("name", h(g2).name)]), r2 > r1),
+                (Message::new("practice.name", &[a("name", h(g1).name)]), r1 > r2),
+                (Message::new("practice.name", &[a("name", h(g2).name)]), r2 > r1),
             ]),
-            explain: Text::new(
+            explain: Message::new(
                 "practice.hardware.higher.why",
                 &[
                     a("a", h(g1).name),

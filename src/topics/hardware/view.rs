@@ -5,7 +5,7 @@ use crate::sim::measured::Table;
 use crate::ui::chart::{LogChart, LogSeries};
 use crate::ui::custom_gpu::custom_gpu;
 use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::widgets::{chart_title, table_head};
@@ -108,21 +108,17 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
     html! {
         <section class="measured measured-beside" data-testid="measured-hardware">
             { chart_title(ctx, "hardware.measured.title") }
-            <div class="measured-scroll"><table class="ledger">
-                { table_head(ctx, &["hardware.measured.col.copy", "hardware.measured.col.gbps", "hardware.measured.col.spec", "hardware.measured.col.ratio"]) }
-                <tbody>
-                    { for rows.iter().map(|r| html! {
-                        <tr data-copy={r.id}>
-                            <td>{ ctx.t(&format!("hardware.measured.{}", r.id)) }</td>
-                            <td class="num" data-measured={format!("{}.gbps", r.id)} data-value={r.gbps.to_string()}>
-                                { format!("{:.0}", r.gbps) }</td>
-                            <td class="num">{ format!("{:.0}", r.spec_gbps) }</td>
-                            <td class="num" data-measured={format!("{}.model-over-measured", r.id)}
-                                data-value={r.model_over_measured().to_string()}>{ format!("{:.3}", r.model_over_measured()) }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table></div>
+            { measured_table(
+                table_head(ctx, &["hardware.measured.col.copy", "hardware.measured.col.gbps", "hardware.measured.col.spec", "hardware.measured.col.ratio"]),
+                rows.iter().map(|r| html! {
+                    <tr data-copy={r.id}>
+                        <td>{ ctx.t(&format!("hardware.measured.{}", r.id)) }</td>
+                        { measured_cell(format!("{}.gbps", r.id), r.gbps, format!("{:.0}", r.gbps)) }
+                        <td class="num">{ format!("{:.0}", r.spec_gbps) }</td>
+                        { ratio_cell(r.id, r.model_over_measured(), 3) }
+                    </tr>
+                }).collect::<Html>(),
+            ) }
             if let Some(q) = transpose {
                 <p class="formula" data-measured="transposed-over-straight" data-value={q.to_string()}>
                     { ctx.tf("hardware.measured.transpose", &[("r", &format!("{q:.2}"))]) }</p>

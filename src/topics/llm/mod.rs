@@ -28,11 +28,11 @@ pub const MODELS: &[&str] = &[
     "custom",
 ];
 
-fn check_effects(s: &str) -> Result<(), crate::params::Reason> {
+fn check_effects(s: &str) -> Result<(), crate::message::Message> {
     if s == "all" || s == "none" || (!s.is_empty() && s.split(',').all(|p| EFFECTS.contains(&p.trim()))) {
         Ok(())
     } else {
-        Err(crate::params::Reason::new("llm.reason.effects", &[("list", EFFECTS.join(", "))]))
+        Err(crate::message::Message::new("llm.reason.effects", &[("list", EFFECTS.join(", "))]))
     }
 }
 
@@ -333,15 +333,6 @@ pub fn measured_batches(v: &Values) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// The lecture's §5.3 decode batches (custom model with d = 8192).
-pub const DECODE_PRESETS: [(i64, &str, &str); 5] = [
-    (1, "llm.b1", "b1"),
-    (8, "llm.b8", "b8"),
-    (64, "llm.b64", "b64"),
-    (256, "llm.b256", "b256"),
-    (1024, "llm.b1024", "b1024"),
-];
-
 /// What a §5.3 row sets: a custom model of d = 8192 (Llama-3-70B's other
 /// sizes), decode at batch B on the H100 as the notes.
 pub fn decode_preset(batch: i64) -> Vec<(&'static str, Value)> {
@@ -370,7 +361,7 @@ pub fn oproj_intensity(v: &Values) -> Vec<Metric> {
 /// The notes' §5.3 table beside the model.
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
     let printed = ["1.0", "8.0", "63", "241", "819"];
-    let cases = DECODE_PRESETS
+    let cases = crate::lecture::DECODE_BATCHES
         .iter()
         .zip(printed)
         .map(|(&(b, label, _), p)| crate::lecture::Case {

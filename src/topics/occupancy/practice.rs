@@ -2,8 +2,9 @@
 //! limits them, the occupancy that results.
 
 use super::{occupancy_kernel, OCCUPANCY};
+use crate::message::Message;
 use crate::params::Values;
-use crate::practice::{a, ask, bank, values, Answer, Made, Rng, Text};
+use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::occupancy::{compute, Occupancy, Resource};
 
 bank!("occupancy": "blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
@@ -72,7 +73,7 @@ const WORDS: [(Resource, &str); 4] = [
 fn limiter(r: &mut Rng) -> Made {
     let v = case(r);
     let o = run(&v);
-    let answer = Answer::choice(WORDS.iter().map(|(res, key)| (Text::key(key), *res == o.limiter)).collect());
+    let answer = Answer::choice(WORDS.iter().map(|(res, key)| (Message::key(key), *res == o.limiter)).collect());
     ask("practice.occupancy.limiter", answer, "practice.occupancy.why", args, v)
 }
 

@@ -3,7 +3,8 @@
 //! the probabilities' markup and the random vector.
 
 use crate::i18n::{trf, Lang};
-use crate::params::{ParamSpec, Reason, Value, Values};
+use crate::message::Message;
+use crate::params::{ParamSpec, Value, Values};
 use crate::sim::softmax::{self, OnlineSoftmax, VectorError};
 use crate::sim::SplitMix64;
 use crate::topic::*;
@@ -12,20 +13,20 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-fn check_vector(s: &str) -> Result<(), Reason> {
+fn check_vector(s: &str) -> Result<(), Message> {
     softmax::parse_vector(s).map(|_| ()).map_err(|e| vector_reason(&e))
 }
 
 /// Why a vector can't be read, as a URL notice's reason.
-pub fn vector_reason(e: &VectorError) -> Reason {
+pub fn vector_reason(e: &VectorError) -> Message {
     match e {
-        VectorError::TooMany => Reason::new("online-softmax.too-many", &[("max", softmax::MAX_VALUES.to_string())]),
+        VectorError::TooMany => Message::new("online-softmax.too-many", &[("max", softmax::MAX_VALUES.to_string())]),
         VectorError::NotNumbers { shown, more } => {
             let list: Vec<String> = shown.iter().map(|(i, t)| format!("#{i} “{t}”")).collect();
             let list = list.join(", ");
             match more {
-                0 => Reason::new("online-softmax.not-numbers", &[("list", list)]),
-                m => Reason::new("online-softmax.not-numbers-more", &[("list", list), ("more", m.to_string())]),
+                0 => Message::new("online-softmax.not-numbers", &[("list", list)]),
+                m => Message::new("online-softmax.not-numbers-more", &[("list", list), ("more", m.to_string())]),
             }
         }
     }
@@ -33,9 +34,7 @@ pub fn vector_reason(e: &VectorError) -> Reason {
 
 /// What the vector box says about a vector that can't be read, in `lang`.
 pub fn vector_error(lang: Lang, e: &VectorError) -> String {
-    let r = vector_reason(e);
-    let args: Vec<(&str, &str)> = r.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    trf(lang, "online-softmax.vector-error", &[("msg", &trf(lang, r.key, &args))])
+    trf(lang, "online-softmax.vector-error", &[("msg", &vector_reason(e).render(lang))])
 }
 
 pub static SOFTMAX_PARAMS: [ParamSpec; 4] = [

@@ -128,15 +128,6 @@ pub fn precision_args(dtype: &'static str) -> [(&'static str, String); 5] {
     ]
 }
 
-/// The lecture's decode batches (notes §5.3): (B, label key, `data-preset`).
-pub const DECODE_PRESETS: [(i64, &str, &str); 5] = [
-    (1, "roofline.b1", "b1"),
-    (8, "roofline.b8", "b8"),
-    (64, "roofline.b64", "b64"),
-    (256, "roofline.b256", "b256"),
-    (1024, "roofline.b1024", "b1024"),
-];
-
 /// What a decode preset sets: H100, bf16, d = 8192, B tokens.
 pub fn decode_preset(batch: i64) -> Vec<(&'static str, Value)> {
     vec![
@@ -173,7 +164,7 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
         })
         .collect();
     let decode = [("1.0", "0.3%"), ("8.0", "2.7%"), ("63", "21%"), ("241", "82%"), ("819", "100%")];
-    cases.extend(DECODE_PRESETS.iter().zip(decode).map(|(&(b, label, _), (i, pc))| Case {
+    cases.extend(crate::lecture::DECODE_BATCHES.iter().zip(decode).map(|(&(b, label, _), (i, pc))| Case {
         label,
         values: decode_preset(b),
         printed: vec![("intensity", i), ("attainable-tflops", crate::lecture::NOT_PRINTED), ("percent-of-peak", pc)],
@@ -335,9 +326,10 @@ mod tests {
     fn lecture_decode_presets() {
         // notes §5.3 (H100, bf16, d = 8192): B = 1, 8, 64, 256, 1024 → 0.3 %, 2.7 %, 21 %, 82 %, 100 %.
         let expect = ["0.3", "2.7", "21", "82", "100"];
-        for ((b, label, id), pct) in DECODE_PRESETS.into_iter().zip(expect) {
-            assert_eq!((label, id), (format!("roofline.b{b}").as_str(), format!("b{b}").as_str()));
-            assert!(TOPIC.strings.get(label).is_some());
+        for ((b, label, id), pct) in crate::lecture::DECODE_BATCHES.into_iter().zip(expect) {
+            assert_eq!((label, id), (format!("decode.b{b}").as_str(), format!("b{b}").as_str()));
+            crate::topics::install_texts();
+            assert!(crate::i18n::has(label));
             let v = decode_preset(b).into_iter().fold(ROOFLINE.parse(&[]).0, |v, (k, x)| v.with(k, x));
             let p = lecture_points(&v).into_iter().find(|r| r.op == "decode").unwrap();
             assert!(p.selected);

@@ -6,7 +6,7 @@ use crate::sim::roofline;
 use crate::ui::chart::{RoofDot, RooflineChart};
 use crate::ui::custom_gpu::custom_gpu;
 use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_note, use_measured};
+use crate::ui::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
@@ -58,7 +58,7 @@ pub fn use_roofline_panel() -> Html {
     });
     let precision_args = super::precision_args(dtype);
     let precision = ctx.tf("roofline.precision", &precision_args.each_ref().map(|(k, v)| (*k, v.as_str())));
-    let presets = super::DECODE_PRESETS
+    let presets = crate::lecture::DECODE_BATCHES
         .iter()
         .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
         .collect::<Vec<_>>();
@@ -120,28 +120,24 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
                         ("spec", &format!("{:.0}", r.spec_gbps)), ("r", &format!("{:.3}", r.model_over_measured()))]) }
                 </p>
             }
-            <div class="measured-scroll"><table class="ledger">
-                { table_head(ctx, &["roofline.measured.col.kernel", "roofline.measured.col.intensity", "roofline.measured.col.gbps", "roofline.measured.col.tflops", "roofline.measured.col.model", "roofline.measured.col.ratio"]) }
-                <tbody>
-                    { for points.iter().enumerate().map(|(i, m)| html! {
-                        <tr data-kernel={m.id}>
-                            <td>
-                                if on_chart && m.draw {
-                                    <span class="measured-marker">{ MARKERS[i % MARKERS.len()] }</span>
-                                }
-                                { ctx.t(&format!("roofline.measured.{}", m.id)) }
-                            </td>
-                            <td class="num">{ format!("{}", m.intensity) }</td>
-                            <td class="num">{ format!("{:.0} ; {:.0}", m.effective_gbps, m.ledger_gbps) }</td>
-                            <td class="num" data-measured={format!("{}.tflops", m.id)} data-value={m.tflops.to_string()}>
-                                { format!("{:.3}", m.tflops) }</td>
-                            <td class="num">{ format!("{:.3}", m.model) }</td>
-                            <td class="num" data-measured={format!("{}.model-over-measured", m.id)}
-                                data-value={m.model_over_measured().to_string()}>{ format!("{:.2}", m.model_over_measured()) }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table></div>
+            { measured_table(
+                table_head(ctx, &["roofline.measured.col.kernel", "roofline.measured.col.intensity", "roofline.measured.col.gbps", "roofline.measured.col.tflops", "roofline.measured.col.model", "roofline.measured.col.ratio"]),
+                points.iter().enumerate().map(|(i, m)| html! {
+                    <tr data-kernel={m.id}>
+                        <td>
+                            if on_chart && m.draw {
+                                <span class="measured-marker">{ MARKERS[i % MARKERS.len()] }</span>
+                            }
+                            { ctx.t(&format!("roofline.measured.{}", m.id)) }
+                        </td>
+                        <td class="num">{ format!("{}", m.intensity) }</td>
+                        <td class="num">{ format!("{:.0} ; {:.0}", m.effective_gbps, m.ledger_gbps) }</td>
+                        { measured_cell(format!("{}.tflops", m.id), m.tflops, format!("{:.3}", m.tflops)) }
+                        <td class="num">{ format!("{:.3}", m.model) }</td>
+                        { ratio_cell(m.id, m.model_over_measured(), 2) }
+                    </tr>
+                }).collect::<Html>(),
+            ) }
             <p class="muted">{ ctx.t("roofline.measured.setup") }</p>
             <p class="measured-why">{ ctx.t("roofline.measured.why") }</p>
             { measured_note(ctx, &t) }

@@ -2,8 +2,9 @@
 //! which PE is busy at a given cycle.
 
 use super::{systolic_params, SYSTOLIC};
+use crate::message::Message;
 use crate::params::{Value, Values};
-use crate::practice::{a, bank, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, values, Answer, Made, Rng};
 use crate::sim::systolic::{total_cycles, Systolic};
 
 bank!("systolic": "cycles" => cycles, "utilization" => utilization, "busy" => busy);
@@ -37,9 +38,9 @@ fn cycles(r: &mut Rng) -> Made {
     let v = case(r, df);
     let key = if df == "os" { "practice.systolic.cycles.os" } else { "practice.systolic.cycles.ws" };
     Made {
-        prompt: Text::new("practice.systolic.cycles", &args(&v)),
+        prompt: Message::new("practice.systolic.cycles", &args(&v)),
         answer: Answer::count(total_cycles(&systolic_params(&v))),
-        explain: Text::new(key, &args(&v)),
+        explain: Message::new(key, &args(&v)),
         state: crate::practice::at_end(&SYSTOLIC, v),
     }
 }
@@ -47,9 +48,9 @@ fn cycles(r: &mut Rng) -> Made {
 fn utilization(r: &mut Rng) -> Made {
     let v = case(r, "os");
     Made {
-        prompt: Text::new("practice.systolic.utilization", &args(&v)),
+        prompt: Message::new("practice.systolic.utilization", &args(&v)),
         answer: Answer::percent(Systolic::new(systolic_params(&v)).utilization(), 2.0),
-        explain: Text::new("practice.systolic.utilization.why", &args(&v)),
+        explain: Message::new("practice.systolic.utilization.why", &args(&v)),
         state: crate::practice::at_end(&SYSTOLIC, v),
     }
 }
@@ -81,14 +82,14 @@ fn busy(r: &mut Rng) -> Made {
         let mut args = args(&v);
         args.extend([a("i", bi), a("j", bj), a("from", bi + bj + 1), a("to", bi + bj + p.k), a("busy", s.busy_at(c))]);
         Some(Made {
-            prompt: Text::new("practice.systolic.busy", &args),
+            prompt: Message::new("practice.systolic.busy", &args),
             answer: Answer::choice(
                 pes.iter()
                     .zip(&busy)
-                    .map(|(&(i, j), &b)| (Text::new("practice.systolic.pe", &[a("i", i), a("j", j)]), b))
+                    .map(|(&(i, j), &b)| (Message::new("practice.systolic.pe", &[a("i", i), a("j", j)]), b))
                     .collect(),
             ),
-            explain: Text::new("practice.systolic.busy.why", &args),
+            explain: Message::new("practice.systolic.busy.why", &args),
             state: v,
         })
     })

@@ -2,8 +2,9 @@
 //! size lands just past a wave boundary.
 
 use super::{waves_at, WAVES};
+use crate::message::Message;
 use crate::params::Values;
-use crate::practice::{a, ask, bank, values, Answer, Made, Rng, Text};
+use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::hw::GPU_CODES;
 
 bank!("waves": "tiles" => tiles, "waves" => waves, "boundary" => boundary);
@@ -80,14 +81,14 @@ fn boundary(r: &mut Rng) -> Made {
         let mut args = args(&vs[worst]);
         args.push(a("all", parts.join("; ")));
         Some(Made {
-            prompt: Text::new("practice.waves.boundary", &args),
+            prompt: Message::new("practice.waves.boundary", &args),
             answer: Answer::choice(
                 ns.iter()
                     .enumerate()
-                    .map(|(i, n)| (Text::new("practice.name", &[a("name", format!("n = {n}"))]), i == worst))
+                    .map(|(i, n)| (Message::new("practice.name", &[a("name", format!("n = {n}"))]), i == worst))
                     .collect(),
             ),
-            explain: Text::new("practice.waves.boundary.why", &args),
+            explain: Message::new("practice.waves.boundary.why", &args),
             state: vs[worst].clone(),
         })
     })

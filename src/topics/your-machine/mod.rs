@@ -8,8 +8,8 @@ use crate::sim::bench::{check_results, Plan, Results, MAX_ENCODED};
 
 /// The `r` of a shared link: results this page wrote, or empty. The decoder's
 /// own complaint is a developer's detail; the reader is told what `r` is for.
-fn check_r(s: &str) -> Result<(), crate::params::Reason> {
-    check_results(s).map_err(|_| crate::params::Reason::new("your-machine.r-invalid", &[]))
+fn check_r(s: &str) -> Result<(), crate::message::Message> {
+    check_results(s).map_err(|_| crate::message::Message::new("your-machine.r-invalid", &[]))
 }
 use crate::sim::Metric;
 use crate::topic::{Part, Topic, TopicMeta};

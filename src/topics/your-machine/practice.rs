@@ -2,8 +2,9 @@
 //! attains at an intensity, and whether a matmul is compute-bound on it.
 
 use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
+use crate::message::Message;
 use crate::params::Values;
-use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng, Text};
+use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng};
 use crate::sim::bench::Results;
 
 bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
@@ -34,9 +35,9 @@ fn args(res: &Results) -> Vec<(&'static str, String)> {
 fn ridge(r: &mut Rng) -> Made {
     let (res, v) = run(r);
     Made {
-        prompt: Text::new("practice.your-machine.ridge", &args(&res)),
+        prompt: Message::new("practice.your-machine.ridge", &args(&res)),
         answer: Answer::real(metric(&metrics(&res), "ridge"), 0.03),
-        explain: Text::new("practice.your-machine.ridge.why", &args(&res)),
+        explain: Message::new("practice.your-machine.ridge.why", &args(&res)),
         state: v,
     }
 }
@@ -49,9 +50,9 @@ fn attainable(r: &mut Rng) -> Made {
     let mut args = args(&res);
     args.extend([a("i", i), a("att", crate::format::number(att))]);
     Made {
-        prompt: Text::new("practice.your-machine.attainable", &args),
+        prompt: Message::new("practice.your-machine.attainable", &args),
         answer: Answer::real(att, 0.03),
-        explain: Text::new("practice.your-machine.attainable.why", &args),
+        explain: Message::new("practice.your-machine.attainable.why", &args),
         state: v,
     }
 }
@@ -69,9 +70,9 @@ fn matmul(r: &mut Rng) -> Made {
         args.extend([a("n", n), a("i", crate::format::number(i))]);
         let memory = i < ridge;
         Some(Made {
-            prompt: Text::new("practice.your-machine.matmul", &args),
+            prompt: Message::new("practice.your-machine.matmul", &args),
             answer: bound_choice(memory),
-            explain: Text::new(
+            explain: Message::new(
                 if memory { "practice.your-machine.matmul.memory" } else { "practice.your-machine.matmul.compute" },
                 &args,
             ),
