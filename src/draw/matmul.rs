@@ -48,23 +48,24 @@ impl Grid {
     }
     /// Cells `c0..c1` of row `r`, at least [`MIN_STRIP`] thick (and `min_len` long).
     fn row_span(&self, scene: &mut Scene, r: u64, c0: u64, c1: u64, min_len: f64, fill: Rgba) {
-        if c1 <= c0 || r >= self.rows {
-            return;
+        if c1 > c0 && r < self.rows {
+            let (y, h) = self.band(self.y, self.h(), r, r + 1, MIN_STRIP);
+            let (x, w) = self.band(self.x, self.w(), c0, c1, min_len);
+            scene.rect(x, y, w, h, Some(fill), None);
         }
-        let (y, h) = widen(self.y + r as f64 * self.cell, self.cell, MIN_STRIP, self.y, self.y + self.h());
-        let (x, w) =
-            widen(self.x + c0 as f64 * self.cell, (c1 - c0) as f64 * self.cell, min_len, self.x, self.x + self.w());
-        scene.rect(x, y, w, h, Some(fill), None);
     }
     /// Cells `r0..r1` of column `c`, at least [`MIN_STRIP`] thick (and `min_len` long).
     fn col_span(&self, scene: &mut Scene, c: u64, r0: u64, r1: u64, min_len: f64, fill: Rgba) {
-        if r1 <= r0 || c >= self.cols {
-            return;
+        if r1 > r0 && c < self.cols {
+            let (x, w) = self.band(self.x, self.w(), c, c + 1, MIN_STRIP);
+            let (y, h) = self.band(self.y, self.h(), r0, r1, min_len);
+            scene.rect(x, y, w, h, Some(fill), None);
         }
-        let (x, w) = widen(self.x + c as f64 * self.cell, self.cell, MIN_STRIP, self.x, self.x + self.w());
-        let (y, h) =
-            widen(self.y + r0 as f64 * self.cell, (r1 - r0) as f64 * self.cell, min_len, self.y, self.y + self.h());
-        scene.rect(x, y, w, h, Some(fill), None);
+    }
+    /// Cells `i0..i1` along one axis that starts at `start` and is `len`
+    /// long: their start and length, at least `min` (kept inside the axis).
+    fn band(&self, start: f64, len: f64, i0: u64, i1: u64, min: f64) -> (f64, f64) {
+        widen(start + i0 as f64 * self.cell, (i1 - i0) as f64 * self.cell, min, start, start + len)
     }
     /// Cell (r, c), at least `min` pixels each way.
     fn cell_rect(&self, scene: &mut Scene, r: u64, c: u64, min: f64, fill: Rgba) {

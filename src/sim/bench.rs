@@ -891,25 +891,25 @@ mod tests {
 
     #[test]
     fn the_meter_warms_up_grows_batches_and_ends_on_a_repetition() {
+        // Runs a meter to the end, each repetition taking `ms`: its batches.
+        let run = |m: &mut Meter, ms: f64| {
+            let mut batches = vec![];
+            while !m.done() {
+                let k = m.next();
+                batches.push(k);
+                m.record(k, ms * k as f64);
+                assert!(batches.len() < 1000);
+            }
+            batches
+        };
         let mut m = Meter::new(3, 10.0);
-        let mut batches = vec![];
-        while !m.done() {
-            let k = m.next();
-            batches.push(k);
-            m.record(k, 0.3 * k as f64);
-            assert!(batches.len() < 1000);
-        }
+        let batches = run(&mut m, 0.3);
         assert_eq!(m.run % 3, 0);
         assert!(batches.iter().all(|&k| k <= 3));
         assert!((m.ms_per_rep() - 0.9).abs() < 1e-9);
         // One piece per repetition: the batch doubles while short.
         let mut m = Meter::new(1, 5.0);
-        let mut ks = vec![];
-        while !m.done() {
-            let k = m.next();
-            ks.push(k);
-            m.record(k, 0.01 * k as f64);
-        }
+        let ks = run(&mut m, 0.01);
         assert!(ks.windows(2).all(|w| w[1] >= w[0]) && *ks.last().unwrap() >= 64);
         assert!((m.ms_per_rep() - 0.01).abs() < 1e-9);
     }

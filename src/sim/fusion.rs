@@ -57,20 +57,23 @@ impl P<'_> {
         if depth > MAX_DEPTH {
             return self.err(Syntax::NestedTooDeeply);
         }
-        let mut lhs = self.term(depth + 1)?;
-        while let Some(c @ (b'+' | b'-')) = self.peek() {
-            self.i += 1;
-            let rhs = self.term(depth + 1)?;
-            lhs = Node::Op(if c == b'+' { "add" } else { "sub" }.into(), vec![lhs, rhs]);
-        }
-        Ok(lhs)
+        self.left_assoc(depth, [(b'+', "add"), (b'-', "sub")], Self::term)
     }
     fn term(&mut self, depth: usize) -> Result<Node, FusionError> {
-        let mut lhs = self.power(depth + 1)?;
-        while let Some(c @ (b'*' | b'/')) = self.peek() {
+        self.left_assoc(depth, [(b'*', "mul"), (b'/', "div")], Self::power)
+    }
+    /// `operand (op operand)*`, left-associative, for the two operators `ops`.
+    fn left_assoc(
+        &mut self,
+        depth: usize,
+        ops: [(u8, &str); 2],
+        operand: fn(&mut Self, usize) -> Result<Node, FusionError>,
+    ) -> Result<Node, FusionError> {
+        let mut lhs = operand(self, depth + 1)?;
+        while let Some((_, name)) = self.peek().and_then(|c| ops.iter().find(|(o, _)| *o == c)) {
             self.i += 1;
-            let rhs = self.power(depth + 1)?;
-            lhs = Node::Op(if c == b'*' { "mul" } else { "div" }.into(), vec![lhs, rhs]);
+            let rhs = operand(self, depth + 1)?;
+            lhs = Node::Op((*name).into(), vec![lhs, rhs]);
         }
         Ok(lhs)
     }

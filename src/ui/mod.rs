@@ -2,6 +2,7 @@
 //! one slider, one canvas adapter, one chart helper, the panel frame and
 //! hook (`panel`) and shared widgets; each panel is in `topics/<id>/view.rs`.
 
+pub mod background;
 pub mod canvas;
 pub mod ctx;
 pub mod deck_page;

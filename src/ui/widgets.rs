@@ -51,6 +51,14 @@ pub struct Preset {
     pub values: Vec<(&'static str, Value)>,
 }
 
+impl Preset {
+    /// The notes' §5.3 decode sweep (B = 1 … 1024) as presets, each batch's
+    /// values given by the panel.
+    pub fn decode_sweep(values: fn(i64) -> Vec<(&'static str, Value)>) -> Vec<Preset> {
+        crate::lecture::DECODE_BATCHES.iter().map(|&(b, label, id)| Preset { label, id, values: values(b) }).collect()
+    }
+}
+
 /// A row of lecture presets under the translated `title`.
 pub fn preset_row(ctx: &AppCtx, title: &'static str, presets: &[Preset], dispatch: &Callback<Action>) -> Html {
     html! {

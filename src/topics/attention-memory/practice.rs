@@ -37,10 +37,9 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
 }
 
 fn stats_key(v: &Values, l: &'static str, ml: &'static str) -> &'static str {
-    if v.choice("stats") == "ml" {
-        ml
-    } else {
-        l
+    match v.choice("stats") {
+        "ml" => ml,
+        _ => l,
     }
 }
 

@@ -10,18 +10,16 @@ use crate::sim::flash::io::{self, Order, Standard};
 use crate::sim::flash::{Flash, Pass};
 
 pub fn order(v: &Values) -> Order {
-    if v.choice("order") == "kv" {
-        Order::KvOuter
-    } else {
-        Order::QOuter
+    match v.choice("order") {
+        "kv" => Order::KvOuter,
+        _ => Order::QOuter,
     }
 }
 
 pub fn standard(v: &Values) -> Standard {
-    if v.choice("std") == "kernels" {
-        Standard::Kernels
-    } else {
-        Standard::Fused
+    match v.choice("std") {
+        "kernels" => Standard::Kernels,
+        _ => Standard::Fused,
     }
 }
 

@@ -80,10 +80,9 @@ pub fn flash_params(v: &Values) -> flash::Params {
 }
 
 pub fn flash_pass(v: &Values) -> Pass {
-    if v.choice("pass") == "bwd" {
-        Pass::Bwd
-    } else {
-        Pass::Fwd
+    match v.choice("pass") {
+        "bwd" => Pass::Bwd,
+        _ => Pass::Fwd,
     }
 }
 

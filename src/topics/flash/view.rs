@@ -18,6 +18,7 @@ use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
+use crate::ui::background::{next_task, now, slice};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::ctx::AppCtx;
 use crate::ui::export::Export;
@@ -44,51 +45,16 @@ thread_local! {
     static FINISHED: RefCell<RecentChecks> = const { RefCell::new(RecentChecks::new()) };
 }
 
-fn now() -> f64 {
-    crate::ui::dom::window().performance().map(|p| p.now()).unwrap_or(0.0)
-}
-
-/// Let the browser handle input and paint: resolves in a new task, posted
-/// through a `MessageChannel` (a chain of `setTimeout(0)` is clamped to 4 ms
-/// a link, which would leave the CPU idle 40 % of the time), or a timer
-/// where there is none.
-async fn yield_to_browser() {
-    use js_sys::{Function, Reflect};
-    use wasm_bindgen::{JsCast, JsValue};
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let posted = (|| -> Option<()> {
-            let ctor: Function = Reflect::get(&js_sys::global(), &"MessageChannel".into()).ok()?.dyn_into().ok()?;
-            let channel = Reflect::construct(&ctor, &js_sys::Array::new()).ok()?;
-            let (port1, port2) =
-                (Reflect::get(&channel, &"port1".into()).ok()?, Reflect::get(&channel, &"port2".into()).ok()?);
-            Reflect::set(&port1, &"onmessage".into(), &resolve).ok()?;
-            let post: Function = Reflect::get(&port2, &"postMessage".into()).ok()?.dyn_into().ok()?;
-            post.call1(&port2, &JsValue::from(0)).ok()?;
-            Some(())
-        })();
-        if posted.is_none() {
-            let _ = crate::ui::dom::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
-}
-
 /// Run `job` in slices of about `SLICE_MS`, publishing what is known into
 /// `live`, until it is done or `stop` is set (new parameters, unmount).
 async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>>, stop: Rc<Cell<bool>>) {
     let mut published = (false, f64::NEG_INFINITY);
     loop {
-        yield_to_browser().await;
+        next_task().await;
         if stop.get() {
             return;
         }
-        let t0 = now();
-        let done = loop {
-            let done = job.run(CHUNK_OPS);
-            if done || now() - t0 >= SLICE_MS {
-                break done;
-            }
-        };
+        let done = slice(SLICE_MS, || job.run(CHUNK_OPS));
         let (err, grad) = (job.err(), job.grad_err());
         if let (Some(e), Some(g)) = (err, grad) {
             FINISHED.with(|f| f.borrow_mut().remember(key, e, g));

@@ -258,21 +258,20 @@ mod tests {
         assert_eq!((chips(&v2).mxus, gpu_tpu(&v2).mxu), (2, 128));
     }
 
+    /// What the systolic panel makes of this panel's link to it.
+    fn systolic_values(v: &Values) -> (Values, Vec<crate::params::Notice>) {
+        let link = systolic_link(Lang::En, v);
+        let query = crate::lecture_deck::query_pairs(&link);
+        super::super::systolic::SYSTOLIC.parse(&query)
+    }
+
     #[test]
     fn the_systolic_link_shows_the_same_cycles() {
         crate::topics::install_texts();
         // On the systolic panel, this GEMM on one MXU, weight-stationary with
         // double-buffered loads, takes the first load plus passes × (m + 2s − 2).
         let (v, _) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "1024"), ("n", "512"), ("tpu", "v4")]));
-        let link = systolic_link(Lang::En, &v);
-        let query: Vec<(String, String)> = link
-            .split_once('?')
-            .unwrap()
-            .1
-            .split('&')
-            .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap())
-            .collect();
-        let (sv, notices) = super::super::systolic::SYSTOLIC.parse(&query);
+        let (sv, notices) = systolic_values(&v);
         assert!(notices.is_empty(), "{notices:?}");
         let p = super::super::systolic::systolic_params(&sv);
         assert!(p.dbuf);
@@ -297,15 +296,7 @@ mod tests {
         for (tpu, m, k, n) in &cases {
             let (m, k, n) = (m.as_str(), k.as_str(), n.as_str());
             let (v, _) = GPU_TPU.parse(&q(&[("m", m), ("k", k), ("n", n), ("tpu", tpu)]));
-            let link = systolic_link(Lang::En, &v);
-            let query: Vec<(String, String)> = link
-                .split_once('?')
-                .unwrap()
-                .1
-                .split('&')
-                .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap())
-                .collect();
-            let (sv, _) = super::super::systolic::SYSTOLIC.parse(&query);
+            let (sv, _) = systolic_values(&v);
             let sim = crate::sim::systolic::Systolic::new(super::super::systolic::systolic_params(&sv));
             assert_eq!(sim.total_cycles(), gpu_tpu(&v).mxu_cycles(), "{m}×{k}×{n} on {tpu}");
             let c = gpu_tpu(&v);

@@ -100,10 +100,9 @@ pub fn shape(v: &Values) -> Shape {
 }
 
 pub fn phase(v: &Values) -> Phase {
-    if v.choice("phase") == "prefill" {
-        Phase::Prefill
-    } else {
-        Phase::Decode
+    match v.choice("phase") {
+        "prefill" => Phase::Prefill,
+        _ => Phase::Decode,
     }
 }
 

@@ -168,10 +168,7 @@ pub fn use_llm_panel() -> Html {
             points: csweep.iter().map(|&(x, _, k)| (x, k)).collect(),
         },
     ]);
-    let presets = crate::lecture::DECODE_BATCHES
-        .iter()
-        .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
-        .collect::<Vec<_>>();
+    let presets = Preset::decode_sweep(super::decode_preset);
     let controls = html! {
         <>
             { p.controls(&["model"]) }

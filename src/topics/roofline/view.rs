@@ -58,10 +58,7 @@ pub fn use_roofline_panel() -> Html {
     });
     let precision_args = super::precision_args(dtype);
     let precision = ctx.tf("roofline.precision", &precision_args.each_ref().map(|(k, v)| (*k, v.as_str())));
-    let presets = crate::lecture::DECODE_BATCHES
-        .iter()
-        .map(|&(b, label, id)| Preset { label, id, values: super::decode_preset(b) })
-        .collect::<Vec<_>>();
+    let presets = Preset::decode_sweep(super::decode_preset);
     let controls = html! {
         <>
             { p.controls(&["gpu"]) }

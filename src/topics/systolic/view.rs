@@ -5,6 +5,7 @@ use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
 use crate::sim::{Metric, Steppable};
+use crate::ui::background::{slice, when_idle};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
 use crate::ui::ctx::AppCtx;
@@ -26,32 +27,6 @@ const SYNC_CHECK_MACS: u64 = 1 << 22;
 /// Work per slice of the background check, in milliseconds.
 const SLICE_MS: f64 = 4.0;
 
-fn now() -> f64 {
-    crate::ui::dom::window().performance().map(|p| p.now()).unwrap_or(0.0)
-}
-
-/// Resolve when the browser is idle (`requestIdleCallback`, else a zero
-/// timeout), so that input, rendering and painting always go before a slice
-/// of the check: scrubbing a large run never waits for it.
-async fn next_task() {
-    use wasm_bindgen::JsCast;
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let w = crate::ui::dom::window();
-        let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        match idle {
-            Some(f) => {
-                let _ = f.call1(&w, &resolve);
-            }
-            None => {
-                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-            }
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
 /// Run the check of `sim` in slices of about [`SLICE_MS`], from the frame after
 /// the one that shows the new parameters; `progress` gets the percentage done
 /// now and then, and 100 at the end. Stops when `cancel` is set.
@@ -60,18 +35,12 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
         let mut shown = 0;
         next_frame().await;
         loop {
-            next_task().await;
+            when_idle().await;
             if cancel.get() {
                 return;
             }
-            let t0 = now();
-            let done = loop {
-                // One piece of a row (a millisecond or two) at a time.
-                let done = sim.check_step(1);
-                if done || now() - t0 >= SLICE_MS {
-                    break done;
-                }
-            };
+            // One piece of a row (a millisecond or two) at a time.
+            let done = slice(SLICE_MS, || sim.check_step(1));
             let pct = (sim.check_progress() * 100.0).floor() as u32;
             if done {
                 progress.set(100);

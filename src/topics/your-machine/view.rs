@@ -11,6 +11,7 @@ use super::{
 };
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
+use crate::ui::background::now;
 use crate::ui::chart::{mesh, Look};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::{readouts_pending, Pending};
@@ -35,10 +36,6 @@ struct Running {
 }
 
 type Slot = Rc<RefCell<Option<Running>>>;
-
-fn now() -> f64 {
-    crate::ui::dom::window().performance().map_or(0.0, |p| p.now())
-}
 
 /// One frame's slice: batches until `SLICE_MS` has passed, then the next
 /// frame (or the results).
@@ -278,30 +275,13 @@ fn table(ctx: &crate::ui::ctx::AppCtx, r: &Results) -> Html {
     let [n, x2, un, fu] = r.fusion;
     let [gx2, gun, gfu] = r.elementwise_gflops();
     let elems = format!("{} × f32", n as u64);
-    rows.push(row(
-        ctx.t("your-machine.point.x2"),
-        elems.clone(),
-        Some(x2),
-        Some(8.0 * n / x2 / 1e6),
-        Some(gx2),
-        Some(attainable(peak, bw, 0.125)),
-    ));
-    rows.push(row(
-        ctx.t("your-machine.point.unfused"),
-        elems.clone(),
-        Some(un),
-        Some(16.0 * n / un / 1e6),
-        Some(gun),
-        Some(attainable(peak, bw, 0.25)),
-    ));
-    rows.push(row(
-        ctx.t("your-machine.point.fused"),
-        elems,
-        Some(fu),
-        Some(8.0 * n / fu / 1e6),
-        Some(gfu),
-        Some(attainable(peak, bw, 0.25)),
-    ));
+    // (kernel, ms, bytes per element moved, GFLOP/s, FLOPs per byte)
+    let elementwise = [("x2", x2, 8.0, gx2, 0.125), ("unfused", un, 16.0, gun, 0.25), ("fused", fu, 8.0, gfu, 0.25)];
+    for (key, ms, bytes, gflops, intensity) in elementwise {
+        let what = ctx.t(&format!("your-machine.point.{key}"));
+        let roof = attainable(peak, bw, intensity);
+        rows.push(row(what, elems.clone(), Some(ms), Some(bytes * n / ms / 1e6), Some(gflops), Some(roof)));
+    }
     let [side, st, tt] = r.transpose;
     let sq = format!("{0}×{0} f32", side as u64);
     let mb = 8.0 * side * side / 1e6;
