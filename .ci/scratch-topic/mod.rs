@@ -12,16 +12,7 @@ pub mod view;
 pub static SCRATCH_PARAMS: [ParamSpec; 2] =
     [ParamSpec::int("n", 1, 1_000_000, 1000).log(), ParamSpec::int("block", 1, 1024, 256).log()];
 
-pub static SCRATCH: TopicMeta = TopicMeta {
-    id: "scratch",
-    sections: &["3.1"],
-    demo: "02 · 1",
-    part: Part::Gpu,
-    params: &SCRATCH_PARAMS,
-    metrics: &["scratch-blocks"],
-    position_max: None,
-    bounds: None,
-};
+pub static SCRATCH: TopicMeta = TopicMeta::new("scratch", Part::Gpu, &SCRATCH_PARAMS).notes(&["3.1"], "02 · 1").metrics(&["scratch-blocks"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&SCRATCH, crate::texts!("texts.tsv"), &practice::BANK);

@@ -62,6 +62,33 @@ impl Part {
 pub type Bounds = fn(&Values) -> Vec<(&'static str, i64)>;
 
 impl TopicMeta {
+    /// A topic: its route, the lecture part it belongs to, its URL
+    /// parameters; where the notes treat it, its key figures, its position
+    /// and dependent bounds follow as builder calls.
+    pub const fn new(id: &'static str, part: Part, params: &'static [ParamSpec]) -> Self {
+        TopicMeta { id, sections: &[], demo: "", part, params, metrics: &[], position_max: None, bounds: None }
+    }
+
+    /// The notes sections it covers and its companion demo.
+    pub const fn notes(self, sections: &'static [&'static str], demo: &'static str) -> Self {
+        TopicMeta { sections, demo, ..self }
+    }
+
+    /// The `data-metric` names the panel always shows.
+    pub const fn metrics(self, metrics: &'static [&'static str]) -> Self {
+        TopicMeta { metrics, ..self }
+    }
+
+    /// The largest position for given values (a panel that steps).
+    pub const fn position(self, max: fn(&Values) -> u64) -> Self {
+        TopicMeta { position_max: Some(max), ..self }
+    }
+
+    /// Upper bounds of parameters that depend on the others.
+    pub const fn bounds(self, bounds: Bounds) -> Self {
+        TopicMeta { bounds: Some(bounds), ..self }
+    }
+
     /// The position parameter's name, if the panel steps.
     pub fn position_param(&self) -> Option<&'static str> {
         self.params.iter().find(|p| p.kind == Kind::Position).map(|p| p.name)

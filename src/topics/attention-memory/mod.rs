@@ -19,16 +19,9 @@ pub static MEMORY_PARAMS: [ParamSpec; 5] = [
     MEASURED,
 ];
 
-pub static ATTENTION_MEMORY: TopicMeta = TopicMeta {
-    id: "attention-memory",
-    sections: &["8.5"],
-    demo: "05 · 4",
-    part: Part::Flash,
-    params: &MEMORY_PARAMS,
-    metrics: &["standard-bytes", "flash-extra-bytes", "ratio"],
-    position_max: None,
-    bounds: None,
-};
+pub static ATTENTION_MEMORY: TopicMeta = TopicMeta::new("attention-memory", Part::Flash, &MEMORY_PARAMS)
+    .notes(&["8.5"], "05 · 4")
+    .metrics(&["standard-bytes", "flash-extra-bytes", "ratio"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =

@@ -22,16 +22,9 @@ pub static COALESCING_PARAMS: [ParamSpec; 8] = [
     MEASURED,
 ];
 
-pub static COALESCING: TopicMeta = TopicMeta {
-    id: "coalescing",
-    sections: &["6.5"],
-    demo: "02 · 3",
-    part: Part::Fast,
-    params: &COALESCING_PARAMS,
-    metrics: &["transactions", "useful-fraction", "bytes-moved"],
-    position_max: None,
-    bounds: None,
-};
+pub static COALESCING: TopicMeta = TopicMeta::new("coalescing", Part::Fast, &COALESCING_PARAMS)
+    .notes(&["6.5"], "02 · 3")
+    .metrics(&["transactions", "useful-fraction", "bytes-moved"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&COALESCING, crate::texts!("texts.tsv"), &practice::BANK)

@@ -40,16 +40,10 @@ pub static DIVERGENCE_PARAMS: [ParamSpec; 8] = [
     MEASURED,
 ];
 
-pub static DIVERGENCE: TopicMeta = TopicMeta {
-    id: "divergence",
-    sections: &["6.1"],
-    demo: "02 · 2",
-    part: Part::Fast,
-    params: &DIVERGENCE_PARAMS,
-    metrics: &["step", "total-steps", "warp-utilization", "simt-efficiency"],
-    position_max: Some(|v| divergence_run(v).schedule().len() as u64),
-    bounds: None,
-};
+pub static DIVERGENCE: TopicMeta = TopicMeta::new("divergence", Part::Fast, &DIVERGENCE_PARAMS)
+    .notes(&["6.1"], "02 · 2")
+    .metrics(&["step", "total-steps", "warp-utilization", "simt-efficiency"])
+    .position(|v| divergence_run(v).schedule().len() as u64);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&DIVERGENCE, crate::texts!("texts.tsv"), &practice::BANK)

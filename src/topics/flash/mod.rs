@@ -37,13 +37,9 @@ pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("batch", 1, 1024, 1).optional().log(),
 ];
 
-pub static FLASH: TopicMeta = TopicMeta {
-    id: "flash",
-    sections: &["8.3", "8.4"],
-    demo: "05 · 2–3",
-    part: Part::Flash,
-    params: &FLASH_PARAMS,
-    metrics: &[
+pub static FLASH: TopicMeta = TopicMeta::new("flash", Part::Flash, &FLASH_PARAMS)
+    .notes(&["8.3", "8.4"], "05 · 2–3")
+    .metrics(&[
         "step",
         "tiles-computed",
         "tiles-skipped",
@@ -54,10 +50,8 @@ pub static FLASH: TopicMeta = TopicMeta {
         "sram-bytes",
         "hbm-total-standard",
         "hbm-total-flash",
-    ],
-    position_max: Some(|v| Flash::schedule_only(flash_params(v)).steps()),
-    bounds: None,
-};
+    ])
+    .position(|v| Flash::schedule_only(flash_params(v)).steps());
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&FLASH, crate::texts!("texts.tsv"), &practice::BANK);

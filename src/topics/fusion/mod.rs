@@ -35,16 +35,12 @@ pub static FUSION_PARAMS: [ParamSpec; 7] = [
     MEASURED,
 ];
 
-pub static FUSION: TopicMeta = TopicMeta {
-    id: "fusion",
-    sections: &["6.3"],
-    demo: "03",
-    part: Part::Fast,
-    params: &FUSION_PARAMS,
-    metrics: &["kernels-unfused", "bytes-unfused", "bytes-fused", "speedup-bound"],
-    position_max: None,
-    bounds: None,
-};
+pub static FUSION: TopicMeta = TopicMeta::new("fusion", Part::Fast, &FUSION_PARAMS).notes(&["6.3"], "03").metrics(&[
+    "kernels-unfused",
+    "bytes-unfused",
+    "bytes-fused",
+    "speedup-bound",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&FUSION, crate::texts!("texts.tsv"), &practice::BANK).measured(&[FIGURES_FILE]);

@@ -25,13 +25,8 @@ pub static GPU_TPU_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("tn", 1, 1024, 128).log(),
 ];
 
-pub static GPU_TPU: TopicMeta = TopicMeta {
-    id: "gpu-vs-tpu",
-    sections: &["9.1"],
-    demo: "06",
-    part: Part::Tpu,
-    params: &GPU_TPU_PARAMS,
-    metrics: &[
+pub static GPU_TPU: TopicMeta =
+    TopicMeta::new("gpu-vs-tpu", Part::Tpu, &GPU_TPU_PARAMS).notes(&["9.1"], "06").metrics(&[
         "mxu-passes",
         "mxu-utilization",
         "gpu-waves",
@@ -42,10 +37,7 @@ pub static GPU_TPU: TopicMeta = TopicMeta {
         "gpu-time-us",
         "tpu-tflops",
         "gpu-tflops",
-    ],
-    position_max: None,
-    bounds: None,
-};
+    ]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&GPU_TPU, crate::texts!("texts.tsv"), &practice::BANK);

@@ -21,16 +21,9 @@ pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     MEASURED,
 ];
 
-pub static HARDWARE: TopicMeta = TopicMeta {
-    id: "hardware",
-    sections: &["1", "2", "4"],
-    demo: "01 · 1",
-    part: Part::Gpu,
-    params: &HARDWARE_PARAMS,
-    metrics: &["ridge", "peak-tflops", "bandwidth-tbps"],
-    position_max: None,
-    bounds: None,
-};
+pub static HARDWARE: TopicMeta = TopicMeta::new("hardware", Part::Gpu, &HARDWARE_PARAMS)
+    .notes(&["1", "2", "4"], "01 · 1")
+    .metrics(&["ridge", "peak-tflops", "bandwidth-tbps"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =

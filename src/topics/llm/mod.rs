@@ -58,27 +58,18 @@ pub static LLM_PARAMS: [ParamSpec; 19] = [
     MEASURED,
 ];
 
-pub static LLM: TopicMeta = TopicMeta {
-    id: "llm",
-    sections: &["5.3"],
-    demo: "—",
-    part: Part::Fast,
-    params: &LLM_PARAMS,
-    metrics: &[
-        "step-ms",
-        "ideal-ms",
-        "tokens-per-s",
-        "ttft-ms",
-        "weight-bytes",
-        "kv-bytes",
-        "max-batch",
-        "mbu",
-        "mfu",
-        "bound",
-    ],
-    position_max: None,
-    bounds: None,
-};
+pub static LLM: TopicMeta = TopicMeta::new("llm", Part::Fast, &LLM_PARAMS).notes(&["5.3"], "—").metrics(&[
+    "step-ms",
+    "ideal-ms",
+    "tokens-per-s",
+    "ttft-ms",
+    "weight-bytes",
+    "kv-bytes",
+    "max-batch",
+    "mbu",
+    "mfu",
+    "bound",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&LLM, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);

@@ -16,16 +16,9 @@ pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("smem", 0, 227 * 1024, 0),
 ];
 
-pub static OCCUPANCY: TopicMeta = TopicMeta {
-    id: "occupancy",
-    sections: &["6.7"],
-    demo: "02 · 4",
-    part: Part::Fast,
-    params: &OCCUPANCY_PARAMS,
-    metrics: &["occupancy", "blocks-per-sm", "active-warps", "limiter"],
-    position_max: None,
-    bounds: None,
-};
+pub static OCCUPANCY: TopicMeta = TopicMeta::new("occupancy", Part::Fast, &OCCUPANCY_PARAMS)
+    .notes(&["6.7"], "02 · 4")
+    .metrics(&["occupancy", "blocks-per-sm", "active-warps", "limiter"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&OCCUPANCY, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);

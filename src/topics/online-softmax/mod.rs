@@ -44,16 +44,10 @@ pub static SOFTMAX_PARAMS: [ParamSpec; 4] = [
     ParamSpec::int("speed", 1, 1000, 2).optional(),
 ];
 
-pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta {
-    id: "online-softmax",
-    sections: &["8.2"],
-    demo: "05 · 1",
-    part: Part::Flash,
-    params: &SOFTMAX_PARAMS,
-    metrics: &["step", "m", "l", "max-abs-error"],
-    position_max: Some(blocks),
-    bounds: None,
-};
+pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta::new("online-softmax", Part::Flash, &SOFTMAX_PARAMS)
+    .notes(&["8.2"], "05 · 1")
+    .metrics(&["step", "m", "l", "max-abs-error"])
+    .position(blocks);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&ONLINE_SOFTMAX, crate::texts!("texts.tsv"), &practice::BANK);

@@ -20,16 +20,9 @@ pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("section", &["32", "64", "128"], "128"),
 ];
 
-pub static QUANTIZATION: TopicMeta = TopicMeta {
-    id: "quantization",
-    sections: &["6.6", "7"],
-    demo: "04",
-    part: Part::Fast,
-    params: &QUANTIZATION_PARAMS,
-    metrics: &["useful-fraction", "tiles", "aligned", "extra-transactions"],
-    position_max: None,
-    bounds: None,
-};
+pub static QUANTIZATION: TopicMeta = TopicMeta::new("quantization", Part::Fast, &QUANTIZATION_PARAMS)
+    .notes(&["6.6", "7"], "04")
+    .metrics(&["useful-fraction", "tiles", "aligned", "extra-transactions"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&QUANTIZATION, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);

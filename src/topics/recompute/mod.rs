@@ -21,23 +21,17 @@ pub static RECOMPUTE_PARAMS: [ParamSpec; 6] = [
     ParamSpec::int("speed", 1, 1000, 2).optional(),
 ];
 
-pub static RECOMPUTE: TopicMeta = TopicMeta {
-    id: "recompute",
-    sections: &["6.4"],
-    demo: "03",
-    part: Part::Fast,
-    params: &RECOMPUTE_PARAMS,
-    metrics: &[
+pub static RECOMPUTE: TopicMeta = TopicMeta::new("recompute", Part::Fast, &RECOMPUTE_PARAMS)
+    .notes(&["6.4"], "03")
+    .metrics(&[
         "accesses-store",
         "accesses-recompute",
         "saved-bytes-store",
         "saved-bytes-recompute",
         "done-store",
         "done-recompute",
-    ],
-    position_max: Some(|v| run(v).steps()),
-    bounds: None,
-};
+    ])
+    .position(|v| run(v).steps());
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&RECOMPUTE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);

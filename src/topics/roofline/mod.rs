@@ -28,16 +28,9 @@ pub static ROOFLINE_PARAMS: [ParamSpec; 11] = [
     crate::params::CUSTOM_BW,
 ];
 
-pub static ROOFLINE: TopicMeta = TopicMeta {
-    id: "roofline",
-    sections: &["5", "6.2"],
-    demo: "01 · 2–3",
-    part: Part::Fast,
-    params: &ROOFLINE_PARAMS,
-    metrics: &["intensity", "attainable-tflops", "percent-of-peak", "bound"],
-    position_max: None,
-    bounds: None,
-};
+pub static ROOFLINE: TopicMeta = TopicMeta::new("roofline", Part::Fast, &ROOFLINE_PARAMS)
+    .notes(&["5", "6.2"], "01 · 2–3")
+    .metrics(&["intensity", "attainable-tflops", "percent-of-peak", "bound"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =

@@ -61,13 +61,9 @@ pub static SYSTOLIC_PARAMS: [ParamSpec; 15] = [
     crate::params::CUSTOM_BW,
 ];
 
-pub static SYSTOLIC: TopicMeta = TopicMeta {
-    id: "systolic",
-    sections: &["9.2"],
-    demo: "06",
-    part: Part::Tpu,
-    params: &SYSTOLIC_PARAMS,
-    metrics: &[
+pub static SYSTOLIC: TopicMeta = TopicMeta::new("systolic", Part::Tpu, &SYSTOLIC_PARAMS)
+    .notes(&["9.2"], "06")
+    .metrics(&[
         "cycle",
         "total-cycles",
         "utilization",
@@ -80,10 +76,8 @@ pub static SYSTOLIC: TopicMeta = TopicMeta {
         "mapping-efficiency",
         "compute-utilization",
         "overall-utilization",
-    ],
-    position_max: Some(|v| systolic::total_cycles(&systolic_params(v))),
-    bounds: None,
-};
+    ])
+    .position(|v| systolic::total_cycles(&systolic_params(v)));
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&SYSTOLIC, crate::texts!("texts.tsv"), &practice::BANK);

@@ -15,16 +15,10 @@ pub static THREADS_PARAMS: [ParamSpec; 3] = [
     ParamSpec::position("thread"),
 ];
 
-pub static THREADS: TopicMeta = TopicMeta {
-    id: "threads",
-    sections: &["3.1"],
-    demo: "02 · 1",
-    part: Part::Gpu,
-    params: &THREADS_PARAMS,
-    metrics: &["blocks", "threads", "idle-threads", "warps"],
-    position_max: Some(|v| threads_grid(v).threads() - 1),
-    bounds: None,
-};
+pub static THREADS: TopicMeta = TopicMeta::new("threads", Part::Gpu, &THREADS_PARAMS)
+    .notes(&["3.1"], "02 · 1")
+    .metrics(&["blocks", "threads", "idle-threads", "warps"])
+    .position(|v| threads_grid(v).threads() - 1);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&THREADS, crate::texts!("texts.tsv"), &practice::BANK);

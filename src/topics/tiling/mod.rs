@@ -30,19 +30,14 @@ pub static TILING_PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("tj", 0, 4095, 0),
 ];
 
-pub static TILING: TopicMeta = TopicMeta {
-    id: "tiling",
-    sections: &["6.6"],
-    demo: "04",
-    part: Part::Fast,
-    params: &TILING_PARAMS,
-    metrics: &["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"],
-    position_max: Some(|v| tiling(v).steps()),
-    bounds: Some(|v| {
+pub static TILING: TopicMeta = TopicMeta::new("tiling", Part::Fast, &TILING_PARAMS)
+    .notes(&["6.6"], "04")
+    .metrics(&["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"])
+    .position(|v| tiling(v).steps())
+    .bounds(|v| {
         let (mt, nt) = tiling(v).tile_grid();
         vec![("ti", (mt - 1) as i64), ("tj", (nt - 1) as i64)]
-    }),
-};
+    });
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&TILING, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);

@@ -26,16 +26,13 @@ pub static WAVES_PARAMS: [ParamSpec; 9] = [
     MEASURED,
 ];
 
-pub static WAVES: TopicMeta = TopicMeta {
-    id: "waves",
-    sections: &["7"],
-    demo: "02 · 5",
-    part: Part::Fast,
-    params: &WAVES_PARAMS,
-    metrics: &["tiles", "waves", "sm-utilization", "relative-flops", "relative-time"],
-    position_max: None,
-    bounds: None,
-};
+pub static WAVES: TopicMeta = TopicMeta::new("waves", Part::Fast, &WAVES_PARAMS).notes(&["7"], "02 · 5").metrics(&[
+    "tiles",
+    "waves",
+    "sm-utilization",
+    "relative-flops",
+    "relative-time",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =

@@ -24,13 +24,8 @@ pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
     ParamSpec::text("r", MAX_ENCODED, "", check_r),
 ];
 
-pub static YOUR_MACHINE: TopicMeta = TopicMeta {
-    id: "your-machine",
-    sections: &["5.4"],
-    demo: "01 · 4",
-    part: Part::Fast,
-    params: &YOUR_MACHINE_PARAMS,
-    metrics: &[
+pub static YOUR_MACHINE: TopicMeta =
+    TopicMeta::new("your-machine", Part::Fast, &YOUR_MACHINE_PARAMS).notes(&["5.4"], "01 · 4").metrics(&[
         "bandwidth-gbps",
         "peak-gflops",
         "ridge",
@@ -38,10 +33,7 @@ pub static YOUR_MACHINE: TopicMeta = TopicMeta {
         "fused-ratio",
         "transpose-ratio",
         "u16-speedup",
-    ],
-    position_max: None,
-    bounds: None,
-};
+    ]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&YOUR_MACHINE, crate::texts!("texts.tsv"), &practice::BANK);
