@@ -1,36 +1,32 @@
 //! Practice on `#/scratch`: three kinds, each answered by `blocks`.
 
 use super::{blocks, SCRATCH};
-use crate::practice::{a, bank, values, yes_no, Answer, Made, Rng, Text};
+use crate::params::Values;
+use crate::practice::{a, ask, bank, values, yes_no, Answer, Made, Rng};
 
 bank!("scratch": "blocks" => count, "more" => more, "exact" => exact);
 
-fn pick(r: &mut Rng) -> crate::params::Values {
+fn pick(r: &mut Rng) -> Values {
     values(&SCRATCH, &[("n", r.int(100, 9999).to_string()), ("block", r.pick(&[32, 64, 128, 256]).to_string())])
 }
 
-fn made(r: &mut Rng, answer: impl Fn(u64, &crate::params::Values) -> Answer) -> Made {
-    let v = pick(r);
-    let b = blocks(&v);
-    let args = [a("n", v.int("n")), a("block", v.int("block")), a("b", b)];
-    Made {
-        prompt: Text::new("practice.scratch.q", &args[..2]),
-        answer: answer(b, &v),
-        explain: Text::new("practice.scratch.why", &args),
-        state: v,
-    }
+fn args(v: &Values) -> Vec<(&'static str, String)> {
+    vec![a("n", v.int("n")), a("block", v.int("block")), a("b", blocks(v))]
 }
 
 fn count(r: &mut Rng) -> Made {
-    made(r, |b, _| Answer::count(b))
+    let v = pick(r);
+    ask("practice.scratch.q", Answer::count(blocks(&v)), "practice.scratch.why", args, v)
 }
 
 fn more(r: &mut Rng) -> Made {
-    made(r, |b, _| yes_no(b > 10))
+    let v = pick(r);
+    ask("practice.scratch.more", yes_no(blocks(&v) > 10), "practice.scratch.why", args, v)
 }
 
 fn exact(r: &mut Rng) -> Made {
-    made(r, |_, v| yes_no(v.int("n") % v.int("block") == 0))
+    let v = pick(r);
+    ask("practice.scratch.exact", yes_no(v.int("n") % v.int("block") == 0), "practice.scratch.why", args, v)
 }
 
 static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");
