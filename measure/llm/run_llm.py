@@ -560,11 +560,16 @@ def host_probe(tag):
     add_row("host_probe", dict(tag=tag, t_s=round(time.monotonic() - T0, 1), add_us=rnd(statistics.median(best)), add_us_min=rnd(min(best)), add_us_max=rnd(max(best))))
 
 
-def host_costs(dec, kind, deadline):
+ACC_HOST = {}  # (model, phase, op) -> per-round host us (and the step's event us)
+ACC_STEP = {}  # (kind, model, batch, n) -> {"res": {0: [[ms..]..], 1: [...]}, "host": [...], "b2b": {}, "kvb", "wb"}
+
+
+def host_costs(dec, kind, rounds):
     """Host time of each stage (sim::llm op key) of this model's step, alone: batch 1, decode at
     ctx 128 or prefill of 512 tokens; each stage called N times in a row (host clock around the
-    calls, no sync inside: the GPU queue absorbs the work), 5 rounds with the stage order rotated;
-    us = median of the rounds' per-call times."""
+    calls, no sync inside: the GPU queue absorbs the work), the stage order rotated every round,
+    a few rounds in every pass over the grid; us = median of all rounds' per-call times. The row
+    'step' is the whole step's host time in forward() (isolated calls) at the same moment."""
     import torch
 
     n = 128 if kind == "decode" else (512 if not DRY else 16)
@@ -580,10 +585,9 @@ def host_costs(dec, kind, deadline):
         for _, f in stages:  # fill the state once, in order
             f(st)
         sync()
-        per = {k: [] for k, _ in stages}
-        rounds = 5
         for r in range(rounds):
-            order = stages[r % len(stages) :] + stages[: r % len(stages)]
+            k0 = (len(ACC_HOST.get((dec.name, kind, "norm1"), [])) * 5) % len(stages)
+            order = stages[k0:] + stages[:k0]
             for key, f in order:
                 x0 = st["x"]
                 sync()
@@ -593,30 +597,59 @@ def host_costs(dec, kind, deadline):
                 t1 = time.perf_counter()
                 sync()
                 st["x"] = x0  # the residual stages add into x: keep its values bounded
-                per[key].append((t1 - t0) / N * 1e6)
-        for key, _ in stages:
-            v = per[key]
-            add_row("host", dict(model=dec.name, phase=kind, op=key, us=rnd(statistics.median(v)), us_min=rnd(min(v)), us_max=rnd(max(v)), calls=N, rounds=rounds, batch=1, n=n))
-        # The whole step, same process, same minute: host time in forward() and event time, isolated calls.
-        dv, hv = time_isolated(step, 5)
-        add_row("host", dict(model=dec.name, phase=kind, op="step", us=rnd(statistics.median(hv) * 1e3), us_min=rnd(min(hv) * 1e3), us_max=rnd(max(hv) * 1e3), calls=1, rounds=5, batch=1, n=n, event_us=rnd(statistics.median(dv) * 1e3)))
+                ACC_HOST.setdefault((dec.name, kind, key), []).append((t1 - t0) / N * 1e6)
+            dv, hv = time_isolated(step, 2)
+            ACC_HOST.setdefault((dec.name, kind, "step"), []).extend(h * 1e3 for h in hv)
+            ACC_HOST.setdefault((dec.name, kind, "step_event"), []).extend(d * 1e3 for d in dv)
+        HOST_N[(dec.name, kind)] = (N, n)
     dec.cache = None
     free_all()
 
 
-def measure_point(dec, kind, b, n):
-    """Eager and graph, interleaved: warm-up, then ROUNDS rounds, each timing K isolated eager
-    calls and K isolated graph replays (the order alternating by round); ms = median of the
-    rounds' medians, spread = (largest - smallest round median) / ms. Back-to-back timings too."""
+HOST_N = {}
+
+
+def finalize():
+    """Rewrite the host, decode and prefill rows from everything accumulated so far."""
+    for sec in ("host", "decode", "prefill"):
+        ROWS[sec] = []
+        RESULT["sections"].setdefault(sec, {})["rows"] = ROWS[sec]
+    for (model, kind, op), v in ACC_HOST.items():
+        if op == "step_event":
+            continue
+        N, n = HOST_N[(model, kind)]
+        ev = ACC_HOST.get((model, kind, "step_event")) if op == "step" else None
+        ROWS["host"].append(dict(model=model, phase=kind, op=op, us=rnd(statistics.median(v)), us_min=rnd(min(v)), us_max=rnd(max(v)), calls=1 if op == "step" else N, rounds=len(v), batch=1, n=n, event_us=rnd(statistics.median(ev)) if ev else None))
+    for (kind, model, b, n), a in ACC_STEP.items():
+        key = {"ctx": n} if kind == "decode" else {"seq": n}
+        if a.get("note"):
+            ROWS[kind].append(dict(model=model, batch=b, **key, graphs=-1, ms=None, note=a["note"]))
+            continue
+        for graphs in (0, 1):
+            meds = [statistics.median(v) for v in a["res"][graphs]]
+            allv = [x for v in a["res"][graphs] for x in v]
+            st = stats(allv)
+            ms = statistics.median(meds)
+            ROWS[kind].append(dict(model=model, batch=b, **key, graphs=graphs, ms=rnd(ms), min_ms=rnd(st["min_ms"]), p90_ms=rnd(st["p90_ms"]), reps=len(allv), rounds=len(meds), spread=rnd((max(meds) - min(meds)) / ms, 3), host_ms=rnd(statistics.median(a["host"])) if graphs == 0 else None, b2b_ms=rnd(a["b2b"].get(graphs)), kernels=a.get("kernels"), weight_bytes=a["wb"], kv_bytes=a["kvb"]))
+    save()
+
+
+def measure_point(dec, kind, b, n, first):
+    """One pass's share of a step: warm-up, capture, then K isolated eager calls and K isolated
+    graph replays (which goes first alternates by pass). Every pass over the grid adds one such
+    round to every point, so each point's rounds are spread over the whole run and every point
+    sees the same mix of host states; ms = median of the rounds' medians, spread = (largest -
+    smallest round median) / ms, host_ms = the host's own time in the eager call (median);
+    b2b_ms = back-to-back calls (first pass only; the previous run's method)."""
     import torch
 
     cfg = dec.cfg
-    key = {"ctx": n} if kind == "decode" else {"seq": n}
     S = 1 if kind == "decode" else n
     T = n + 1 if kind == "decode" else n
     kvb = 2 * cfg["layers"] * b * cfg["kv"] * T * dec.hd * 2
+    a = ACC_STEP.setdefault((kind, dec.name, b, n), {"res": {0: [], 1: []}, "host": [], "b2b": {}, "kvb": kvb, "wb": dec.weight_bytes})
     if not gpu_mem_ok(kvb + (b * S * (cfg["ffn"] * 6 + cfg["d"] * 8) * 2 if kind == "prefill" else 0)):
-        add_row(kind, dict(model=dec.name, batch=b, **key, graphs=-1, ms=None, note="does not fit"))
+        a["note"] = "does not fit"
         return
     step, kvb, _ = make_step(dec, kind, b, n)
     with torch.inference_mode():
@@ -625,79 +658,82 @@ def measure_point(dec, kind, b, n):
         sync()
         gr = capture(step)
         t_one = time_isolated(step, 1)[0][0]
-        for _ in range(2):
-            gr.replay()
+        gr.replay()
         sync()
-        ROUNDS, K = (5, 3) if t_one < 40 else ((4, 2) if t_one < 120 else (3, 1))
+        K = 3 if t_one < 40 else (2 if t_one < 120 else 1)
         if DRY:
-            ROUNDS, K = 2, 1
-        res = {0: [], 1: []}
-        host = []
-        for r in range(ROUNDS):
-            for graphs in ((0, 1) if r % 2 == 0 else (1, 0)):
-                dv, hv = time_isolated(gr.replay if graphs else step, K)
-                res[graphs].append(dv)
-                if not graphs:
-                    host += hv
-        b2b = {}
-        if t_one < 40:
-            b2b[0] = time_events(step, warm=1, reps=5)["ms"]
-            b2b[1] = time_events(gr.replay, warm=1, reps=5)["ms"]
+            K = 1
+        order = (0, 1) if len(a["res"][0]) % 2 == 0 else (1, 0)
+        for graphs in order:
+            dv, hv = time_isolated(gr.replay if graphs else step, K)
+            a["res"][graphs].append(dv)
+            if not graphs:
+                a["host"] += hv
+        if first and t_one < 40:
+            a["b2b"][0] = time_events(step, warm=1, reps=5)["ms"]
+            a["b2b"][1] = time_events(gr.replay, warm=1, reps=5)["ms"]
         del gr
-    for graphs in (0, 1):
-        meds = [statistics.median(v) for v in res[graphs]]
-        allv = [x for v in res[graphs] for x in v]
-        st = stats(allv)
-        ms = statistics.median(meds)
-        add_row(kind, dict(model=dec.name, batch=b, **key, graphs=graphs, ms=rnd(ms), min_ms=rnd(st["min_ms"]), p90_ms=rnd(st["p90_ms"]), reps=len(allv), rounds=len(meds), spread=rnd((max(meds) - min(meds)) / ms, 3), host_ms=rnd(statistics.median(host)) if graphs == 0 else None, b2b_ms=rnd(b2b.get(graphs)), kernels=None, weight_bytes=dec.weight_bytes, kv_bytes=kvb))
-    log(kind, dec.name, b, n, "eager", ROWS[kind][-2]["ms"], "graph", ROWS[kind][-1]["ms"], "spread", ROWS[kind][-2]["spread"], ROWS[kind][-1]["spread"], "host", ROWS[kind][-2]["host_ms"])
 
 
-def section_steps(deadline):
-    """Per model (built once): a host probe, the host cost of each stage (decode and prefill),
-    then its decode points and its prefill points, each eager and graph interleaved."""
+def section_steps(deadline, passes=5):
+    """PASSES passes over the whole grid; in each, per model (built anew): a host probe, two
+    rounds of the host cost of each stage (decode and prefill), then one round of each of its
+    decode and prefill points. Rows are rewritten after every pass."""
     import torch
 
-    RESULT["method"]["steps"] = measure_point.__doc__ + " " + host_costs.__doc__
+    if DRY:
+        passes = 2
+    RESULT["method"]["steps"] = section_steps.__doc__ + " " + measure_point.__doc__ + " " + host_costs.__doc__
     models = []
     for m, _, _ in DECODE_GRID + PREFILL_GRID:
         if m not in models:
             models.append(m)
-    for name in models:
-        if over_budget(deadline):
-            log("steps: out of time before", name)
-            RESULT["sections"]["steps"]["skipped_for_time"] = name
+    t_pass = 0.0
+    for p in range(passes):
+        t0 = time.monotonic()
+        if p > 0 and time.monotonic() + 1.1 * t_pass > deadline:
+            log("steps: no time for pass", p)
+            RESULT["sections"]["steps"]["passes_skipped_for_time"] = passes - p
             break
-        cfg = MODELS[name] if not DRY else dict(MODELS[name], layers=2, d=64, heads=2, kv=1 if MODELS[name]["kv"] < MODELS[name]["heads"] else 2, ffn=128, vocab=256)
-        try:
-            dec = Decoder(name, cfg, torch.bfloat16)
-        except Exception:
-            RESULT["errors"][f"steps:{name}"] = traceback.format_exc()
-            free_all()
-            continue
-        host_probe(f"before {name}")
-        for kind in ("decode", "prefill"):
+        for name in models:
+            cfg = MODELS[name] if not DRY else dict(MODELS[name], layers=2, d=64, heads=2, kv=1 if MODELS[name]["kv"] < MODELS[name]["heads"] else 2, ffn=128, vocab=256)
             try:
-                host_costs(dec, kind, deadline)
+                dec = Decoder(name, cfg, torch.bfloat16)
             except Exception:
-                RESULT["errors"][f"host:{name}:{kind}"] = traceback.format_exc()
-                log("error host", name, kind, traceback.format_exc().splitlines()[-1])
-        for kind, grid in (("decode", DECODE_GRID), ("prefill", PREFILL_GRID)):
-            for m, b, n in grid:
-                if m != name or over_budget(deadline):
-                    continue
-                if DRY:
-                    b, n = min(b, 2), min(n, 16)
+                RESULT["errors"][f"steps:{name}"] = traceback.format_exc()
+                free_all()
+                continue
+            host_probe(f"pass {p} before {name}")
+            for kind in ("decode", "prefill"):
                 try:
-                    measure_point(dec, kind, b, n)
+                    host_costs(dec, kind, 2)
                 except Exception:
-                    RESULT["errors"][f"{kind}:{name}:{b}:{n}"] = traceback.format_exc()
-                    log("error", kind, name, b, n, traceback.format_exc().splitlines()[-1])
-                finally:
-                    dec.cache = None
-                    free_all()
-        del dec
-        free_all()
+                    RESULT["errors"][f"host:{name}:{kind}"] = traceback.format_exc()
+                    log("error host", name, kind, traceback.format_exc().splitlines()[-1])
+            for kind, grid in (("decode", DECODE_GRID), ("prefill", PREFILL_GRID)):
+                for m, b, n in grid:
+                    if m != name:
+                        continue
+                    if DRY:
+                        b, n = min(b, 2), min(n, 16)
+                    try:
+                        measure_point(dec, kind, b, n, p == 0)
+                    except Exception:
+                        RESULT["errors"][f"{kind}:{name}:{b}:{n}"] = traceback.format_exc()
+                        log("error", kind, name, b, n, traceback.format_exc().splitlines()[-1])
+                    finally:
+                        dec.cache = None
+                        free_all()
+            del dec
+            free_all()
+        finalize()
+        t_pass = time.monotonic() - t0
+        RESULT["sections"]["steps"]["passes"] = p + 1
+        log("pass", p, "took", round(t_pass, 1), "s")
+    for kind in ("decode", "prefill"):
+        for r in ROWS.get(kind, []):
+            if r.get("graphs") == 0:
+                log(kind, r["model"], r["batch"], r.get("ctx", r.get("seq")), "eager", r["ms"], "spread", r["spread"], "host", r["host_ms"])
     host_probe("after steps")
 
 
@@ -732,9 +768,8 @@ def section_kernels(deadline):
                         counts[(name,) + ck] = count_kernels(step)
                     dec.cache = None
                     free_all()
-                for r in ROWS.get(kind, []):
-                    if r["model"] == name and r["batch"] == b and r.get("ctx" if kind == "decode" else "seq") == n:
-                        r["kernels"] = counts[(name,) + ck]
+                if (kind, name, b, n) in ACC_STEP:
+                    ACC_STEP[(kind, name, b, n)]["kernels"] = counts[(name,) + ck]
                 add_row("kernels", dict(model=name, phase=kind, batch=ck[1], n=ck[2], kernels=counts[(name,) + ck])) if (name,) + ck not in KERNELS_DONE else None
                 KERNELS_DONE.add((name,) + ck)
             del dec
@@ -742,6 +777,8 @@ def section_kernels(deadline):
             RESULT["errors"][f"kernels:{name}"] = traceback.format_exc()
             log("error kernels", name, traceback.format_exc().splitlines()[-1])
         free_all()
+    if ACC_STEP:
+        finalize()
     host_probe("after kernels")
 
 
@@ -827,6 +864,11 @@ def section_sdpa(deadline):
         for S in (512, 1024, 2048, 4096):
             pts.append(("prefill", 1, H, Hkv, hd, S, S))
     pts.append(("prefill", 4, 32, 8, 128, 2048, 2048))
+    # batch > 1: the prefill grid's batches (more (sequence, head) pairs to fill the SMs)
+    for hd, H, Hkv in ((128, 32, 8), (128, 32, 32), (128, 40, 40), (64, 25, 25), (64, 20, 20), (64, 16, 16), (64, 12, 12)):
+        for B in (2, 4, 8, 16):
+            for S in (512, 1024):
+                pts.append(("prefill", B, H, Hkv, hd, S, S))
     for kind, B, H, Hkv, hd, q, kv in pts:
         if over_budget(deadline):
             RESULT["sections"].setdefault("sdpa", {})["skipped_for_time"] = True
