@@ -574,6 +574,7 @@ def host_costs(dec, kind, rounds):
 
     n = 128 if kind == "decode" else (512 if not DRY else 16)
     N = 40 if kind == "decode" else 12
+    HOST_N[(dec.name, kind)] = (N, n)
     step, _, (ids, start, cs, pos_ids) = make_step(dec, kind, 1, n)
     with torch.inference_mode():
         step()
@@ -601,7 +602,6 @@ def host_costs(dec, kind, rounds):
             dv, hv = time_isolated(step, 2)
             ACC_HOST.setdefault((dec.name, kind, "step"), []).extend(h * 1e3 for h in hv)
             ACC_HOST.setdefault((dec.name, kind, "step_event"), []).extend(d * 1e3 for d in dv)
-        HOST_N[(dec.name, kind)] = (N, n)
     dec.cache = None
     free_all()
 
@@ -624,6 +624,8 @@ def finalize():
         key = {"ctx": n} if kind == "decode" else {"seq": n}
         if a.get("note"):
             ROWS[kind].append(dict(model=model, batch=b, **key, graphs=-1, ms=None, note=a["note"]))
+            continue
+        if not (a["res"][0] and a["res"][1]):
             continue
         for graphs in (0, 1):
             meds = [statistics.median(v) for v in a["res"][graphs]]
