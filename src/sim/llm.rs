@@ -1302,5 +1302,43 @@ fn accuracy_rows() -> Vec<AccuracyRow> {
     rows
 }
 
+/// The accuracy table as README prints it (markdown, from [`accuracy_table`]):
+/// a test keeps README's copy equal to it.
+pub fn accuracy_markdown() -> String {
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let (f, cal) = (Fit::shipped(), Calibration::shipped());
+    let us = |x: f64| format!("{:.2} µs", x * 1e6);
+    let mut s = format!(
+        "Constants: graph gap {} per kernel and eager gap {} per kernel (fitted); the host's stages \
+         × in-situ factor {:.2} (measured), about {} per kernel of a LLaMA decode layer and {} of a \
+         GPT-2 one.\n\n",
+        us(f.graph_gap),
+        us(f.eager_gap),
+        cal.host_in_situ,
+        us(f.host_llama),
+        us(f.host_gpt2)
+    );
+    s += "| steps | models | n | median | worst | against the median calls |\n|---|---|---|---|---|---|\n";
+    for r in accuracy_table() {
+        let (model, b, n, ratio) = &r.worst_case;
+        let name = preset(model).map_or(model.as_str(), |p| p.name);
+        let at = match r.phase {
+            Phase::Decode => format!("B {b}, ctx {n}"),
+            Phase::Prefill => format!("B {b}, {n} tokens"),
+        };
+        s += &format!(
+            "| {}, {} | {} | {} | {} | {} ({name}, {at}: {ratio:.2}×) | {} |\n",
+            if r.phase == Phase::Decode { "decode" } else { "prefill" },
+            if r.graphs { "graph" } else { "eager" },
+            if r.held_out { "held out" } else { "fitted" },
+            r.count,
+            pct(r.median),
+            pct(r.worst),
+            if r.graphs { "(the same)".to_string() } else { format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) },
+        );
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests;

@@ -323,3 +323,10 @@ fn the_accuracy_table_meets_the_issue() {
     // Held-out cases exist for both phases.
     assert!(rows.iter().filter(|r| r.held_out).all(|r| r.count >= 2));
 }
+
+#[test]
+fn readme_prints_the_accuracy_table() {
+    let readme = include_str!("../../../README.md");
+    let t = accuracy_markdown();
+    assert!(readme.contains(&t), "README's #/llm accuracy table is stale; expected:\n{t}");
+}

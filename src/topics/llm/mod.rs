@@ -460,7 +460,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("llm.source.gemm", "measured: torch.mm time ÷ the waves model by rows m and weight size n·k (h200-llm-gemm.csv, 364 shapes)", "实测：torch.mm 时间 ÷ 波次模型，按行数 m 与权重大小 n·k（h200-llm-gemm.csv，364 个形状）"),
     ("llm.source.attention", "measured: scaled_dot_product_attention, decode over the KV cache and causal prefill (h200-llm-sdpa.csv)", "实测：scaled_dot_product_attention，解码读 KV 缓存与因果预填充（h200-llm-sdpa.csv）"),
     ("llm.source.elementwise", "simulated + measured: sim::fusion's ledger of each op's kernels, at the measured streaming rate of each op (h200-llm-elementwise.csv)", "模拟 + 实测：sim::fusion 对每个算子内核的读写账本，按每个算子实测的流式速率（h200-llm-elementwise.csv）"),
-    ("llm.source.launch", "measured: fixed cost per elementwise call; {gap} µs per kernel in a graph and {host} µs per kernel on the host when eager, fitted on the fitted models' steps (tiny-layer launch test: {tiny} µs, h200-llm-launch.csv)", "实测：每次逐元素调用的固定开销；图内每个内核 {gap} 微秒，逐个启动时主机每个内核 {host} 微秒，由拟合组模型的实测步拟合（微型层启动测试：{tiny} 微秒，h200-llm-launch.csv）"),
+    ("llm.source.launch", "measured: fixed cost per elementwise call; {gap} µs per kernel in a graph, plus a gap per kernel launched one by one (both fitted on the fitted models' steps); eager, the host's time of each stage measured alone at a fitted model's shapes × one in-situ factor, about {host} µs per kernel, queued against the GPU (h200-llm-host.csv; tiny-layer launch test: {tiny} µs, h200-llm-launch.csv)", "实测：每次逐元素调用的固定开销；图内每个内核 {gap} 微秒，逐个启动时每个内核另加一段间隔（均由拟合组模型的实测步拟合）；逐个启动时，主机执行每个阶段的时间在拟合组模型的形状上单独测得，乘以一个整步系数，约每个内核 {host} 微秒，与 GPU 排队（h200-llm-host.csv；微型层启动测试：{tiny} 微秒，h200-llm-launch.csv）"),
     ("llm.ops", "One layer (× layers) and the head", "一层（× 层数）与输出头"),
     ("llm.col.op", "operator", "算子"),
     ("llm.col.count", "×", "×"),
@@ -520,7 +520,7 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("llm.acc.prefill", "prefill", "预填充"),
     ("llm.acc.graph", "graph", "CUDA 图"),
     ("llm.acc.eager", "eager", "逐个启动"),
-    ("llm.measured.why", "Fitted models: Llama-3-8B, LLaMA-7B, GPT-2 small (they set the two launch constants); held out: LLaMA-13B, Mistral-7B, GPT-2 medium, large and XL. Eager steps are host-bound, and the host's speed drifted during the run: the same eager step timed 17.8 ms in the grid and 23–27 ms minutes later (h200-llm-eager_repeat.csv), so eager misses reach 30–50 %.", "拟合组：Llama-3-8B、LLaMA-7B、GPT-2 small（它们确定两个启动常数）；留出组：LLaMA-13B、Mistral-7B、GPT-2 medium、large 和 XL。逐个启动时步骤受主机限制，而主机速度在测量中漂移：同一步在网格中为 17.8 毫秒，几分钟后为 23–27 毫秒（h200-llm-eager_repeat.csv），所以逐个启动的误差可达 30–50%。"),
+    ("llm.measured.why", "Fitted models: Llama-3-8B, LLaMA-7B, GPT-2 small (their graph steps set the per-kernel gaps, their stages the host's costs); held out: LLaMA-13B, Mistral-7B, GPT-2 medium, large and XL. The host switched between a fast and a slower state during the run (h200-llm-host_probe.csv), so an eager step is held against its fastest call (the host at full speed); its median call is slower by up to half again.", "拟合组：Llama-3-8B、LLaMA-7B、GPT-2 small（其 CUDA 图步骤确定每个内核的间隔，其各阶段确定主机开销）；留出组：LLaMA-13B、Mistral-7B、GPT-2 medium、large 和 XL。测量期间主机在较快与较慢两种状态之间切换（h200-llm-host_probe.csv），所以逐个启动的步骤以其最快一次调用（主机全速）为准；其中位数调用最多再慢一半。"),
     ("llm.measured.label", "Measured on an NVIDIA H200, {date}, by measure/llm/run_llm.py (one run; method and provenance in assets/measured/h200-llm.json).", "{date} 在 NVIDIA H200 上由 measure/llm/run_llm.py 测得（一次运行；方法与来源见 assets/measured/h200-llm.json）。"),
     ("llm.model-source", "Shape: {source}", "形状来源：{source}"),
 ];
