@@ -51,7 +51,7 @@ fn kernel_counts_follow_the_layouts() {
     assert_eq!(count("tiny_gpt2_32layers_g1"), Some((32 * 12 + 5) as f64));
     // At full size the libraries launch a few more of their own (cuBLAS split-K and
     // reductions, SDPA): the real steps' counts (h200-llm-kernels.csv) are the table's
-    // and at most 45 % more (4–8 % at decode, up to 42 % for prefills of 4096+ tokens).
+    // and at most 45 % more (4–13 % at decode, up to 42 % for prefills of 4096+ tokens).
     let k = table(KERNELS_CSV);
     for r in &k.rows {
         let (Some(m), Some(ph), Some(b), Some(n), Some(meas)) =
