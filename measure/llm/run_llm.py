@@ -18,6 +18,12 @@ Writes into DIR (rewritten after every point, so a kill loses only the point in 
     h200-llm-sdpa.csv       attention calibration: decode and causal prefill
     h200-llm-launch.csv     launch cost: tiny kernels and tiny layers, eager vs CUDA graph
     h200-llm-elementwise.csv norms, SiLU*mul, residual add, RoPE at decode/prefill sizes
+    h200-llm-host.csv       host time of each stage of the step (sim::llm's op keys), per model and phase
+    h200-llm-host_probe.csv bare launch cost at intervals through the run (the host's drift)
+    h200-llm-kernels.csv    kernels per step (torch.profiler, after every timing)
+
+    --dry-run runs the launch, steps and kernels sections on the CPU with tiny shapes (no graphs):
+    it checks the script's logic, its numbers mean nothing.
 """
 import argparse
 import datetime
@@ -63,14 +69,19 @@ DECODE_GRID = (
     + [("gpt2-large", 8, 512)]
     + [("gpt2-xl", b, c) for b in (1, 64) for c in (1024,)]
 )
-PREFILL_GRID = (
+PREFILL_GRID = (  # prompt 512..2048 (GPT-2's context is 1024), batch 1..16
     [("llama3-8b", 1, s) for s in (512, 1024, 2048)]
-    + [("llama3-8b", 4, 2048)]
+    + [("llama3-8b", 2, 1024), ("llama3-8b", 4, 512), ("llama3-8b", 4, 2048)]
     + [("llama-7b", 1, s) for s in (512, 1024, 2048)]
+    + [("llama-7b", 4, 1024)]
     + [("llama-13b", 1, s) for s in (512, 2048)]
-    + [("mistral-7b", 1, s) for s in (1024,)]
+    + [("llama-13b", 2, 1024)]
+    + [("mistral-7b", 1, 1024), ("mistral-7b", 4, 512)]
     + [("gpt2-xl", 1, s) for s in (512, 1024)]
-    + [("gpt2", 1, 1024)]
+    + [("gpt2-xl", 4, 1024)]
+    + [("gpt2-large", 2, 1024)]
+    + [("gpt2-medium", 4, 512)]
+    + [("gpt2", 1, 512), ("gpt2", 1, 1024), ("gpt2", 8, 512), ("gpt2", 16, 1024)]
 )
 
 RESULT = {
@@ -84,6 +95,8 @@ RESULT = {
     "section_seconds": {},
 }
 OUT = None
+DEV = "cuda"  # "cpu" in --dry-run (tiny shapes, no graphs, logic only)
+DRY = False
 ROWS = {}
 CSV_COLS = {
     "decode": ["model", "batch", "ctx", "graphs", "ms", "min_ms", "p90_ms", "reps", "kernels", "weight_bytes", "kv_bytes"],
@@ -142,33 +155,89 @@ def over_budget(deadline):
 # --------------------------------------------------------------------------- timing
 
 
-def time_events(fn, warm=3, reps=10):
-    """Median of per-call CUDA-event timings (ms); fn is a Python callable (eager or graph replay)."""
+def sync():
     import torch
 
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    st = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    en = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        st[i].record()
-        fn()
-        en[i].record()
-    torch.cuda.synchronize()
-    ts = sorted(a.elapsed_time(b) for a, b in zip(st, en))
+    if DEV == "cuda":
+        torch.cuda.synchronize()
+
+
+class _Ev:
+    """torch.cuda.Event, or a host clock in --dry-run."""
+
+    def __init__(self):
+        import torch
+
+        self.e = torch.cuda.Event(enable_timing=True) if DEV == "cuda" else None
+        self.t = None
+
+    def record(self):
+        if self.e is not None:
+            self.e.record()
+        else:
+            self.t = time.perf_counter()
+
+    def elapsed_time(self, other):
+        if self.e is not None:
+            return self.e.elapsed_time(other.e)
+        return (other.t - self.t) * 1e3
+
+
+def stats(ts):
+    ts = sorted(ts)
     return {
         "ms": statistics.median(ts),
         "min_ms": ts[0],
         "p90_ms": ts[min(len(ts) - 1, int(0.9 * (len(ts) - 1) + 0.5))],
-        "reps": reps,
+        "reps": len(ts),
     }
+
+
+def time_events(fn, warm=3, reps=10):
+    """Back to back: median of per-call CUDA-event timings (ms); fn is a Python callable (eager or graph replay)."""
+    for _ in range(warm):
+        fn()
+    sync()
+    st = [_Ev() for _ in range(reps)]
+    en = [_Ev() for _ in range(reps)]
+    for i in range(reps):
+        st[i].record()
+        fn()
+        en[i].record()
+    sync()
+    return stats([a.elapsed_time(b) for a, b in zip(st, en)])
+
+
+def time_isolated(fn, reps):
+    """Each call from an idle GPU: synchronize, event, call, event, synchronize. Returns the
+    event times (ms) and the host's own time in the call (ms, perf_counter around fn())."""
+    dev, host = [], []
+    for _ in range(reps):
+        s, e = _Ev(), _Ev()
+        sync()
+        s.record()
+        t0 = time.perf_counter()
+        fn()
+        t1 = time.perf_counter()
+        e.record()
+        sync()
+        dev.append(s.elapsed_time(e))
+        host.append((t1 - t0) * 1e3)
+    return dev, host
+
+
+class _FakeGraph:
+    def __init__(self, fn):
+        self.replay = fn
 
 
 def capture(fn):
     """Capture fn() as a CUDA graph (after warm-up on a side stream, as PyTorch documents)."""
     import torch
 
+    if DEV != "cuda":
+        fn()
+        return _FakeGraph(fn)
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
@@ -188,10 +257,10 @@ def count_kernels(fn):
     import torch
     from torch.profiler import ProfilerActivity, profile
 
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+    sync()
+    with profile(activities=[ProfilerActivity.CUDA] if DEV == "cuda" else [ProfilerActivity.CPU]) as prof:
         fn()
-        torch.cuda.synchronize()
+        sync()
     n = 0
     for ev in prof.events():
         dt = str(getattr(ev, "device_type", ""))
@@ -211,7 +280,7 @@ class Decoder:
         d, H, Hkv, F, V = cfg["d"], cfg["heads"], cfg["kv"], cfg["ffn"], cfg["vocab"]
         hd = d // H
         self.hd, self.g = hd, H // Hkv
-        dev = "cuda"
+        dev = DEV
 
         def w(*shape):
             return torch.empty(*shape, device=dev, dtype=dtype).normal_(0.0, 0.02)
@@ -259,8 +328,8 @@ class Decoder:
         torch.cuda.empty_cache()
         self.cache = [
             (
-                torch.empty(B, Hkv, T, hd, device="cuda", dtype=torch.bfloat16).normal_(),
-                torch.empty(B, Hkv, T, hd, device="cuda", dtype=torch.bfloat16).normal_(),
+                torch.empty(B, Hkv, T, hd, device=DEV, dtype=torch.bfloat16).normal_(),
+                torch.empty(B, Hkv, T, hd, device=DEV, dtype=torch.bfloat16).normal_(),
             )
             for _ in self.layers
         ]
@@ -270,7 +339,7 @@ class Decoder:
         import torch
 
         hd = self.hd
-        inv = 1.0 / (10000.0 ** (torch.arange(0, hd, 2, device="cuda", dtype=torch.float32) / hd))
+        inv = 1.0 / (10000.0 ** (torch.arange(0, hd, 2, device=DEV, dtype=torch.float32) / hd))
         f = torch.outer(positions.float(), inv)
         emb = torch.cat([f, f], dim=-1)
         return emb.cos().to(torch.bfloat16), emb.sin().to(torch.bfloat16)
@@ -290,53 +359,147 @@ class Decoder:
             return Fn.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
         return Fn.rms_norm(x, (x.shape[-1],), w, 1e-5)
 
-    def forward(self, ids, start, prefill, rope_cs, pos_ids=None):
-        """ids [B,S]; writes K,V at cache positions start..start+S-1; returns logits of the last token."""
-        import torch
+    # The step as named stages, one per operator of sim::llm's table (same keys), so the
+    # host cost of each can be timed alone (section host) with exactly the code the step runs.
+    def st_embed(self, st):
+        import torch.nn.functional as Fn
+
+        x = Fn.embedding(st["ids"], self.emb)
+        if self.gpt2:
+            x = x + Fn.embedding(st["pos_ids"], self.pos)
+        st["x"] = x
+
+    def st_norm1(self, st):
+        L = st["L"]
+        st["h"] = self.norm(st["x"], L["n1"], L.get("n1b"))
+
+    def st_qkv(self, st):
+        import torch.nn.functional as Fn
+
+        cfg, L = self.cfg, st["L"]
+        H, Hkv, hd = cfg["heads"], cfg["kv"], self.hd
+        B, S = st["B"], st["S"]
+        qkv = Fn.linear(st["h"], L["qkv"], L.get("qkvb"))
+        st["q"] = qkv[..., : H * hd].view(B, S, H, hd)
+        st["k"] = qkv[..., H * hd : (H + Hkv) * hd].view(B, S, Hkv, hd)
+        st["v"] = qkv[..., (H + Hkv) * hd :].view(B, S, Hkv, hd)
+
+    def st_rope(self, st):
+        cos, sin = st["rope_cs"]
+        st["q"] = self.rope(st["q"], cos, sin)
+        st["k"] = self.rope(st["k"], cos, sin)
+
+    def st_kv_write(self, st):
+        start, S = st["start"], st["S"]
+        st["kc"][:, :, start : start + S] = st["k"].transpose(1, 2)
+        st["vc"][:, :, start : start + S] = st["v"].transpose(1, 2)
+
+    def st_attention(self, st):
         import torch.nn.functional as Fn
 
         cfg = self.cfg
         H, Hkv, hd, g = cfg["heads"], cfg["kv"], self.hd, self.g
-        B, S = ids.shape
-        x = Fn.embedding(ids, self.emb)
+        B, S, start = st["B"], st["S"], st["start"]
+        kc, vc, q = st["kc"], st["vc"], st["q"]
+        if st["prefill"]:
+            qh = q.transpose(1, 2)
+            kk, vv = kc[:, :, : start + S], vc[:, :, : start + S]
+            if g > 1:
+                a = Fn.scaled_dot_product_attention(qh, kk, vv, is_causal=True, enable_gqa=True)
+            else:
+                a = Fn.scaled_dot_product_attention(qh, kk, vv, is_causal=True)
+            st["a"] = a.transpose(1, 2).reshape(B, S, H * hd)
+        else:
+            # decode (S == 1): the g query heads that share a KV head become g query rows of it
+            qh = q.reshape(B, Hkv, g, hd)
+            a = Fn.scaled_dot_product_attention(qh, kc, vc)
+            st["a"] = a.reshape(B, 1, H * hd)
+
+    def st_o_proj(self, st):
+        import torch.nn.functional as Fn
+
+        L = st["L"]
+        st["o"] = Fn.linear(st["a"], L["o"], L.get("ob"))
+
+    def st_residual1(self, st):
+        st["x"] = st["x"] + st["o"]
+
+    def st_norm2(self, st):
+        L = st["L"]
+        st["h"] = self.norm(st["x"], L["n2"], L.get("n2b"))
+
+    def st_up(self, st):
+        import torch.nn.functional as Fn
+
+        L = st["L"]
         if self.gpt2:
-            x = x + Fn.embedding(pos_ids, self.pos)
+            st["u"] = Fn.linear(st["h"], L["up"], L["upb"])
+        else:
+            st["u"] = Fn.linear(st["h"], L["gu"])
+
+    def st_act(self, st):
+        import torch.nn.functional as Fn
+
+        if self.gpt2:
+            st["m"] = Fn.gelu(st["u"], approximate="tanh")
+        else:
+            gt, up = st["u"].chunk(2, dim=-1)
+            st["m"] = Fn.silu(gt) * up
+
+    def st_down(self, st):
+        import torch.nn.functional as Fn
+
+        L = st["L"]
+        st["dn"] = Fn.linear(st["m"], L["down"], L.get("downb"))
+
+    def st_residual2(self, st):
+        st["x"] = st["x"] + st["dn"]
+
+    def st_final_norm(self, st):
+        st["xf"] = self.norm(st["x"][:, -1:], self.nf, self.nfb if self.gpt2 else None)
+
+    def st_lm_head(self, st):
+        import torch.nn.functional as Fn
+
+        st["logits"] = Fn.linear(st["xf"], self.head)
+
+    def layer_stages(self):
+        """(sim::llm op key, stage) of one layer, in order."""
+        v = [("norm1", self.st_norm1), ("qkv", self.st_qkv)]
+        if not self.gpt2:
+            v.append(("rope", self.st_rope))
+        v += [
+            ("kv-write", self.st_kv_write),
+            ("attention", self.st_attention),
+            ("o-proj", self.st_o_proj),
+            ("residual1", self.st_residual1),
+            ("norm2", self.st_norm2),
+            ("up" if self.gpt2 else "gate-up", self.st_up),
+            ("act", self.st_act),
+            ("down", self.st_down),
+            ("residual2", self.st_residual2),
+        ]
+        return v
+
+    def head_stages(self):
+        return [("final-norm", self.st_final_norm), ("lm-head", self.st_lm_head)]
+
+    def state(self, ids, start, prefill, rope_cs, pos_ids=None):
+        B, S = ids.shape
+        return dict(ids=ids, start=start, prefill=prefill, rope_cs=rope_cs, pos_ids=pos_ids, B=B, S=S)
+
+    def forward(self, ids, start, prefill, rope_cs, pos_ids=None):
+        """ids [B,S]; writes K,V at cache positions start..start+S-1; returns logits of the last token."""
+        st = self.state(ids, start, prefill, rope_cs, pos_ids)
+        self.st_embed(st)
+        stages = self.layer_stages()
         for L, (kc, vc) in zip(self.layers, self.cache):
-            h = self.norm(x, L["n1"], L.get("n1b"))
-            qkv = Fn.linear(h, L["qkv"], L.get("qkvb"))
-            q = qkv[..., : H * hd].view(B, S, H, hd)
-            k = qkv[..., H * hd : (H + Hkv) * hd].view(B, S, Hkv, hd)
-            v = qkv[..., (H + Hkv) * hd :].view(B, S, Hkv, hd)
-            if not self.gpt2:
-                cos, sin = rope_cs
-                q = self.rope(q, cos, sin)
-                k = self.rope(k, cos, sin)
-            kc[:, :, start : start + S] = k.transpose(1, 2)
-            vc[:, :, start : start + S] = v.transpose(1, 2)
-            if prefill:
-                qh = q.transpose(1, 2)
-                kk, vv = kc[:, :, : start + S], vc[:, :, : start + S]
-                if g > 1:
-                    a = Fn.scaled_dot_product_attention(qh, kk, vv, is_causal=True, enable_gqa=True)
-                else:
-                    a = Fn.scaled_dot_product_attention(qh, kk, vv, is_causal=True)
-                a = a.transpose(1, 2).reshape(B, S, H * hd)
-            else:
-                # decode (S == 1): the g query heads that share a KV head become g query rows of it
-                qh = q.reshape(B, Hkv, g, hd)
-                a = Fn.scaled_dot_product_attention(qh, kc, vc)
-                a = a.reshape(B, 1, H * hd)
-            x = x + Fn.linear(a, L["o"], L.get("ob"))
-            h = self.norm(x, L["n2"], L.get("n2b"))
-            if self.gpt2:
-                u = Fn.gelu(Fn.linear(h, L["up"], L["upb"]), approximate="tanh")
-                x = x + Fn.linear(u, L["down"], L["downb"])
-            else:
-                gu = Fn.linear(h, L["gu"])
-                gt, up = gu.chunk(2, dim=-1)
-                x = x + Fn.linear(Fn.silu(gt) * up, L["down"])
-        x = self.norm(x[:, -1:], self.nf, self.nfb if self.gpt2 else None)
-        return Fn.linear(x, self.head)
+            st["L"], st["kc"], st["vc"] = L, kc, vc
+            for _, f in stages:
+                f(st)
+        for _, f in self.head_stages():
+            f(st)
+        return st["logits"]
 
 
 def free_all():
@@ -345,78 +508,284 @@ def free_all():
     import torch
 
     gc.collect()
-    torch.cuda.empty_cache()
+    if DEV == "cuda":
+        torch.cuda.empty_cache()
 
 
 def gpu_mem_ok(nbytes):
     import torch
 
+    if DEV != "cuda":
+        return True
     free, total = torch.cuda.mem_get_info()
     return nbytes < free - 6e9
 
 
-def run_model_points(kind, grid, deadline):
+def make_step(dec, kind, b, n):
+    """(step callable, KV bytes) for a decode step at context n or a prefill of n tokens, batch b."""
     import torch
 
-    by_model = {}
-    for m, b, n in grid:
-        by_model.setdefault(m, []).append((b, n))
-    for name, pts in by_model.items():
-        if over_budget(deadline):
-            log(kind, "out of time before", name)
-            RESULT["sections"][kind]["skipped_for_time"] = True
+    cfg = dec.cfg
+    if kind == "decode":
+        T, start, S = n + 1, n, 1
+    else:
+        T, start, S = n, 0, n
+    kvb = dec.alloc_cache(b, T)
+    ids = torch.randint(0, cfg["vocab"], (b, S), device=DEV)
+    positions = torch.arange(start, start + S, device=DEV)
+    pos_ids = positions.clamp(max=2047).expand(b, S).contiguous()
+    cs = dec.rope_tables(positions)
+    cs = (cs[0].view(1, S, 1, dec.hd), cs[1].view(1, S, 1, dec.hd))
+    return (lambda: dec.forward(ids, start, kind == "prefill", cs, pos_ids)), kvb, (ids, start, cs, pos_ids)
+
+
+HOST_PROBE_X = {}
+
+
+def host_probe(tag):
+    """The host's speed now: host time per call of 400 bare x.add_(1) launches (no sync inside the loop)."""
+    import torch
+
+    x = HOST_PROBE_X.setdefault("x", torch.zeros(1, device=DEV))
+    N = 400
+    best = []
+    for _ in range(3):
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(N):
+            x.add_(1)
+        t1 = time.perf_counter()
+        sync()
+        best.append((t1 - t0) / N * 1e6)
+    add_row("host_probe", dict(tag=tag, t_s=round(time.monotonic() - T0, 1), add_us=rnd(statistics.median(best)), add_us_min=rnd(min(best)), add_us_max=rnd(max(best))))
+
+
+ACC_HOST = {}  # (model, phase, op) -> per-round host us (and the step's event us)
+ACC_STEP = {}  # (kind, model, batch, n) -> {"res": {0: [[ms..]..], 1: [...]}, "host": [...], "b2b": {}, "kvb", "wb"}
+
+
+def host_costs(dec, kind, rounds):
+    """Host time of each stage (sim::llm op key) of this model's step, alone: batch 1, decode at
+    ctx 128 or prefill of 512 tokens; each stage called N times in a row (host clock around the
+    calls, no sync inside: the GPU queue absorbs the work), the stage order rotated every round,
+    a few rounds in every pass over the grid; us = median of all rounds' per-call times. The row
+    'step' is the whole step's host time in forward() (isolated calls) at the same moment."""
+    import torch
+
+    n = 128 if kind == "decode" else (512 if not DRY else 16)
+    N = 40 if kind == "decode" else 12
+    HOST_N[(dec.name, kind)] = (N, n)
+    step, _, (ids, start, cs, pos_ids) = make_step(dec, kind, 1, n)
+    with torch.inference_mode():
+        step()
+        sync()
+        st = dec.state(ids, start, kind == "prefill", cs, pos_ids)
+        L0, (kc, vc) = dec.layers[0], dec.cache[0]
+        st["L"], st["kc"], st["vc"] = L0, kc, vc
+        stages = [("embed", dec.st_embed)] + dec.layer_stages() + dec.head_stages()
+        for _, f in stages:  # fill the state once, in order
+            f(st)
+        sync()
+        for r in range(rounds):
+            k0 = (len(ACC_HOST.get((dec.name, kind, "norm1"), [])) * 5) % len(stages)
+            order = stages[k0:] + stages[:k0]
+            for key, f in order:
+                x0 = st["x"]
+                sync()
+                t0 = time.perf_counter()
+                for _ in range(N):
+                    f(st)
+                t1 = time.perf_counter()
+                sync()
+                st["x"] = x0  # the residual stages add into x: keep its values bounded
+                ACC_HOST.setdefault((dec.name, kind, key), []).append((t1 - t0) / N * 1e6)
+            dv, hv = time_isolated(step, 2)
+            ACC_HOST.setdefault((dec.name, kind, "step"), []).extend(h * 1e3 for h in hv)
+            ACC_HOST.setdefault((dec.name, kind, "step_event"), []).extend(d * 1e3 for d in dv)
+    dec.cache = None
+    free_all()
+
+
+HOST_N = {}
+
+
+def finalize():
+    """Rewrite the host, decode and prefill rows from everything accumulated so far."""
+    for sec in ("host", "decode", "prefill"):
+        ROWS[sec] = []
+        RESULT["sections"].setdefault(sec, {})["rows"] = ROWS[sec]
+    for (model, kind, op), v in ACC_HOST.items():
+        if op == "step_event":
+            continue
+        N, n = HOST_N[(model, kind)]
+        ev = ACC_HOST.get((model, kind, "step_event")) if op == "step" else None
+        ROWS["host"].append(dict(model=model, phase=kind, op=op, us=rnd(statistics.median(v)), us_min=rnd(min(v)), us_max=rnd(max(v)), calls=1 if op == "step" else N, rounds=len(v), batch=1, n=n, event_us=rnd(statistics.median(ev)) if ev else None))
+    for (kind, model, b, n), a in ACC_STEP.items():
+        key = {"ctx": n} if kind == "decode" else {"seq": n}
+        if a.get("note"):
+            ROWS[kind].append(dict(model=model, batch=b, **key, graphs=-1, ms=None, note=a["note"]))
+            continue
+        if not (a["res"][0] and a["res"][1]):
+            continue
+        for graphs in (0, 1):
+            meds = [statistics.median(v) for v in a["res"][graphs]]
+            allv = [x for v in a["res"][graphs] for x in v]
+            st = stats(allv)
+            ms = statistics.median(meds)
+            ROWS[kind].append(dict(model=model, batch=b, **key, graphs=graphs, ms=rnd(ms), min_ms=rnd(st["min_ms"]), p90_ms=rnd(st["p90_ms"]), reps=len(allv), rounds=len(meds), spread=rnd((max(meds) - min(meds)) / ms, 3), host_ms=rnd(statistics.median(a["host"])) if graphs == 0 else None, b2b_ms=rnd(a["b2b"].get(graphs)), kernels=a.get("kernels"), weight_bytes=a["wb"], kv_bytes=a["kvb"]))
+    save()
+
+
+def measure_point(dec, kind, b, n, first):
+    """One pass's share of a step: warm-up, capture, then K isolated eager calls and K isolated
+    graph replays (which goes first alternates by pass). Every pass over the grid adds one such
+    round to every point, so each point's rounds are spread over the whole run and every point
+    sees the same mix of host states; ms = median of the rounds' medians, spread = (largest -
+    smallest round median) / ms, host_ms = the host's own time in the eager call (median);
+    b2b_ms = back-to-back calls (first pass only; the previous run's method)."""
+    import torch
+
+    cfg = dec.cfg
+    S = 1 if kind == "decode" else n
+    T = n + 1 if kind == "decode" else n
+    kvb = 2 * cfg["layers"] * b * cfg["kv"] * T * dec.hd * 2
+    a = ACC_STEP.setdefault((kind, dec.name, b, n), {"res": {0: [], 1: []}, "host": [], "b2b": {}, "kvb": kvb, "wb": dec.weight_bytes})
+    if not gpu_mem_ok(kvb + (b * S * (cfg["ffn"] * 6 + cfg["d"] * 8) * 2 if kind == "prefill" else 0)):
+        a["note"] = "does not fit"
+        return
+    step, kvb, _ = make_step(dec, kind, b, n)
+    with torch.inference_mode():
+        for _ in range(2):
+            step()
+        sync()
+        gr = capture(step)
+        t_one = time_isolated(step, 1)[0][0]
+        gr.replay()
+        sync()
+        K = 3 if t_one < 40 else (2 if t_one < 120 else 1)
+        if DRY:
+            K = 1
+        order = (0, 1) if len(a["res"][0]) % 2 == 0 else (1, 0)
+        for graphs in order:
+            dv, hv = time_isolated(gr.replay if graphs else step, K)
+            a["res"][graphs].append(dv)
+            if not graphs:
+                a["host"] += hv
+        if first and t_one < 40:
+            a["b2b"][0] = time_events(step, warm=1, reps=5)["ms"]
+            a["b2b"][1] = time_events(gr.replay, warm=1, reps=5)["ms"]
+        del gr
+
+
+def section_steps(deadline, passes=5):
+    """PASSES passes over the whole grid; in each, per model (built anew): a host probe, two
+    rounds of the host cost of each stage (decode and prefill), then one round of each of its
+    decode and prefill points. Rows are rewritten after every pass."""
+    import torch
+
+    if DRY:
+        passes = 2
+    RESULT["method"]["steps"] = section_steps.__doc__ + " " + measure_point.__doc__ + " " + host_costs.__doc__
+    models = []
+    for m, _, _ in DECODE_GRID + PREFILL_GRID:
+        if m not in models:
+            models.append(m)
+    t_pass = 0.0
+    for p in range(passes):
+        t0 = time.monotonic()
+        if p > 0 and time.monotonic() + 1.1 * t_pass > deadline:
+            log("steps: no time for pass", p)
+            RESULT["sections"]["steps"]["passes_skipped_for_time"] = passes - p
             break
-        cfg = MODELS[name]
+        for name in models:
+            cfg = MODELS[name] if not DRY else dict(MODELS[name], layers=2, d=64, heads=2, kv=1 if MODELS[name]["kv"] < MODELS[name]["heads"] else 2, ffn=128, vocab=256)
+            try:
+                dec = Decoder(name, cfg, torch.bfloat16)
+            except Exception:
+                RESULT["errors"][f"steps:{name}"] = traceback.format_exc()
+                free_all()
+                continue
+            host_probe(f"pass {p} before {name}")
+            for kind in ("decode", "prefill"):
+                try:
+                    host_costs(dec, kind, 2)
+                except Exception:
+                    RESULT["errors"][f"host:{name}:{kind}"] = traceback.format_exc()
+                    log("error host", name, kind, traceback.format_exc().splitlines()[-1])
+            for kind, grid in (("decode", DECODE_GRID), ("prefill", PREFILL_GRID)):
+                for m, b, n in grid:
+                    if m != name:
+                        continue
+                    if DRY:
+                        b, n = min(b, 2), min(n, 16)
+                    try:
+                        measure_point(dec, kind, b, n, p == 0)
+                    except Exception:
+                        RESULT["errors"][f"{kind}:{name}:{b}:{n}"] = traceback.format_exc()
+                        log("error", kind, name, b, n, traceback.format_exc().splitlines()[-1])
+                    finally:
+                        dec.cache = None
+                        free_all()
+            del dec
+            free_all()
+        finalize()
+        t_pass = time.monotonic() - t0
+        RESULT["sections"]["steps"]["passes"] = p + 1
+        log("pass", p, "took", round(t_pass, 1), "s")
+    for kind in ("decode", "prefill"):
+        for r in ROWS.get(kind, []):
+            if r.get("graphs") == 0:
+                log(kind, r["model"], r["batch"], r.get("ctx", r.get("seq")), "eager", r["ms"], "spread", r["spread"], "host", r["host_ms"])
+    host_probe("after steps")
+
+
+def section_kernels(deadline):
+    """Kernel counts by torch.profiler, last (so no profiler session precedes any timing):
+    each model's decode step (batch 1, ctx 128) and every prefill point; the tiny launch layers."""
+    import torch
+
+    host_probe("before kernels")
+    for row, fn in LAUNCH_COUNT:
+        with torch.inference_mode():
+            k = count_kernels(fn)
+        row["kernels"] = k
+        row["us_per_kernel"] = rnd(row["us_total"] / max(1, k))
+    LAUNCH_COUNT.clear()
+    counts = {}
+    for name in MODELS:
+        pts = [("decode", b, n) for m, b, n in DECODE_GRID if m == name] + [("prefill", b, n) for m, b, n in PREFILL_GRID if m == name]
+        if not pts or over_budget(deadline):
+            continue
+        cfg = MODELS[name] if not DRY else dict(MODELS[name], layers=2, d=64, heads=2, kv=1 if MODELS[name]["kv"] < MODELS[name]["heads"] else 2, ffn=128, vocab=256)
         try:
             dec = Decoder(name, cfg, torch.bfloat16)
-        except Exception as e:  # noqa
-            RESULT["errors"][f"{kind}:{name}"] = traceback.format_exc()
-            free_all()
-            continue
-        counted = set()
-        for b, n in pts:
-            if over_budget(deadline):
-                break
-            try:
-                if kind == "decode":
-                    T, start, S = n + 1, n, 1
-                else:
-                    T, start, S = n, 0, n
-                kvb = 2 * cfg["layers"] * b * cfg["kv"] * T * dec.hd * 2
-                if not gpu_mem_ok(kvb + (b * S * (cfg["ffn"] * 6 + cfg["d"] * 8) * 2 if kind == "prefill" else 0)):
-                    add_row(kind, dict(model=name, batch=b, **({"ctx": n} if kind == "decode" else {"seq": n}), graphs=-1, ms=None, note="does not fit"))
-                    continue
-                dec.alloc_cache(b, T)
-                ids = torch.randint(0, cfg["vocab"], (b, S), device="cuda")
-                positions = torch.arange(start, start + S, device="cuda")
-                pos_ids = positions.clamp(max=2047).expand(b, S).contiguous()
-                cs = dec.rope_tables(positions)
-                cs = (cs[0].view(1, S, 1, dec.hd), cs[1].view(1, S, 1, dec.hd))
-                step = lambda: dec.forward(ids, start, kind == "prefill", cs, pos_ids)
-                kern = None
-                if (b, n) == pts[0] or kind == "prefill":
-                    try:
-                        kern = count_kernels(step)
-                    except Exception:
-                        RESULT["errors"][f"{kind}:{name}:profiler"] = traceback.format_exc()
-                key = {"ctx": n} if kind == "decode" else {"seq": n}
-                reps = 10 if kind == "decode" else 6
-                with torch.inference_mode():
-                    te = time_events(step, warm=3, reps=reps)
-                    add_row(kind, dict(model=name, batch=b, **key, graphs=0, ms=rnd(te["ms"]), min_ms=rnd(te["min_ms"]), p90_ms=rnd(te["p90_ms"]), reps=te["reps"], kernels=kern, weight_bytes=dec.weight_bytes, kv_bytes=kvb))
-                    gr = capture(step)
-                    tg = time_events(gr.replay, warm=3, reps=reps)
-                    add_row(kind, dict(model=name, batch=b, **key, graphs=1, ms=rnd(tg["ms"]), min_ms=rnd(tg["min_ms"]), p90_ms=rnd(tg["p90_ms"]), reps=tg["reps"], kernels=kern, weight_bytes=dec.weight_bytes, kv_bytes=kvb))
-                    del gr
-                log(kind, name, b, n, "eager", round(te["ms"], 3), "graph", round(tg["ms"], 3), "kernels", kern)
-            except Exception:
-                RESULT["errors"][f"{kind}:{name}:{b}:{n}"] = traceback.format_exc()
-                log("error", kind, name, b, n, traceback.format_exc().splitlines()[-1])
-            finally:
-                dec.cache = None
-                free_all()
-        del dec
+            for kind, b, n in pts:
+                if DRY:
+                    b, n = min(b, 2), min(n, 16)
+                ck = (kind, 1, 128) if kind == "decode" else (kind, b, n)
+                if (name,) + ck not in counts:
+                    step, _, _ = make_step(dec, ck[0], ck[1], ck[2])
+                    with torch.inference_mode():
+                        step()
+                        counts[(name,) + ck] = count_kernels(step)
+                    dec.cache = None
+                    free_all()
+                if (kind, name, b, n) in ACC_STEP:
+                    ACC_STEP[(kind, name, b, n)]["kernels"] = counts[(name,) + ck]
+                add_row("kernels", dict(model=name, phase=kind, batch=ck[1], n=ck[2], kernels=counts[(name,) + ck])) if (name,) + ck not in KERNELS_DONE else None
+                KERNELS_DONE.add((name,) + ck)
+            del dec
+        except Exception:
+            RESULT["errors"][f"kernels:{name}"] = traceback.format_exc()
+            log("error kernels", name, traceback.format_exc().splitlines()[-1])
         free_all()
+    if ACC_STEP:
+        finalize()
+    host_probe("after kernels")
+
+
+LAUNCH_COUNT = []
+KERNELS_DONE = set()
 
 
 # --------------------------------------------------------------------------- calibration
@@ -497,6 +866,11 @@ def section_sdpa(deadline):
         for S in (512, 1024, 2048, 4096):
             pts.append(("prefill", 1, H, Hkv, hd, S, S))
     pts.append(("prefill", 4, 32, 8, 128, 2048, 2048))
+    # batch > 1: the prefill grid's batches (more (sequence, head) pairs to fill the SMs)
+    for hd, H, Hkv in ((128, 32, 8), (128, 32, 32), (128, 40, 40), (64, 25, 25), (64, 20, 20), (64, 16, 16), (64, 12, 12)):
+        for B in (2, 4, 8, 16):
+            for S in (512, 1024):
+                pts.append(("prefill", B, H, Hkv, hd, S, S))
     for kind, B, H, Hkv, hd, q, kv in pts:
         if over_budget(deadline):
             RESULT["sections"].setdefault("sdpa", {})["skipped_for_time"] = True
@@ -545,43 +919,54 @@ def section_launch(deadline):
 
     RESULT["method"]["launch"] = (
         "Launch cost without work: N tiny kernels (x.add_(1) on one element), launched eagerly from Python or replayed as "
-        "one CUDA graph; and a whole tiny decoder layer (each preset's layout: d 64, 2 heads, FFN 128, KV 16, batch 1) "
-        "run eagerly or as a graph, with its kernel count from torch.profiler. us_per_kernel = total / kernels."
+        "one CUDA graph; and a whole tiny decoder (32 layers, each preset's layout: d 64, 2 heads, FFN 128, KV 16, batch 1) "
+        "run eagerly or as a graph, with its kernel count from torch.profiler (counted at the end of the run, after every "
+        "timing). Eager rows: isolated calls, interleaved with the graph rows in 5 rounds (median of all calls). "
+        "us_per_kernel = total / kernels."
     )
-    x = torch.zeros(1, device="cuda")
+    x = torch.zeros(1, device=DEV)
     N = 2000
 
     def many():
         for _ in range(N):
             x.add_(1)
 
-    te = time_events(many, warm=2, reps=5)
-    add_row("launch", dict(what="add_1elem", mode="eager", kernels=N, us_total=rnd(te["ms"] * 1e3), us_per_kernel=rnd(te["ms"] * 1e3 / N), reps=5))
     g = capture(many)
-    tg = time_events(g.replay, warm=2, reps=5)
-    add_row("launch", dict(what="add_1elem", mode="graph", kernels=N, us_total=rnd(tg["ms"] * 1e3), us_per_kernel=rnd(tg["ms"] * 1e3 / N), reps=5))
+    te, tg = [], []
+    for r in range(5):
+        te += time_isolated(many, 1)[0]
+        tg += time_isolated(g.replay, 1)[0]
+    add_row("launch", dict(what="add_1elem", mode="eager", kernels=N, us_total=rnd(statistics.median(te) * 1e3), us_per_kernel=rnd(statistics.median(te) * 1e3 / N), reps=len(te)))
+    add_row("launch", dict(what="add_1elem", mode="graph", kernels=N, us_total=rnd(statistics.median(tg) * 1e3), us_per_kernel=rnd(statistics.median(tg) * 1e3 / N), reps=len(tg)))
     del g
+    KEEP = []
     for arch, kvh in (("llama", 2), ("llama", 1), ("gpt2", 2)):
         cfg = dict(arch=arch, layers=32, d=64, heads=2, kv=kvh, ffn=128, vocab=256)
         dec = Decoder("tiny", cfg, torch.bfloat16)
-        dec.alloc_cache(1, 17)
-        ids = torch.randint(0, 256, (1, 1), device="cuda")
-        positions = torch.arange(16, 17, device="cuda")
-        cs = dec.rope_tables(positions)
-        cs = (cs[0].view(1, 1, 1, dec.hd), cs[1].view(1, 1, 1, dec.hd))
-        pos_ids = positions.view(1, 1)
-        step = lambda: dec.forward(ids, 16, False, cs, pos_ids)
+        step, _, _ = make_step(dec, "decode", 1, 16)
         with torch.inference_mode():
-            kern = count_kernels(step)
-            te = time_events(step, warm=3, reps=10)
+            for _ in range(3):
+                step()
             g = capture(step)
-            tg = time_events(g.replay, warm=3, reps=10)
+            te, tg = [], []
+            for r in range(5):
+                te += time_isolated(step, 2)[0]
+                tg += time_isolated(g.replay, 2)[0]
         what = f"tiny_{arch}_32layers_g{2 // kvh}"
-        add_row("launch", dict(what=what, mode="eager", kernels=kern, us_total=rnd(te["ms"] * 1e3), us_per_kernel=rnd(te["ms"] * 1e3 / max(1, kern or 1)), reps=10))
-        add_row("launch", dict(what=what, mode="graph", kernels=kern, us_total=rnd(tg["ms"] * 1e3), us_per_kernel=rnd(tg["ms"] * 1e3 / max(1, kern or 1)), reps=10))
-        log("launch", what, kern, te["ms"], tg["ms"])
-        del g, dec
+        re = dict(what=what, mode="eager", kernels=None, us_total=rnd(statistics.median(te) * 1e3), us_per_kernel=None, reps=len(te))
+        rg = dict(what=what, mode="graph", kernels=None, us_total=rnd(statistics.median(tg) * 1e3), us_per_kernel=None, reps=len(tg))
+        add_row("launch", re)
+        add_row("launch", rg)
+        LAUNCH_COUNT.append((re, step))
+        LAUNCH_COUNT.append((rg, step))
+        KEEP.append(dec)
+        log("launch", what, statistics.median(te), statistics.median(tg))
+        del g
         free_all()
+    LAUNCH_KEEP.extend(KEEP)
+
+
+LAUNCH_KEEP = []
 
 
 def section_elementwise(deadline):
@@ -640,44 +1025,12 @@ def section_elementwise(deadline):
 CSV_COLS["elementwise"].append("kernels")
 
 
-def section_eager_repeat(deadline):
-    """Host-speed check for eager decode: the same steps timed in rounds, unpinned and pinned to one CPU core."""
-    import torch
-
-    RESULT["method"]["eager_repeat"] = (
-        "Eager decode steps (as in the decode section) timed in alternating rounds of 10 calls: the Python process "
-        "unpinned, then pinned to one CPU core (os.sched_setaffinity), 4 rounds each; one row per round (median of the round)."
-    )
-    allcpu = os.sched_getaffinity(0)
-    one = {sorted(allcpu)[len(allcpu) // 2]}
-    for name, pts in (("llama3-8b", [(1, 128), (16, 4096), (64, 1024)]), ("llama-7b", [(1, 128), (8, 2048)]), ("gpt2-xl", [(1, 1024)])):
-        if over_budget(deadline):
-            return
-        cfg = MODELS[name]
-        dec = Decoder(name, cfg, torch.bfloat16)
-        for b, n in pts:
-            dec.alloc_cache(b, n + 1)
-            ids = torch.randint(0, cfg["vocab"], (b, 1), device="cuda")
-            positions = torch.arange(n, n + 1, device="cuda")
-            pos_ids = positions.clamp(max=2047).expand(b, 1).contiguous()
-            cs = dec.rope_tables(positions)
-            cs = (cs[0].view(1, 1, 1, dec.hd), cs[1].view(1, 1, 1, dec.hd))
-            step = lambda: dec.forward(ids, n, False, cs, pos_ids)
-            with torch.inference_mode():
-                for rnd_i in range(8):
-                    pinned = rnd_i % 2 == 1
-                    os.sched_setaffinity(0, one if pinned else allcpu)
-                    t = time_events(step, warm=2, reps=10)
-                    add_row("eager_repeat", dict(model=name, batch=b, ctx=n, round=rnd_i, pinned=int(pinned), ms=rnd(t["ms"]), min_ms=rnd(t["min_ms"]), p90_ms=rnd(t["p90_ms"])))
-                os.sched_setaffinity(0, allcpu)
-            log("eager_repeat", name, b, n, [r["ms"] for r in ROWS["eager_repeat"][-8:]])
-            dec.cache = None
-            free_all()
-        del dec
-        free_all()
-
-
-CSV_COLS["eager_repeat"] = ["model", "batch", "ctx", "round", "pinned", "ms", "min_ms", "p90_ms"]
+CSV_COLS["host"] = ["model", "phase", "op", "us", "us_min", "us_max", "calls", "rounds", "batch", "n", "event_us"]
+CSV_COLS["host_probe"] = ["tag", "t_s", "add_us", "add_us_min", "add_us_max"]
+CSV_COLS["kernels"] = ["model", "phase", "batch", "n", "kernels"]
+for _k in ("decode", "prefill"):
+    _i = CSV_COLS[_k].index("reps") + 1
+    CSV_COLS[_k][_i:_i] = ["rounds", "spread", "host_ms", "b2b_ms"]
 
 
 def section_provenance():
@@ -685,15 +1038,29 @@ def section_provenance():
 
     p = RESULT["provenance"]
     p["date_utc"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    p["device_name"] = torch.cuda.get_device_name(0)
-    props = torch.cuda.get_device_properties(0)
-    p["sm_count"] = props.multi_processor_count
-    p["total_memory_bytes"] = props.total_memory
+    if DEV != "cuda":
+        p["device_name"] = "cpu (dry run)"
+    else:
+        p["device_name"] = torch.cuda.get_device_name(0)
+        props = torch.cuda.get_device_properties(0)
+        p["sm_count"] = props.multi_processor_count
+        p["total_memory_bytes"] = props.total_memory
     p["torch"] = torch.__version__
     p["torch_cuda_runtime"] = torch.version.cuda
     p["cudnn"] = torch.backends.cudnn.version()
     p["python"] = platform.python_version()
     p["os"] = f"{platform.system()} {platform.release()}"
+    p["cpu_count"] = os.cpu_count()
+    p["cpu_affinity"] = len(os.sched_getaffinity(0))
+    try:
+        with open("/proc/cpuinfo") as f:
+            p["cpu_model"] = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), None)
+    except Exception:
+        pass
+    try:
+        p["loadavg_at_start"] = open("/proc/loadavg").read().split()[:3]
+    except Exception:
+        pass
     p["script"] = SCRIPT
     p["command"] = " ".join(["python3", SCRIPT] + sys.argv[1:])
     with open(os.path.abspath(__file__), "rb") as f:
@@ -710,6 +1077,9 @@ def section_provenance():
         "All rows come from one run of measure/llm/run_llm.py on one GPU, clocks and power limit as found.",
         "Timing: torch.cuda.Event around each call on the default stream, warm-up calls first, statistic = median (min and p90 kept).",
         "Decode/prefill: one step for the whole batch, timed eagerly (graphs=0: every op launched from Python, events include host gaps) and as a replayed CUDA graph (graphs=1).",
+        "Each step is timed from an idle GPU (synchronize, event, call, event, synchronize), eager and graph interleaved in rounds; ms = median of the round medians, spread = their range / ms, host_ms = the host's own time inside the eager call, b2b_ms = back-to-back calls (the previous run's method).",
+        "Section host: each stage of the step (sim::llm's op keys) timed alone on the host at the model's real shapes, just before that model's steps; host_probe: bare launch cost at intervals, to show the host's drift.",
+        "Kernel counts (torch.profiler) are taken in the last section, after every timing.",
         "Weights random bf16 (normal, std 0.02), KV cache random bf16; timing does not depend on values.",
         "Decode at ctx c: the KV cache holds c tokens, the step writes token c and attends over c+1; logits for every sequence, no sampling.",
         "Prefill at seq s: all s tokens in one forward pass (causal SDPA), KV written, LM head on the last token only.",
@@ -724,15 +1094,22 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--time-limit", type=float, default=480.0)
     ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--dry-run", action="store_true", help="CPU, tiny shapes, no graphs: checks the logic only")
     a = ap.parse_args()
     OUT = a.out
+    if a.dry_run:
+        global DEV, DRY
+        DEV, DRY = "cpu", True
     os.makedirs(OUT, exist_ok=True)
     import torch
 
-    torch.backends.cuda.matmul.allow_tf32 = True
+    if DEV == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = True
     section_provenance()
     # section, share of the time limit
-    plan = [("launch", 0.04), ("gemm", 0.22), ("sdpa", 0.10), ("elementwise", 0.06), ("decode", 0.40), ("prefill", 0.15), ("eager_repeat", 0.2)]
+    plan = [("launch", 0.03), ("steps", 0.5), ("gemm", 0.12), ("sdpa", 0.1), ("elementwise", 0.05), ("kernels", 0.1)]
+    if DRY:
+        plan = [("launch", 0.1), ("steps", 0.5), ("kernels", 0.2)]
     for name, share in plan:
         if a.only and name not in a.only:
             continue
@@ -742,14 +1119,8 @@ def main():
         RESULT["sections"].setdefault(name, {})
         log("section", name, "budget", round(deadline - t0, 1), "s")
         try:
-            if name == "decode":
-                RESULT["method"]["decode"] = "see provenance.method_notes; grid in DECODE_GRID"
-                run_model_points("decode", DECODE_GRID, deadline)
-            elif name == "prefill":
-                RESULT["method"]["prefill"] = "see provenance.method_notes; grid in PREFILL_GRID"
-                run_model_points("prefill", PREFILL_GRID, deadline)
-            else:
-                globals()[f"section_{name}"](deadline)
+            host_probe(f"before {name}")
+            globals()[f"section_{name}"](deadline)
         except Exception:
             RESULT["errors"][name] = traceback.format_exc()
             log("section failed", name, traceback.format_exc().splitlines()[-1])

@@ -421,6 +421,9 @@ const GEMM_CSV: &str = include_str!("../../assets/measured/h200-llm-gemm.csv");
 const SDPA_CSV: &str = include_str!("../../assets/measured/h200-llm-sdpa.csv");
 const LAUNCH_CSV: &str = include_str!("../../assets/measured/h200-llm-launch.csv");
 const ELEMENTWISE_CSV: &str = include_str!("../../assets/measured/h200-llm-elementwise.csv");
+const HOST_CSV: &str = include_str!("../../assets/measured/h200-llm-host.csv");
+#[cfg(test)]
+const KERNELS_CSV: &str = include_str!("../../assets/measured/h200-llm-kernels.csv");
 
 /// The H200 the calibration was measured on.
 fn h200() -> &'static Gpu {
@@ -443,8 +446,8 @@ pub struct Calibration {
     pub gemm: Curves<(u64, u64)>,
     /// Decode attention families: (hd, group, kvheads) → [(batch, [(kv, seconds)])].
     pub sdpa_decode: Vec<((u64, u64, u64), Curves<f64>)>,
-    /// Prefill attention families: (hd, group, heads) → [(log₂ seq, time ÷ roofline)].
-    pub sdpa_prefill: Curves<(u64, u64, u64)>,
+    /// Prefill attention families: (hd, group, heads) → [(batch, [(log₂ seq, time ÷ roofline)])].
+    pub sdpa_prefill: Vec<((u64, u64, u64), Curves<f64>)>,
     /// Elementwise op → (fixed seconds per kernel call, bytes per second).
     pub elementwise: Vec<(&'static str, f64, f64)>,
     /// Host seconds per kernel, eager (median of the tiny-layer runs).
@@ -453,6 +456,31 @@ pub struct Calibration {
     pub graph_per_kernel: f64,
     /// Same, launched eagerly one by one (a bare `add_`).
     pub eager_per_kernel_bare: f64,
+    /// Host seconds of each stage of the step (an operator of the table, or
+    /// `embed`) timed alone at a fitted model's shapes, fastest round
+    /// (`h200-llm-host.csv`): (calibration model, phase, op key, seconds).
+    pub host: Vec<(String, Phase, String, f64)>,
+    /// The whole step's host time ÷ the sum of its stages timed alone (same
+    /// model, same minutes, fastest rounds): the stages run colder inside the
+    /// step's mixed stream than in a loop of one. Median over the fitted
+    /// models and both phases.
+    pub host_in_situ: f64,
+}
+
+/// The models whose measured steps set a constant (the graph gap) or a
+/// calibration (the host's stage costs); every other model is held out.
+pub fn fitted_model(code: &str) -> bool {
+    matches!(code, "llama3-8b" | "llama-7b" | "gpt2")
+}
+
+/// The fitted model whose host stages stand for a layout: GPT-2's, LLaMA
+/// with grouped KV heads (Llama-3-8B's code path), or plain MHA (LLaMA-7B's).
+pub fn host_model(shape: &Shape) -> &'static str {
+    match shape.arch {
+        Arch::Gpt2 => "gpt2",
+        Arch::Llama if shape.group() > 1 => "llama3-8b",
+        Arch::Llama => "llama-7b",
+    }
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -511,7 +539,7 @@ pub fn waves_factor(m: u64, n: u64, k: u64, sms: u64) -> f64 {
 }
 
 impl Calibration {
-    pub fn from_tables(gemm: &Table, sdpa: &Table, launch: &Table, ew: &Table) -> Calibration {
+    pub fn from_tables(gemm: &Table, sdpa: &Table, launch: &Table, ew: &Table, host: &Table) -> Calibration {
         let g = h200();
         // Achievable roofs.
         let mut bw: f64 = 0.0;
@@ -548,7 +576,7 @@ impl Calibration {
         }
         // Attention, decode: per family and batch, time = a + s · kv (least squares).
         let mut dec: Vec<((u64, u64, u64), Curves<f64>)> = Vec::new();
-        let mut pre: Curves<(u64, u64, u64)> = Vec::new();
+        let mut pre: Vec<((u64, u64, u64), Curves<f64>)> = Vec::new();
         for r in &sdpa.rows {
             let kind = sdpa.text(r, "kind").unwrap_or("");
             let get = |c: &str| sdpa.num(r, c);
@@ -572,13 +600,22 @@ impl Calibration {
                     Some((_, pts)) => pts.push((kv, us * 1e-6)),
                     None => e.push((b, vec![(kv, us * 1e-6)])),
                 }
-            } else if kind == "prefill" && b == 1.0 {
+            } else if kind == "prefill" {
                 let (bytes, flops) = flash_head(kv as u64, hdu, 2);
-                let roof = (h * flops / peak_s).max(h * bytes / bw_s);
+                let heads = b * h;
+                let roof = (heads * flops / peak_s).max(heads * bytes / bw_s);
                 let fam = (hdu, grp, hu);
-                match pre.iter_mut().find(|(f, _)| *f == fam) {
-                    Some((_, v)) => v.push((kv.log2(), us * 1e-6 / roof)),
-                    None => pre.push((fam, vec![(kv.log2(), us * 1e-6 / roof)])),
+                let e = match pre.iter().position(|(f, _)| *f == fam) {
+                    Some(i) => &mut pre[i].1,
+                    None => {
+                        pre.push((fam, Vec::new()));
+                        &mut pre.last_mut().expect("pushed").1
+                    }
+                };
+                let pt = (kv.log2(), us * 1e-6 / roof);
+                match e.iter_mut().find(|(bb, _)| *bb == b) {
+                    Some((_, pts)) => pts.push(pt),
+                    None => e.push((b, vec![pt])),
                 }
             }
         }
@@ -596,8 +633,11 @@ impl Calibration {
                 (fam, per_b)
             })
             .collect();
-        for (_, v) in pre.iter_mut() {
-            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (_, per_b) in pre.iter_mut() {
+            per_b.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for (_, v) in per_b.iter_mut() {
+                v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
         }
         // Elementwise: the smallest call gives the fixed cost, the largest the bandwidth
         // (bytes as the fusion ledger counts them, unfused).
@@ -641,6 +681,43 @@ impl Calibration {
         };
         let tiny = |w: &str| w.starts_with("tiny_");
         let bare = |w: &str| w == "add_1elem";
+        // Host: every stage's fastest round; the step's too, for the in-situ factor.
+        let mut stages: Vec<(String, Phase, String, f64)> = Vec::new();
+        let mut steps: Vec<(String, Phase, f64)> = Vec::new();
+        for r in &host.rows {
+            let (Some(model), Some(phase), Some(op), Some(us)) =
+                (host.text(r, "model"), host.text(r, "phase"), host.text(r, "op"), host.num(r, "us_min"))
+            else {
+                continue;
+            };
+            let phase = if phase == "prefill" { Phase::Prefill } else { Phase::Decode };
+            if op == "step" {
+                steps.push((model.to_string(), phase, us * 1e-6));
+            } else {
+                stages.push((model.to_string(), phase, op.to_string(), us * 1e-6));
+            }
+        }
+        let kappas: Vec<f64> = steps
+            .iter()
+            .filter(|(m, _, _)| fitted_model(m))
+            .filter_map(|(m, phase, t)| {
+                let l = preset(m)?.shape.layers as f64;
+                let sum: f64 = stages
+                    .iter()
+                    .filter(|(sm, sp, _, _)| sm == m && sp == phase)
+                    .map(
+                        |(_, _, op, s)| {
+                            if matches!(op.as_str(), "embed" | "final-norm" | "lm-head") {
+                                *s
+                            } else {
+                                l * s
+                            }
+                        },
+                    )
+                    .sum();
+                (sum > 0.0).then(|| t / sum)
+            })
+            .collect();
         Calibration {
             bw_gbps: bw,
             peak_tflops: peak,
@@ -651,7 +728,19 @@ impl Calibration {
             host_per_kernel: per_kernel(&tiny, "eager"),
             graph_per_kernel: per_kernel(&bare, "graph"),
             eager_per_kernel_bare: per_kernel(&bare, "eager"),
+            host: stages,
+            host_in_situ: if kappas.is_empty() { 1.0 } else { median(kappas) },
         }
+    }
+
+    /// Host seconds of one stage (an op key or `embed`) inside a step of this
+    /// layout: the fitted model's stage alone × the in-situ factor.
+    pub fn host_time(&self, shape: &Shape, phase: Phase, key: &str) -> f64 {
+        let m = host_model(shape);
+        self.host
+            .iter()
+            .find(|(hm, hp, op, _)| hm == m && *hp == phase && op == key)
+            .map_or(0.0, |&(_, _, _, s)| s * self.host_in_situ)
     }
 
     /// The calibration from the shipped files (parsed once).
@@ -663,6 +752,7 @@ impl Calibration {
                 &Table::parse(SDPA_CSV),
                 &Table::parse(LAUNCH_CSV),
                 &Table::parse(ELEMENTWISE_CSV),
+                &Table::parse(HOST_CSV),
             )
         })
     }
@@ -735,15 +825,21 @@ impl Calibration {
         interp(&per, pairs.ln()).exp() * (pairs / pmax).max(1.0)
     }
 
-    /// Prefill attention on the H200: measured ÷ roofline at this prompt length.
-    pub fn sdpa_prefill_ratio(&self, h: u64, hkv: u64, hd: u64, seq: u64) -> f64 {
+    /// Prefill attention on the H200: measured ÷ roofline at this batch and
+    /// prompt length (each measured batch's curve read at log₂ seq, then
+    /// interpolated in log batch: more sequences fill more of the SMs).
+    pub fn sdpa_prefill_ratio(&self, b: u64, h: u64, hkv: u64, hd: u64, seq: u64) -> f64 {
         let grp = (h / hkv.max(1)).max(1);
         let score = |&(fhd, fg, fh): &(u64, u64, u64)| {
             let lg = |x: u64| (x.max(1) as f64).ln();
             (lg(fhd) - lg(hd)).abs() * 100.0 + (lg(fg) - lg(grp)).abs() * 10.0 + (lg(fh) - lg(h)).abs()
         };
         match self.sdpa_prefill.iter().min_by(|a, b| score(&a.0).total_cmp(&score(&b.0))) {
-            Some((_, pts)) => interp(pts, (seq.max(1) as f64).log2()),
+            Some((_, per_b)) => {
+                let x = (seq.max(1) as f64).log2();
+                let by_b: Vec<(f64, f64)> = per_b.iter().map(|(fb, pts)| (fb.ln(), interp(pts, x))).collect();
+                interp(&by_b, (b.max(1) as f64).ln())
+            }
             None => 1.0,
         }
     }
@@ -829,7 +925,7 @@ pub fn op_time(op: &Op, c: &Case, g: &Gpu, cal: &Calibration, on: On) -> f64 {
                     let hroof = (o.flops / hpeak).max(o.bytes() / hbw);
                     cal.sdpa_decode_time(c.batch, s.heads, s.kvheads, s.head_dim(), c.kv_len()) / hroof
                 }
-                Phase::Prefill => cal.sdpa_prefill_ratio(s.heads, s.kvheads, s.head_dim(), c.seq),
+                Phase::Prefill => cal.sdpa_prefill_ratio(c.batch, s.heads, s.kvheads, s.head_dim(), c.seq),
             };
             // The ratio is against the H200's achievable roofs; keep this GPU's roof underneath.
             let own = (op.flops / (spec_peak * fp)).max(op.bytes() / (spec_bw * fb));
@@ -864,19 +960,25 @@ fn fixed_cost(op: &Op, cal: &Calibration) -> f64 {
     }
 }
 
-/// The launch constants fitted on the fitted half of the measured steps
-/// (never on the held-out models): the tail each kernel of a real step adds
-/// in a CUDA graph beyond its calibrated time, and the host's cost per
-/// kernel when every op is launched from Python (per layout).
+/// The launch constants: the tail each kernel of a real step adds in a
+/// CUDA graph beyond its calibrated time, fitted on the fitted models' graph
+/// steps (never on the held-out models); and, for the figures, the host's
+/// cost per kernel of an eager decode layer of each layout (measured stage
+/// by stage, `Calibration::host_time`: nothing fitted).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
     pub graph_gap: f64,
+    /// What each kernel adds on the GPU when launched one by one instead of
+    /// in a graph (the front end's gap between separately submitted
+    /// kernels): the median of (eager − graph) ÷ kernels over the fitted
+    /// models' decode steps that stay GPU-bound when eager.
+    pub eager_gap: f64,
     pub host_llama: f64,
     pub host_gpt2: f64,
 }
 
 impl Fit {
-    const ZERO: Fit = Fit { graph_gap: 0.0, host_llama: 0.0, host_gpt2: 0.0 };
+    const ZERO: Fit = Fit { graph_gap: 0.0, eager_gap: 0.0, host_llama: 0.0, host_gpt2: 0.0 };
 
     /// Fitted once from the shipped measurements.
     pub fn shipped() -> &'static Fit {
@@ -884,26 +986,48 @@ impl Fit {
         FIT.get_or_init(|| Fit::from(measured().iter().filter(|m| !m.held_out()), Calibration::shipped()))
     }
 
-    /// Least squares in relative error for the graph gap (graph steps);
-    /// the median of time ÷ kernels over host-bound eager decode steps.
+    /// Least squares in relative error for the graph gap (graph steps); the
+    /// eager gap from the same points measured both ways where the eager
+    /// step stays within 15 % of the graph (GPU-bound: the host keeps ahead).
     pub fn from<'a>(pts: impl Iterator<Item = &'a Measured>, cal: &Calibration) -> Fit {
+        let pts: Vec<&Measured> = pts.collect();
         let (mut num, mut den) = (0.0, 0.0);
-        let mut host = [Vec::new(), Vec::new()];
-        for m in pts {
+        for m in pts.iter().filter(|m| m.graphs) {
             let Some(c) = m.case() else { continue };
             let base = step_time_with(&c, h200(), cal, On::ALL, &Fit::ZERO) * 1e3;
-            let k = kernels(&c) as f64;
-            if m.graphs {
-                let x = k / m.ms;
-                num += x * (1.0 - base / m.ms);
-                den += x * x;
-            } else if m.phase == Phase::Decode && base < 0.8 * m.ms {
-                host[(c.shape.arch == Arch::Gpt2) as usize].push(m.ms * 1e-3 / k);
-            }
+            let x = kernels(&c) as f64 / m.ms;
+            num += x * (1.0 - base / m.ms);
+            den += x * x;
         }
         let graph_gap = if den > 0.0 { (num / den).max(0.0) * 1e-3 } else { 0.0 };
-        let pick = |v: &Vec<f64>| if v.is_empty() { cal.host_per_kernel } else { median(v.clone()) };
-        Fit { graph_gap, host_llama: pick(&host[0]), host_gpt2: pick(&host[1]) }
+        let mut gaps = Vec::new();
+        for e in pts.iter().filter(|m| !m.graphs && m.phase == Phase::Decode) {
+            let Some(g) = pts.iter().find(|g| g.graphs && g.model == e.model && g.batch == e.batch && g.n == e.n)
+            else {
+                continue;
+            };
+            let Some(c) = e.case() else { continue };
+            if e.ms < 1.15 * g.ms {
+                gaps.push((e.ms - g.ms) * 1e-3 / kernels(&c) as f64);
+            }
+        }
+        let eager_gap = if gaps.is_empty() { 0.0 } else { median(gaps).max(0.0) };
+        let per_kernel = |code: &str| {
+            let Some(p) = preset(code) else { return 0.0 };
+            let c = Case {
+                shape: p.shape,
+                phase: Phase::Decode,
+                batch: 1,
+                ctx: 128,
+                seq: 1,
+                dt: dtypes("bf16", "bf16"),
+                graphs: false,
+            };
+            let layer: Vec<Op> = ops(&c).into_iter().filter(|o| o.count == p.shape.layers).collect();
+            let host: f64 = layer.iter().map(|o| cal.host_time(&p.shape, Phase::Decode, o.key)).sum();
+            host / layer.iter().map(|o| o.kernels).sum::<u64>().max(1) as f64
+        };
+        Fit { graph_gap, eager_gap, host_llama: per_kernel("llama3-8b"), host_gpt2: per_kernel("gpt2") }
     }
 
     pub fn host(&self, arch: Arch) -> f64 {
@@ -925,15 +1049,41 @@ fn step_time_with(c: &Case, g: &Gpu, cal: &Calibration, on: On, fit: &Fit) -> f6
     if !on.has("launch") {
         return device;
     }
-    let fixed: f64 = table.iter().map(|o| o.count as f64 * fixed_cost(o, cal)).sum();
-    let k = kernels(c) as f64;
-    let device = device + fixed + k * fit.graph_gap;
-    if c.graphs {
-        device
-    } else {
-        // Eager: the GPU waits for Python whenever launching is slower than running.
-        device.max(k * fit.host(c.shape.arch))
+    if !c.graphs {
+        return eager_time(c, &table, g, cal, on, fit);
     }
+    let fixed: f64 = table.iter().map(|o| o.count as f64 * fixed_cost(o, cal)).sum();
+    device + fixed + kernels(c) as f64 * fit.graph_gap
+}
+
+/// An eager step from an idle GPU, as a queue: Python issues each operator
+/// after the host time of its stage (`Calibration::host_time`), and the GPU
+/// starts it when both it has been issued and the GPU has finished the one
+/// before; the step ends when the GPU finishes the last (or the host, if it
+/// is later). Host-bound steps come out as the host's time plus the last
+/// kernels; GPU-bound ones as the GPU's time plus the host's head start.
+pub fn eager_time(c: &Case, table: &[Op], g: &Gpu, cal: &Calibration, on: On, fit: &Fit) -> f64 {
+    let gap = fit.graph_gap + fit.eager_gap;
+    let gpu = |o: &Op| op_time(o, c, g, cal, on) + fixed_cost(o, cal) + o.kernels as f64 * gap;
+    let host = |o: &Op| cal.host_time(&c.shape, c.phase, o.key);
+    let (layer, head): (Vec<&Op>, Vec<&Op>) = table.iter().partition(|o| o.count == c.shape.layers && o.count > 1);
+    let layer: Vec<(f64, f64)> = layer.iter().map(|o| (host(o), gpu(o))).collect();
+    let head: Vec<(f64, f64)> = head.iter().map(|o| (host(o), gpu(o))).collect();
+    // The embedding lookup (and GPT-2's position lookup and add) first.
+    let extra = (kernels(c) - table.iter().map(|o| o.kernels * o.count).sum::<u64>()) as f64;
+    let (mut h, mut t) = (cal.host_time(&c.shape, c.phase, "embed"), 0.0_f64);
+    t = t.max(h) + extra * (gap + cal.ew(Ew::Add).0);
+    for _ in 0..c.shape.layers {
+        for &(hs, gs) in &layer {
+            h += hs;
+            t = t.max(h) + gs;
+        }
+    }
+    for &(hs, gs) in &head {
+        h += hs;
+        t = t.max(h) + gs;
+    }
+    t.max(h)
 }
 
 /// The plain roofline: every operator at max(FLOPs ÷ spec peak, ideal bytes ÷ spec bandwidth).
@@ -1013,7 +1163,15 @@ pub struct Measured {
     pub batch: u64,
     pub n: u64,
     pub graphs: bool,
+    /// The step the prediction is held against. A CUDA graph: the median of
+    /// its isolated replays. Eager: its fastest isolated call of the run (15
+    /// calls in 5 passes over the grid), i.e. the step with the host at full
+    /// speed; the host spends part of any run in a slower state
+    /// (`h200-llm-host_probe.csv`: a bare launch takes 7 µs or 10–18 µs).
     pub ms: f64,
+    /// The median of the calls' pass medians (eager: mixes in the host's
+    /// slow states; equal in kind to `ms` for graphs).
+    pub typical_ms: f64,
 }
 
 /// Every measured step of the shipped files (the rows that ran).
@@ -1024,21 +1182,28 @@ pub fn measured() -> &'static [Measured] {
         for (text, phase, col) in [(DECODE_CSV, Phase::Decode, "ctx"), (PREFILL_CSV, Phase::Prefill, "seq")] {
             let t = Table::parse(text);
             for r in &t.rows {
-                let (Some(model), Some(b), Some(n), Some(gr), Some(ms)) =
-                    (t.text(r, "model"), t.num(r, "batch"), t.num(r, col), t.num(r, "graphs"), t.num(r, "ms"))
-                else {
+                let (Some(model), Some(b), Some(n), Some(gr), Some(ms), Some(min)) = (
+                    t.text(r, "model"),
+                    t.num(r, "batch"),
+                    t.num(r, col),
+                    t.num(r, "graphs"),
+                    t.num(r, "ms"),
+                    t.num(r, "min_ms"),
+                ) else {
                     continue;
                 };
                 if gr < 0.0 {
                     continue;
                 }
+                let graphs = gr > 0.5;
                 out.push(Measured {
                     model: model.to_string(),
                     phase,
                     batch: b as u64,
                     n: n as u64,
-                    graphs: gr > 0.5,
-                    ms,
+                    graphs,
+                    ms: if graphs { ms } else { min },
+                    typical_ms: ms,
                 })
             }
         }
@@ -1064,7 +1229,7 @@ impl Measured {
     /// effect (the calibration curves come from separate microbenchmarks;
     /// these models' steps were only compared at the end).
     pub fn held_out(&self) -> bool {
-        matches!(self.model.as_str(), "llama-13b" | "mistral-7b" | "gpt2-medium" | "gpt2-large" | "gpt2-xl")
+        !fitted_model(&self.model)
     }
 }
 
@@ -1091,6 +1256,9 @@ pub struct AccuracyRow {
     pub worst: f64,
     /// The worst case: model, batch, ctx or seq, prediction ÷ measured.
     pub worst_case: (String, u64, u64, f64),
+    /// Median and largest |prediction ÷ typical − 1| against the median
+    /// calls (`Measured::typical_ms`: for eager, the host's slow states mixed in).
+    pub typical: (f64, f64),
 }
 
 /// Prediction against measurement over the shipped grid: decode and
@@ -1107,12 +1275,15 @@ fn accuracy_rows() -> Vec<AccuracyRow> {
         for graphs in [true, false] {
             for held_out in [false, true] {
                 let mut errs: Vec<(f64, &Measured, f64)> = Vec::new();
+                let mut typical = Vec::new();
                 for m in
                     measured().iter().filter(|m| m.phase == phase && m.graphs == graphs && m.held_out() == held_out)
                 {
                     let Some(c) = m.case() else { continue };
-                    let r = step_time(&c, h200(), cal, On::ALL) * 1e3 / m.ms;
+                    let p = step_time(&c, h200(), cal, On::ALL) * 1e3;
+                    let r = p / m.ms;
                     errs.push(((r - 1.0).abs(), m, r));
+                    typical.push((p / m.typical_ms - 1.0).abs());
                 }
                 let Some(w) = errs.iter().max_by(|a, b| a.0.total_cmp(&b.0)) else { continue };
                 rows.push(AccuracyRow {
@@ -1123,11 +1294,50 @@ fn accuracy_rows() -> Vec<AccuracyRow> {
                     median: median(errs.iter().map(|e| e.0).collect()),
                     worst: w.0,
                     worst_case: (w.1.model.clone(), w.1.batch, w.1.n, w.2),
+                    typical: (median(typical.clone()), typical.iter().copied().fold(0.0, f64::max)),
                 });
             }
         }
     }
     rows
+}
+
+/// The accuracy table as README prints it (markdown, from [`accuracy_table`]):
+/// a test keeps README's copy equal to it.
+pub fn accuracy_markdown() -> String {
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let (f, cal) = (Fit::shipped(), Calibration::shipped());
+    let us = |x: f64| format!("{:.2} µs", x * 1e6);
+    let mut s = format!(
+        "Constants: graph gap {} per kernel and eager gap {} per kernel (fitted); the host's stages \
+         × in-situ factor {:.2} (measured), about {} per kernel of a LLaMA decode layer and {} of a \
+         GPT-2 one.\n\n",
+        us(f.graph_gap),
+        us(f.eager_gap),
+        cal.host_in_situ,
+        us(f.host_llama),
+        us(f.host_gpt2)
+    );
+    s += "| steps | models | n | median | worst | against the median calls |\n|---|---|---|---|---|---|\n";
+    for r in accuracy_table() {
+        let (model, b, n, ratio) = &r.worst_case;
+        let name = preset(model).map_or(model.as_str(), |p| p.name);
+        let at = match r.phase {
+            Phase::Decode => format!("B {b}, ctx {n}"),
+            Phase::Prefill => format!("B {b}, {n} tokens"),
+        };
+        s += &format!(
+            "| {}, {} | {} | {} | {} | {} ({name}, {at}: {ratio:.2}×) | {} |\n",
+            if r.phase == Phase::Decode { "decode" } else { "prefill" },
+            if r.graphs { "graph" } else { "eager" },
+            if r.held_out { "held out" } else { "fitted" },
+            r.count,
+            pct(r.median),
+            pct(r.worst),
+            if r.graphs { "(the same)".to_string() } else { format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) },
+        );
+    }
+    s
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ fn table(text: &str) -> Table {
 }
 
 fn case(code: &str, phase: Phase, batch: u64, n: u64) -> Case {
-    let m = Measured { model: code.into(), phase, batch, n, graphs: true, ms: 1.0 };
+    let m = Measured { model: code.into(), phase, batch, n, graphs: true, ms: 1.0, typical_ms: 1.0 };
     m.case().expect("a preset")
 }
 
@@ -38,16 +38,31 @@ fn presets_have_their_published_sizes() {
 #[test]
 fn kernel_counts_follow_the_layouts() {
     // 23 kernels a LLaMA layer (norm, QKV, 2 × RoPE of 5, 2 KV copies, attention, O,
-    // add, norm, gate/up, SiLU, mul, down, add), 12 a GPT-2 layer; the tiny
-    // layers of the launch measurement (32 layers) counted 741 and 389 with the profiler.
-    let l = case("llama3-8b", Phase::Decode, 1, 16);
-    assert_eq!(kernels(&Case { shape: Shape { layers: 32, ..l.shape }, ..l }), 32 * 23 + 3);
+    // add, norm, gate/up, SiLU, mul, down, add), 12 a GPT-2 layer, plus the embedding
+    // (GPT-2: and its positions and their add), the final norm and the head: the tiny
+    // 32-layer decoders of the launch measurement, counted with the profiler.
     let t = table(LAUNCH_CSV);
     let count = |w: &str| t.rows.iter().find(|r| t.text(r, "what") == Some(w)).and_then(|r| t.num(r, "kernels"));
-    assert_eq!(count("tiny_llama_32layers_g1"), Some((32 * 23 + 5) as f64));
+    let l = case("llama-7b", Phase::Decode, 1, 16);
+    assert_eq!(kernels(&Case { shape: Shape { layers: 32, ..l.shape }, ..l }), 32 * 23 + 3);
+    assert_eq!(count("tiny_llama_32layers_g1"), Some((32 * 23 + 3) as f64));
     let g = case("gpt2", Phase::Decode, 1, 16);
     assert_eq!(kernels(&Case { shape: Shape { layers: 32, ..g.shape }, ..g }), 32 * 12 + 5);
     assert_eq!(count("tiny_gpt2_32layers_g1"), Some((32 * 12 + 5) as f64));
+    // At full size the libraries launch a few more of their own (cuBLAS split-K and
+    // reductions, SDPA): the real steps' counts (h200-llm-kernels.csv) are the table's
+    // and at most 45 % more (4–13 % at decode, up to 42 % for prefills of 4096+ tokens).
+    let k = table(KERNELS_CSV);
+    for r in &k.rows {
+        let (Some(m), Some(ph), Some(b), Some(n), Some(meas)) =
+            (k.text(r, "model"), k.text(r, "phase"), k.num(r, "batch"), k.num(r, "n"), k.num(r, "kernels"))
+        else {
+            continue;
+        };
+        let ph = if ph == "prefill" { Phase::Prefill } else { Phase::Decode };
+        let ours = kernels(&case(m, ph, b as u64, n as u64)) as f64;
+        assert!(ours <= meas && meas <= 1.45 * ours, "{m} {ph:?} {b} {n}: {ours} vs {meas}");
+    }
 }
 
 #[test]
@@ -128,13 +143,14 @@ fn the_attention_effect_follows_the_measured_sdpa() {
                 let ours = cal.sdpa_decode_time(n("batch"), n("heads"), n("kvheads"), n("hd"), n("kv")) * 1e6;
                 worst = worst.max((ours / us - 1.0).abs());
             }
-            Some("prefill") if n("batch") == 1 => {
+            Some("prefill") => {
                 let (bytes, flops) = flash_head(n("kv"), n("hd"), 2);
                 let (fb, fp) = cal.fractions();
                 let h = crate::sim::hw::gpu("h200");
-                let heads = n("heads") as f64;
+                let heads = (n("batch") * n("heads")) as f64;
                 let roof = (heads * flops / (h.bf16_tflops * 1e12 * fp)).max(heads * bytes / (h.hbm_tbps * 1e12 * fb));
-                let ours = roof * cal.sdpa_prefill_ratio(n("heads"), n("kvheads"), n("hd"), n("kv")) * 1e6;
+                let ratio = cal.sdpa_prefill_ratio(n("batch"), n("heads"), n("kvheads"), n("hd"), n("kv"));
+                let ours = roof * ratio * 1e6;
                 assert!((ours / us - 1.0).abs() < 1e-6, "{ours} {us}");
             }
             _ => {}
@@ -176,16 +192,63 @@ fn the_elementwise_effect_is_the_fusion_ledger_at_measured_speed() {
 fn the_launch_effect_agrees_with_the_launch_measurements() {
     let cal = Calibration::shipped();
     let fit = Fit::shipped();
-    // The graph's per-kernel tail is of the order of a bare graph launch (1 µs measured).
+    // The graph's per-kernel tail, and what launching one by one adds on the GPU, are
+    // each of the order of a bare graph launch (1 µs measured).
     assert!(fit.graph_gap > 0.0 && fit.graph_gap < 3.0 * cal.graph_per_kernel, "{fit:?} {cal:?}");
-    // Eager LLaMA steps cost what the tiny-layer launch test costs per kernel, within 50 %.
-    assert!((fit.host_llama / cal.host_per_kernel - 1.0).abs() < 0.5, "{fit:?} {}", cal.host_per_kernel);
+    assert!(fit.eager_gap > 0.0 && fit.eager_gap < 3.0 * cal.graph_per_kernel, "{fit:?}");
+    // The host: every model's whole-step host time is its stages' sum × one in-situ
+    // factor, within 10 %, held-out models included (h200-llm-host.csv, fastest rounds).
+    assert!((1.0..1.5).contains(&cal.host_in_situ), "{}", cal.host_in_situ);
+    let t = table(HOST_CSV);
+    for p in PRESETS.iter().filter(|p| p.code != "llama3-70b") {
+        for phase in ["decode", "prefill"] {
+            let rows: Vec<_> = t
+                .rows
+                .iter()
+                .filter(|r| t.text(r, "model") == Some(p.code) && t.text(r, "phase") == Some(phase))
+                .collect();
+            let us = |op: &str| rows.iter().find(|r| t.text(r, "op") == Some(op)).and_then(|r| t.num(r, "us_min"));
+            let l = p.shape.layers as f64;
+            let sum: f64 = rows
+                .iter()
+                .filter_map(|r| Some((t.text(r, "op")?, t.num(r, "us_min")?)))
+                .filter(|(op, _)| *op != "step")
+                .map(|(op, s)| if matches!(op, "embed" | "final-norm" | "lm-head") { s } else { l * s })
+                .sum();
+            let kappa = us("step").unwrap() / sum;
+            assert!(
+                (kappa / cal.host_in_situ - 1.0).abs() < 0.1,
+                "{} {phase}: {kappa} vs {}",
+                p.code,
+                cal.host_in_situ
+            );
+            // And the fitted layout's stages predict this model's own measured step host time.
+            let ph = if phase == "prefill" { Phase::Prefill } else { Phase::Decode };
+            let c = case(p.code, ph, 1, if ph == Phase::Decode { 128 } else { 512 });
+            let ours: f64 = ops(&c).iter().map(|o| o.count as f64 * cal.host_time(&c.shape, ph, o.key)).sum::<f64>()
+                + cal.host_time(&c.shape, ph, "embed");
+            let r = ours / (us("step").unwrap() * 1e-6);
+            assert!((r - 1.0).abs() < 0.15, "{} {phase}: host {ours} ({r})", p.code);
+        }
+    }
     // Eager is host-bound at batch 1: graphs save most of the step.
     let c = case("llama3-8b", Phase::Decode, 1, 128);
     let g = crate::sim::hw::gpu("h200");
     let eager = step_time(&Case { graphs: false, ..c }, g, cal, On::ALL);
     let graph = step_time(&c, g, cal, On::ALL);
-    assert!(eager > 2.0 * graph, "{eager} {graph}");
+    assert!(eager > 1.5 * graph, "{eager} {graph}");
+    // The queue: an eager step is never shorter than the host's issue time, nor than
+    // the GPU's own work; host-bound, it is the host's time plus at most the head's kernels.
+    for c in [c, case("llama3-8b", Phase::Decode, 256, 1024), case("gpt2", Phase::Prefill, 16, 1024)] {
+        let c = Case { graphs: false, ..c };
+        let table = ops(&c);
+        let host: f64 = table.iter().map(|o| o.count as f64 * cal.host_time(&c.shape, c.phase, o.key)).sum::<f64>()
+            + cal.host_time(&c.shape, c.phase, "embed");
+        let e = step_time(&c, g, cal, On::ALL);
+        let gpu = step_time(&Case { graphs: true, ..c }, g, cal, On::ALL);
+        assert!(e >= host - 1e-12 && e >= gpu, "{e} {host} {gpu}");
+        assert!(e <= host + gpu + 1e-9, "{e} {host} {gpu}");
+    }
 }
 
 #[test]
@@ -230,7 +293,7 @@ fn the_accuracy_table_meets_the_issue() {
     let rows = accuracy_table();
     for r in rows {
         eprintln!(
-            "{:?} graphs={} held_out={} n={} median={:.1}% worst={:.1}% ({} b{} n{} ratio {:.3})",
+            "{:?} graphs={} held_out={} n={} median={:.1}% worst={:.1}% ({} b{} n{} ratio {:.3}) typical {:.1}%/{:.1}%",
             r.phase,
             r.graphs,
             r.held_out,
@@ -240,7 +303,9 @@ fn the_accuracy_table_meets_the_issue() {
             r.worst_case.0,
             r.worst_case.1,
             r.worst_case.2,
-            r.worst_case.3
+            r.worst_case.3,
+            100.0 * r.typical.0,
+            100.0 * r.typical.1
         );
     }
     let fit = Fit::shipped();
@@ -249,11 +314,19 @@ fn the_accuracy_table_meets_the_issue() {
     for r in rows.iter().filter(|r| r.graphs) {
         assert!(r.median <= 0.10 && r.worst <= 0.25, "{r:?}");
     }
-    // Eager is host-bound and the host's speed drifted during the run
-    // (h200-llm-eager_repeat.csv): median within 25 % for every group.
+    // Eager, against the step with the host at full speed (its fastest isolated call),
+    // within 10 % median and 25 % worst too. (Against the median calls, which mix in
+    // the host's slow states, the misses are larger: printed above as "typical".)
     for r in rows.iter().filter(|r| !r.graphs) {
-        assert!(r.median <= 0.25, "{r:?}");
+        assert!(r.median <= 0.10 && r.worst <= 0.25, "{r:?}");
     }
     // Held-out cases exist for both phases.
     assert!(rows.iter().filter(|r| r.held_out).all(|r| r.count >= 2));
+}
+
+#[test]
+fn readme_prints_the_accuracy_table() {
+    let readme = include_str!("../../../README.md");
+    let t = accuracy_markdown();
+    assert!(readme.contains(&t), "README's #/llm accuracy table is stale; expected:\n{t}");
 }
