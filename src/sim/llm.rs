@@ -588,35 +588,12 @@ impl Calibration {
             let (hu, hkvu, hdu) = (h as u64, hkv as u64, hd as u64);
             let grp = (hu / hkvu.max(1)).max(1);
             if kind == "decode" {
-                let fam = (hdu, grp, hkvu);
-                let e = match dec.iter_mut().position(|(f, _)| *f == fam) {
-                    Some(i) => &mut dec[i].1,
-                    None => {
-                        dec.push((fam, Vec::new()));
-                        &mut dec.last_mut().expect("pushed").1
-                    }
-                };
-                match e.iter_mut().find(|(bb, _)| *bb == b) {
-                    Some((_, pts)) => pts.push((kv, us * 1e-6)),
-                    None => e.push((b, vec![(kv, us * 1e-6)])),
-                }
+                slot(slot(&mut dec, (hdu, grp, hkvu)), b).push((kv, us * 1e-6));
             } else if kind == "prefill" {
                 let (bytes, flops) = flash_head(kv as u64, hdu, 2);
                 let heads = b * h;
                 let roof = (heads * flops / peak_s).max(heads * bytes / bw_s);
-                let fam = (hdu, grp, hu);
-                let e = match pre.iter().position(|(f, _)| *f == fam) {
-                    Some(i) => &mut pre[i].1,
-                    None => {
-                        pre.push((fam, Vec::new()));
-                        &mut pre.last_mut().expect("pushed").1
-                    }
-                };
-                let pt = (kv.log2(), us * 1e-6 / roof);
-                match e.iter_mut().find(|(bb, _)| *bb == b) {
-                    Some((_, pts)) => pts.push(pt),
-                    None => e.push((b, vec![pt])),
-                }
+                slot(slot(&mut pre, (hdu, grp, hu)), b).push((kv.log2(), us * 1e-6 / roof));
             }
         }
         let sdpa_decode = dec
@@ -1342,3 +1319,12 @@ pub fn accuracy_markdown() -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// The value of `key` in a small association list (inserted empty if absent).
+fn slot<K: PartialEq, V: Default>(list: &mut Vec<(K, V)>, key: K) -> &mut V {
+    let i = list.iter().position(|(k, _)| *k == key).unwrap_or_else(|| {
+        list.push((key, V::default()));
+        list.len() - 1
+    });
+    &mut list[i].1
+}

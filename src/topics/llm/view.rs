@@ -239,18 +239,20 @@ fn accuracy(ctx: &AppCtx) -> Html {
         <>
             <p class="muted">{ ctx.t("llm.accuracy") }</p>
             <div class="measured-scroll"><table class="ledger" data-testid="accuracy">
-                { table_head(ctx, &["llm.acc.col.case", "llm.acc.col.fit", "llm.acc.col.n", "llm.acc.col.median", "llm.acc.col.worst"]) }
+                { table_head(ctx, &["llm.acc.col.case", "llm.acc.col.fit", "llm.acc.col.n", "llm.acc.col.median", "llm.acc.col.worst", "llm.acc.col.typical"]) }
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr data-phase={if r.phase == Phase::Decode { "decode" } else { "prefill" }}
                             data-graphs={if r.graphs { "1" } else { "0" }} data-held-out={if r.held_out { "1" } else { "0" }}
-                            data-median={r.median.to_string()} data-worst={r.worst.to_string()}>
+                            data-median={r.median.to_string()} data-worst={r.worst.to_string()}
+                            data-typical-median={r.typical.0.to_string()} data-typical-worst={r.typical.1.to_string()}>
                             <td>{ format!("{} · {}", ctx.t(if r.phase == Phase::Decode { "llm.acc.decode" } else { "llm.acc.prefill" }),
                                 ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" })) }</td>
                             <td>{ ctx.t(if r.held_out { "llm.acc.held-out" } else { "llm.acc.fitted" }) }</td>
                             <td class="num">{ r.count }</td>
                             <td class="num">{ pct(r.median) }</td>
                             <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
+                            <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
                         </tr>
                     }) }
                 </tbody>

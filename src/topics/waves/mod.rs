@@ -325,6 +325,7 @@ mod tests {
 
     #[test]
     fn the_measured_sweep_shows_the_alignment_effect() {
+        crate::topics::install_texts();
         let t = shipped();
         let s = measured_series(&t);
         assert!(s.len() >= 190 && s.windows(2).all(|w| w[0].0 < w[1].0));
