@@ -220,6 +220,10 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
                     let mut w = writer.borrow_mut();
                     w.shown = pairs;
                     w.adopted += 1;
+                    // The entry shown now is not this panel's last write: an
+                    // older entry that still carries that write's number (Back,
+                    // before a write for this one has landed) is not its echo.
+                    w.seq = 0;
                 }
                 dispatch.dispatch(Action::Replace(values));
                 notices.set(Rc::new(found));
