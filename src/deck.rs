@@ -298,6 +298,13 @@ pub fn encode(s: &str) -> String {
 /// Texts of the frame's lecture-hall tools, the deck and exports.
 pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
     ("frame.controls", "Controls", "控制项"),
+    ("frame.loading", "Loading this panel…", "正在加载此面板…"),
+    (
+        "frame.load-failed",
+        "This panel could not be loaded. Check the connection and try again; if the app was just updated, reload the page.",
+        "无法加载此面板。请检查网络后重试；如果应用刚刚更新，请重新加载页面。"
+    ),
+    ("frame.retry", "Retry", "重试"),
     ("frame.prev", "Previous panel: {title}", "上一个面板：{title}"),
     ("frame.next", "Next panel: {title}", "下一个面板：{title}"),
     ("frame.neighbours", "Panels in lecture order", "按讲课顺序的面板"),

@@ -17,9 +17,25 @@ window.warpscopeTexts = {
 };
 
 const tag = document.querySelector('script[data-wasm]');
+// A deep link's panel (the split build, web/split.py): its chunks download
+// while the main module does. A preload of the same URL and mode is what the
+// chunk loader's own fetch then takes.
+try {
+  const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
+  const chunks = route ? JSON.parse(tag.dataset.routes ?? '{}')[route] ?? [] : [];
+  for (const file of chunks) {
+    const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, tag.dataset.loader ?? location.href).href });
+    link.crossOrigin = 'anonymous';
+    document.head.append(link);
+  }
+} catch {
+  // Only a head start: the panel fetches its chunks itself.
+}
 const bindings = await import(tag.dataset.js);
-const wasm = await bindings.default({ module_or_path: tag.dataset.wasm });
+// Before the module starts: the chunk loader reaches the main module's
+// exports through the glue (its `initSync`).
 window.wasmBindings = bindings;
+const wasm = await bindings.default({ module_or_path: tag.dataset.wasm });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 
 if ('serviceWorker' in navigator && window.isSecureContext) {

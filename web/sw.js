@@ -13,10 +13,14 @@ const HASHED = /-[0-9a-f]{12,16}(_bg)?\.[a-z0-9]+$/;
 
 const ours = (url) => url.startsWith(SCOPE);
 
-/** The app's files that an index.html references (script, preloads, styles, icon). */
+/** The app's files that an index.html references (script, preloads, styles,
+ *  icon, the chunk loader and every chunk of the split build: web/split.py
+ *  lists them on the script tag, so a first visit caches every panel). */
 function references(html) {
-  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm)="([^"]+)"/g)]
-    .map((m) => new URL(m[1], SCOPE).href.split('#')[0]);
+  const chunks = [...html.matchAll(/\sdata-chunks="([^"]*)"/g)].flatMap((m) => m[1].split(' ')).filter(Boolean);
+  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm|data-loader)="([^"]+)"/g)].map((m) => m[1])
+    .concat(chunks)
+    .map((u) => new URL(u, SCOPE).href.split('#')[0]);
   return [...new Set(urls)].filter(ours);
 }
 

@@ -53,9 +53,9 @@ pub mod systolic;
 
 include!(concat!(env!("OUT_DIR"), "/topics_all.rs"));
 
-/// The panel of `topic` (its folder's `view::panel`).
+/// The loader of `topic`'s panel (its folder's `view::VIEW`, in its own chunk).
 #[cfg(target_arch = "wasm32")]
-pub fn view(topic: &Topic) -> Option<fn() -> yew::Html> {
+pub fn view(topic: &Topic) -> Option<crate::ui::panel::LoadView> {
     ALL.iter().position(|t| std::ptr::eq(*t, topic)).map(|i| VIEWS[i])
 }
 

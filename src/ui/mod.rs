@@ -52,6 +52,7 @@ fn sanitize_hash() {
 pub fn start() {
     panic::install();
     ctx::install_topics(crate::topics::ALL);
+    panel::install_prefetch(crate::topics::ALL, crate::topics::VIEWS);
     sanitize_hash();
     // Registered before the router's own listeners, so they see the clean hash.
     for event in ["popstate", "hashchange"] {

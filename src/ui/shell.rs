@@ -238,8 +238,8 @@ fn Shell() -> Html {
         Route::Deck => html! { <super::deck_page::DeckPage /> },
         Route::Lecture => html! { <super::lecture_page::LecturePage /> },
         Route::Practice => html! { <super::practice_round::RoundPage /> },
-        Route::Topic { id } => match topics::find(id).and_then(topics::view) {
-            Some(view) => view(),
+        Route::Topic { id } => match topics::find(id).and_then(|t| Some((t, topics::view(t)?))) {
+            Some((topic, load)) => html! { <super::panel::LazyPanel key={topic.meta.id} topic={topic} load={load} /> },
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
         },
         Route::NotFound => html! { <NotFoundPage path={location.path().to_string()} /> },

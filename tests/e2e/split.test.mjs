@@ -1,0 +1,107 @@
+// The split build (issue 24): a page downloads only what it shows. For each
+// entry point, every same-origin file the browser fetches until the page is
+// shown is counted at its gzip -9 size (as a static host serves it); each
+// must stay within 300 KB. A panel whose chunk can't be fetched says so and
+// offers Retry, which then shows it.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { withBrowser, newPage, open, painted, metric, DIST } from './harness.mjs';
+
+const env = withBrowser();
+const BUDGET = 300 * 1024;
+const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+
+const gzCache = new Map();
+function gz(file) {
+  if (!gzCache.has(file)) gzCache.set(file, gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length);
+  return gzCache.get(file);
+}
+
+/** Open `hash` on a fresh page (no service worker, empty cache) and list the
+ *  same-origin files fetched until it is shown. */
+async function firstVisit(hash) {
+  const page = await newPage(env.browser, { serviceWorkers: 'block' });
+  const files = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.origin === env.srv.origin) {
+      const rel = decodeURIComponent(url.pathname.slice(new URL(env.srv.base).pathname.length)) || 'index.html';
+      if (!files.includes(rel)) files.push(rel);
+    }
+  });
+  await open(page, env.srv.base, hash);
+  await painted(page);
+  const shown = [...files];
+  assert.deepEqual(page.errors, [], `${hash}: no errors`);
+  await page.context().close();
+  return shown;
+}
+
+describe('what a first visit downloads (gzip -9)', () => {
+  const entries = ['#/', '#/systolic', '#/flash', '#/online-softmax?lang=zh'];
+  const rows = [];
+  for (const hash of entries) {
+    test(`${hash}: within ${kb(BUDGET)}`, async () => {
+      const files = await firstVisit(hash);
+      const total = files.reduce((t, f) => t + gz(f), 0);
+      rows.push([hash, total, files]);
+      console.log(`${hash}: ${kb(total)}\n` + files.map((f) => `    ${f}: ${kb(gz(f))}`).join('\n'));
+      assert.ok(files.some((f) => f.endsWith('_bg.wasm')), `${hash}: the main module`);
+      if (hash !== '#/') assert.ok(files.some((f) => /^split_topic_/.test(f)), `${hash}: its panel's chunk`);
+      assert.ok(total <= BUDGET, `${hash}: ${kb(total)} > ${kb(BUDGET)}: ${files.join(', ')}`);
+    });
+  }
+  test('every chunk of the build, in total', () => {
+    const all = readdirSync(DIST).filter((f) => /\.(wasm|js|css|json)$/.test(f));
+    const chunks = all.filter((f) => /^(split_|chunk_)/.test(f));
+    assert.ok(chunks.length >= 18, `a chunk per panel at least: ${chunks}`);
+    const sum = chunks.reduce((t, f) => t + gz(f), 0);
+    const wasm = all.filter((f) => f.endsWith('.wasm')).reduce((t, f) => t + gz(f), 0);
+    console.log(`${chunks.length} chunks: ${kb(sum)}; every wasm file: ${kb(wasm)}`);
+    for (const f of chunks.sort((a, b) => gz(b) - gz(a))) console.log(`    ${f}: ${kb(gz(f))}`);
+  });
+});
+
+describe('a chunk that fails to load', () => {
+  test('the panel says so and offers Retry, which then shows it', async () => {
+    const page = await newPage(env.browser, { serviceWorkers: 'block' });
+    let refused = 0;
+    const kill = (route) => {
+      refused += 1;
+      return route.abort('internetdisconnected');
+    };
+    await page.route(/split_topic_flash-[0-9a-f]+\.wasm/, kill);
+    await page.goto(env.srv.base + '#/flash');
+    const retry = page.locator('[data-testid="chunk-retry"]');
+    await retry.waitFor();
+    assert.ok(refused >= 1, 'the chunk was asked for');
+    // The frame stays: the panel's title above the message.
+    assert.match(await page.locator('[data-chunk="flash"] h1').innerText(), /\S/);
+    assert.match(await page.locator('[data-testid="chunk-failed"]').innerText(), /could not be loaded/);
+    await page.unroute(/split_topic_flash-[0-9a-f]+\.wasm/, kill);
+    await retry.click();
+    await painted(page);
+    assert.ok(Number.isFinite(await metric(page, (await page.getAttribute('[data-metric]', 'data-metric')))));
+    assert.equal(await page.locator('[data-testid="chunk-failed"]').count(), 0);
+    // Only the failed loads were reported.
+    assert.ok(page.errors.every((e) => /flash|fetch|Failed|network|ERR_/i.test(e)), page.errors.join('\n'));
+    await page.context().close();
+  });
+
+  test('a link hovered fetches its panel ahead, so it shows at once', async () => {
+    const page = await newPage(env.browser, { serviceWorkers: 'block' });
+    await open(page, env.srv.base, '#/');
+    const fetched = [];
+    page.on('request', (r) => fetched.push(r.url()));
+    await page.hover('.card[data-topic="tiling"] a');
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /split_topic_tiling-/.test(e.name)));
+    assert.ok(fetched.some((u) => /split_topic_tiling-/.test(u)), 'prefetched on hover');
+    await page.click('.card[data-topic="tiling"] a');
+    await painted(page);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
