@@ -305,6 +305,12 @@ pub static STRINGS: &[(&str, &str, &str)] = crate::texts![
         "无法加载此面板。请检查网络后重试；如果应用刚刚更新，请重新加载页面。"
     ),
     ("frame.retry", "Retry", "重试"),
+    ("page.loading", "Loading…", "正在加载…"),
+    (
+        "page.load-failed",
+        "This page could not be loaded. Check the connection and try again; if the app was just updated, reload the page.",
+        "无法加载此页面。请检查网络后重试；如果应用刚刚更新，请重新加载页面。"
+    ),
     ("frame.prev", "Previous panel: {title}", "上一个面板：{title}"),
     ("frame.next", "Next panel: {title}", "下一个面板：{title}"),
     ("frame.neighbours", "Panels in lecture order", "按讲课顺序的面板"),

@@ -35,47 +35,10 @@ import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 NAME = "warpscope"
-# The features rustc 1.95 emits for wasm32-unknown-unknown, plus SIMD
-# (.cargo/config.toml): wasm-opt must accept each module as it is.
-FEATURES = [
-    "--enable-simd", "--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable-globals",
-    "--enable-nontrapping-float-to-int", "--enable-reference-types", "--enable-multivalue",
-]
-
-
 def run(*cmd):
     t = time.time()
     subprocess.run(cmd, check=True, cwd=ROOT)
     return time.time() - t
-
-
-def leb(data, i):
-    result = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return result, i
-
-
-def strip_custom_sections(data, names):
-    """The module without the custom sections named `names`."""
-    out, i = bytearray(data[:8]), 8
-    while i < len(data):
-        start = i
-        section = data[i]
-        size, i = leb(data, i + 1)
-        end = i + size
-        if section == 0:
-            length, j = leb(data, i)
-            if data[j : j + length].decode("utf8", "replace") in names:
-                i = end
-                continue
-        out += data[start:end]
-        i = end
-    return bytes(out)
 
 
 def short_hash(data):
@@ -107,17 +70,18 @@ def main():
     )
     chunks = sorted(f for f in os.listdir(split_dir) if f.endswith(".wasm") and f != f"{NAME}.wasm")
     modules = [os.path.join(bg_dir, f"{NAME}_bg.wasm")] + [os.path.join(split_dir, c) for c in chunks]
-    # 3. Optimise the main module for size. The chunks are left as the
-    # splitter wrote them (compact already: `wasm-opt -Oz` gains 0.1 % on
-    # them, and takes a minute for all of them on two cores), less the custom
-    # sections no browser reads (a few hundred bytes in each of ~150 files).
+    # 3. `wasm-opt -Oz` on every module (it also drops the names and the types
+    # a chunk doesn't use): npm's binaryen loaded once for all chunks
+    # (web/wasm-opt-all.mjs), the main module beside them.
     if release:
         t = time.time()
-        run("wasm-opt", "-Oz", *FEATURES, "--strip-producers", "--strip-target-features", modules[0], "-o", modules[0])
+        procs = [
+            subprocess.Popen(["node", "web/wasm-opt-all.mjs", *group], cwd=ROOT)
+            for group in (modules[:1], modules[1:]) if group
+        ]
+        if any(p.wait() != 0 for p in procs):
+            sys.exit("wasm-opt failed")
         times["wasm-opt"] = time.time() - t
-    for m in modules[1:]:
-        data = open(m, "rb").read()
-        open(m, "wb").write(strip_custom_sections(data, {"producers", "target_features"} if release else set()))
 
     # 4. Content-hashed names, the loader and the glue patched to them.
     loader = open(os.path.join(split_dir, "__wasm_split.js"), encoding="utf8").read()

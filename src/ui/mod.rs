@@ -10,6 +10,7 @@ pub mod chart;
 pub mod custom_gpu;
 pub mod export;
 pub mod inset;
+pub mod lazy;
 pub mod lecture_page;
 pub mod lecture_table;
 pub mod measured;
@@ -53,6 +54,7 @@ pub fn start() {
     panic::install();
     ctx::install_topics(crate::topics::ALL);
     panel::install_prefetch(crate::topics::ALL, crate::topics::VIEWS);
+    shell::install_pages();
     sanitize_hash();
     // Registered before the router's own listeners, so they see the clean hash.
     for event in ["popstate", "hashchange"] {

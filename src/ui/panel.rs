@@ -159,6 +159,7 @@ pub fn install_prefetch(all: &'static [&'static Topic], views: &'static [LoadVie
             if let Some(href) = link.and_then(|a| a.get_attribute("href")) {
                 if let Some(id) = route_of(&href) {
                     prefetch_route(id);
+                    super::lazy::prefetch(id);
                 }
             }
         })

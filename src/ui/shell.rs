@@ -3,6 +3,7 @@
 //! of the app: it reads the registry (`topics::ALL`, each topic's view).
 
 use super::ctx::{key_belongs_to_control, query_pairs, AppCtx, Route};
+use super::lazy::{LazyPage, LoadPage};
 use super::readouts::Notices;
 use crate::i18n::{tr, Lang};
 use crate::params::{Notice, Problem};
@@ -15,6 +16,47 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 const LANG_KEY: &str = "warpscope.lang";
+
+/// The pages that are chunks of their own (issue 24): each `#[wasm_split]`
+/// function below is where the split build cuts; its page's code is reached
+/// only from there.
+mod pages {
+    use crate::ui::lazy::PageFuture;
+    use wasm_split_helpers::{wasm_split, SplitLoaderError};
+    use yew::prelude::*;
+
+    #[wasm_split(page_deck, fallible)]
+    fn deck_page() -> Result<fn() -> Html, SplitLoaderError> {
+        Ok(|| html! { <crate::ui::deck_page::DeckPage /> })
+    }
+    pub fn deck() -> PageFuture {
+        Box::pin(deck_page())
+    }
+
+    #[wasm_split(page_lecture, fallible)]
+    fn lecture_page() -> Result<fn() -> Html, SplitLoaderError> {
+        Ok(|| html! { <crate::ui::lecture_page::LecturePage /> })
+    }
+    pub fn lecture() -> PageFuture {
+        Box::pin(lecture_page())
+    }
+
+    #[wasm_split(page_practice, fallible)]
+    fn practice_page() -> Result<fn() -> Html, SplitLoaderError> {
+        Ok(|| html! { <crate::ui::practice_round::RoundPage /> })
+    }
+    pub fn practice() -> PageFuture {
+        Box::pin(practice_page())
+    }
+
+    /// Every one of them, by route (for prefetching, `lazy::install_pages`).
+    pub static ALL: &[(&str, crate::ui::lazy::LoadPage)] = &[("deck", deck), ("lecture", lecture), ("practice", practice)];
+}
+
+/// Hands the lazily loaded pages to [`super::lazy`] (at start-up).
+pub fn install_pages() {
+    super::lazy::install_pages(pages::ALL);
+}
 
 #[component]
 pub fn App() -> Html {
@@ -235,9 +277,9 @@ fn Shell() -> Html {
 
     let body = match &route {
         Route::Home => html! { <Landing /> },
-        Route::Deck => html! { <super::deck_page::DeckPage /> },
-        Route::Lecture => html! { <super::lecture_page::LecturePage /> },
-        Route::Practice => html! { <super::practice_round::RoundPage /> },
+        Route::Deck => html! { <LazyPage key="deck" name="deck" load={pages::deck as LoadPage} /> },
+        Route::Lecture => html! { <LazyPage key="lecture" name="lecture" load={pages::lecture as LoadPage} /> },
+        Route::Practice => html! { <LazyPage key="practice" name="practice" load={pages::practice as LoadPage} /> },
         Route::Topic { id } => match topics::find(id).and_then(|t| Some((t, topics::view(t)?))) {
             Some((topic, load)) => html! { <super::panel::LazyPanel key={topic.meta.id} topic={topic} load={load} /> },
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
