@@ -17,21 +17,20 @@ window.warpscopeTexts = {
 };
 
 const tag = document.querySelector('script[data-wasm]');
-// A deep link's panel (the split build, web/split.py): its chunks download
-// while the main module does. A preload of the same URL and mode is what the
-// chunk loader's own fetch then takes.
-try {
-  const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
-  const chunks = route ? JSON.parse(tag.dataset.routes ?? '{}')[route] ?? [] : [];
-  for (const file of chunks) {
-    const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, tag.dataset.loader ?? location.href).href });
-    link.crossOrigin = 'anonymous';
-    document.head.append(link);
-  }
-} catch {
-  // Only a head start: the panel fetches its chunks itself.
+// The glue and, beside it, the split build's chunk loader (web/split.py),
+// which lists each route's chunks: a deep link's panel downloads them while
+// the main module downloads. A preload of the same URL and mode is what the
+// loader's own fetch then takes.
+const [bindings, loader] = await Promise.all([
+  import(tag.dataset.js),
+  tag.dataset.loader ? import(tag.dataset.loader).catch(() => null) : null,
+]);
+const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
+for (const file of (route && loader?.routes?.[route]) || []) {
+  const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, new URL(tag.dataset.loader, location.href)).href });
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
 }
-const bindings = await import(tag.dataset.js);
 // Before the module starts: the chunk loader reaches the main module's
 // exports through the glue (its `initSync`).
 window.wasmBindings = bindings;

@@ -99,6 +99,24 @@ def main():
     if main_import not in loader:
         sys.exit(f"the loader does not import the glue as expected ({main_import})")
     loader = loader.replace(main_import, "const initSync = (...args) => globalThis.wasmBindings.initSync(...args);")
+    # Which chunks each split point needs (the loader lists them).
+    routes = {}
+    chunk_vars = dict(re.findall(r'const (__chunk_\d+) = makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\./([^"]+)"', loader))
+    for name, own, deps in re.findall(r"export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\((.*?)\n?, \[([^\]]*)\]\)\);", loader, re.S):
+        files = re.findall(r'new URL\("\./([^"]+)"', own)
+        files += [chunk_vars[d] for d in re.findall(r"__chunk_\d+", deps) if d in chunk_vars]
+        if name.startswith("topic_"):
+            routes[name[len("topic_"):].replace("_", "-")] = files
+        elif name.startswith("page_"):
+            routes[name[len("page_"):]] = files
+    # What boot.js (a deep link's chunks, fetched beside the main module)
+    # and the service worker (every chunk, cached on a first visit) read.
+    loader += (
+        "\n// Written by web/split.py: every chunk of this build, and each route's.\n"
+        f"export const chunks = {json.dumps(sorted(names.values()))};\n"
+        f"export const routes = {json.dumps(routes, sort_keys=True)};\n"
+    )
+
     loader_name = f"wasm_split-{short_hash(loader.encode())}.js"
     glue = open(os.path.join(bg_dir, f"{NAME}.js"), encoding="utf8").read()
     refs = re.findall(r"""from ['"]\./__wasm_split\.js['"]""", glue)
@@ -109,15 +127,6 @@ def main():
     wasm_name = f"{NAME}-{short_hash(main_wasm)}_bg.wasm"
     glue = glue.replace(f"{NAME}_bg.wasm", wasm_name)
     js_name = f"{NAME}-{short_hash(glue.encode())}.js"
-
-    # Which chunks each split point needs (the loader lists them).
-    routes = {}
-    chunk_vars = dict(re.findall(r'const (__chunk_\d+) = makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\./([^"]+)"', loader))
-    for name, own, deps in re.findall(r"export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\((.*?)\n?, \[([^\]]*)\]\)\);", loader, re.S):
-        files = re.findall(r'new URL\("\./([^"]+)"', own)
-        files += [chunk_vars[d] for d in re.findall(r"__chunk_\d+", deps) if d in chunk_vars]
-        if name.startswith("topic_"):
-            routes[name[len("topic_"):].replace("_", "-")] = files
 
     # Into the staging folder, replacing trunk's unsplit files.
     for f in os.listdir(staging):
@@ -135,11 +144,9 @@ def main():
     if not tag:
         sys.exit("index.html has no boot.js script tag (Trunk.toml pattern_script)")
     base = re.search(r'data-js="([^"]*?)' + NAME, tag.group(0)).group(1)
-    route_attr = json.dumps(routes, separators=(",", ":")).replace('"', "&quot;")
     new_tag = (
         f'<script type="module" src="{base}boot.js" data-js="{base}{js_name}" data-wasm="{base}{wasm_name}" '
-        f'data-loader="{base}{loader_name}" data-chunks="{" ".join(base + names[c] for c in chunks)}" '
-        f'data-routes="{route_attr}"></script>'
+        f'data-loader="{base}{loader_name}"></script>'
     )
     index = index.replace(tag.group(0), new_tag)
     # Trunk's preload links name its unsplit files: drop them.
