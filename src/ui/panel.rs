@@ -85,7 +85,8 @@ macro_rules! panel {
 pub(crate) use panel;
 
 /// What a topic's loader gives: its view, once its chunk is in.
-pub type ViewFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<PanelView, wasm_split_helpers::SplitLoaderError>>>>;
+pub type ViewFuture =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<PanelView, wasm_split_helpers::SplitLoaderError>>>>;
 /// A topic's loader (`topics::VIEWS`): fetches its chunk the first time.
 pub type LoadView = fn() -> ViewFuture;
 
@@ -183,7 +184,9 @@ fn prefetch_neighbours_on_idle(id: &'static str) {
         [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| all.get(j)).map(|t| t.meta.id).collect();
     let run = wasm_bindgen::closure::Closure::once_into_js(move || ids.iter().for_each(|id| prefetch_route(id)));
     let w = super::dom::window();
-    let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     match idle {
         Some(f) => {
             let opts = js_sys::Object::new();

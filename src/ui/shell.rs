@@ -50,7 +50,8 @@ mod pages {
     }
 
     /// Every one of them, by route (for prefetching, `lazy::install_pages`).
-    pub static ALL: &[(&str, crate::ui::lazy::LoadPage)] = &[("deck", deck), ("lecture", lecture), ("practice", practice)];
+    pub static ALL: &[(&str, crate::ui::lazy::LoadPage)] =
+        &[("deck", deck), ("lecture", lecture), ("practice", practice)];
 }
 
 /// Hands the lazily loaded pages to [`super::lazy`] (at start-up).
