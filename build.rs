@@ -57,8 +57,8 @@ fn write_topic_list() {
         .map(|m| {
             format!(
                 "    #[wasm_split_helpers::wasm_split(topic_{m}, fallible)]\n    \
-                 fn {m}_view() -> Result<PanelView, SplitLoaderError> {{\n        \
-                 Ok(super::{m}::view::VIEW)\n    }}\n    \
+                 fn {m}_view() -> Result<(PanelView, &'static Topic), SplitLoaderError> {{\n        \
+                 Ok((super::{m}::view::VIEW, &super::{m}::TOPIC))\n    }}\n    \
                  pub fn {m}() -> ViewFuture {{\n        Box::pin({m}_view())\n    }}\n"
             )
         })
@@ -66,15 +66,21 @@ fn write_topic_list() {
     let code = format!(
         "/// Every topic, in lecture order (written by build.rs from the `pub mod` items).\n\
          pub static ALL: &[&Topic] = &[{}];\n\
+         /// Every topic's meta, in the order of [`ALL`]: what the start page and the\n\
+         /// shell read, without reaching the rest of a topic (its practice bank and\n\
+         /// lecture rows, which the split build leaves in the chunks that use them).\n\
+         pub static METAS: &[&crate::topic::TopicMeta] = &[{}];\n\
          /// Each topic's panel loader, in the order of [`ALL`]: its folder's `view::VIEW`,\n\
          /// in a chunk of its own fetched on first use.\n\
          #[cfg(target_arch = \"wasm32\")]\n\
          pub static VIEWS: &[crate::ui::panel::LoadView] = &[{}];\n\
          #[cfg(target_arch = \"wasm32\")]\n\
          mod lazy_views {{\n    \
+         use crate::topic::Topic;\n    \
          use crate::ui::panel::{{PanelView, ViewFuture}};\n    \
          use wasm_split_helpers::SplitLoaderError;\n{}}}\n",
         list(&|m| format!("&{m}::TOPIC")),
+        list(&|m| format!("{m}::TOPIC.meta")),
         list(&|m| format!("lazy_views::{m}")),
         loaders
     );

@@ -26,7 +26,8 @@ const [bindings, loader] = await Promise.all([
   tag.dataset.loader ? import(tag.dataset.loader).catch(() => null) : null,
 ]);
 const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
-for (const file of (route && loader?.routes?.[route]) || []) {
+for (const i of (route && loader?.routes?.[route]) || []) {
+  const file = loader.chunks[i];
   const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, new URL(tag.dataset.loader, location.href)).href });
   link.crossOrigin = 'anonymous';
   document.head.append(link);

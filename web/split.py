@@ -5,7 +5,9 @@ post_build hook): the page loads only what it shows.
 Trunk builds the wasm (cargo, with `--emit-relocs` from .cargo/config.toml)
 and would ship it whole. This step instead takes cargo's linked module and
 
-1. cuts it at the `#[wasm_split]` points (each topic's view, build.rs) with
+1. cuts it at the `#[wasm_split]` points (each topic's view, build.rs; the
+   deck, practice and lecture pages, ui/shell.rs; the practice card's
+   question, ui/practice.rs) with
    `wasm-split-cli` (wasm_split_cli_support, pinned in .ci/setup.sh): a main
    module, one module per split point, shared chunks, and a loader
    (`__wasm_split.js`) that fetches and instantiates them on demand;
@@ -14,11 +16,11 @@ and would ship it whole. This step instead takes cargo's linked module and
 3. runs `wasm-opt -Oz` on every module (release builds);
 4. names every file by its content's hash (so that caches never mix two
    builds), patches the loader and the glue to those names, and replaces
-   trunk's unsplit glue and wasm in the staging folder: the script tag of
-   index.html gets the new names and, in `data-chunks`, every chunk of the
-   build (which the service worker precaches) and, in `data-routes`, the
-   chunks each panel needs (which boot.js fetches alongside the main module
-   on a deep link).
+   trunk's unsplit glue and wasm in the staging folder. The loader also
+   exports `chunks` (every chunk of the build, which the service worker
+   precaches) and `routes` (the chunks each panel and page needs, which
+   boot.js preloads beside the main module on a deep link); index.html's
+   script tag names the glue, the main module and the loader.
 
     python3 web/split.py            # in trunk's hook (TRUNK_STAGING_DIR, TRUNK_PROFILE)
     python3 web/split.py --report   # also print each file's size (raw, gzip -9)
@@ -111,10 +113,12 @@ def main():
             routes[name[len("page_"):]] = files
     # What boot.js (a deep link's chunks, fetched beside the main module)
     # and the service worker (every chunk, cached on a first visit) read.
+    every = sorted(names.values())
+    position = {f: i for i, f in enumerate(every)}
     loader += (
-        "\n// Written by web/split.py: every chunk of this build, and each route's.\n"
-        f"export const chunks = {json.dumps(sorted(names.values()))};\n"
-        f"export const routes = {json.dumps(routes, sort_keys=True)};\n"
+        "\n// Written by web/split.py: every chunk of this build, and each route's (indices into `chunks`).\n"
+        f"export const chunks = {json.dumps(every)};\n"
+        f"export const routes = {json.dumps({r: [position[f] for f in fs] for r, fs in routes.items()}, sort_keys=True, separators=(',', ':'))};\n"
     )
 
     loader_name = f"wasm_split-{short_hash(loader.encode())}.js"

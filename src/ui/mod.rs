@@ -52,8 +52,8 @@ fn sanitize_hash() {
 /// page opens in, then mount the app on `<body>`.
 pub fn start() {
     panic::install();
-    ctx::install_topics(crate::topics::ALL);
-    panel::install_prefetch(crate::topics::ALL, crate::topics::VIEWS);
+    ctx::install_topics(crate::topics::METAS);
+    panel::install_prefetch(crate::topics::METAS, crate::topics::VIEWS);
     shell::install_pages();
     sanitize_hash();
     // Registered before the router's own listeners, so they see the clean hash.

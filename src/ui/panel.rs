@@ -84,24 +84,27 @@ macro_rules! panel {
 }
 pub(crate) use panel;
 
-/// What a topic's loader gives: its view, once its chunk is in.
+/// A topic's view and the topic (its practice bank, lecture rows, …), which
+/// come with its chunk: the main module knows only its meta.
+pub type Loaded = (PanelView, &'static Topic);
+/// What a topic's loader gives: its view and topic, once its chunk is in.
 pub type ViewFuture =
-    std::pin::Pin<Box<dyn std::future::Future<Output = Result<PanelView, wasm_split_helpers::SplitLoaderError>>>>;
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Loaded, wasm_split_helpers::SplitLoaderError>>>>;
 /// A topic's loader (`topics::VIEWS`): fetches its chunk the first time.
 pub type LoadView = fn() -> ViewFuture;
 
 thread_local! {
     /// The views whose chunks are in, by topic id.
-    static LOADED: std::cell::RefCell<Vec<(&'static str, PanelView)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static LOADED: std::cell::RefCell<Vec<(&'static str, Loaded)>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Topics whose chunk is being fetched ahead of use.
     static PREFETCHING: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn loaded(id: &str) -> Option<PanelView> {
+fn loaded(id: &str) -> Option<Loaded> {
     LOADED.with(|l| l.borrow().iter().find(|(t, _)| *t == id).map(|(_, v)| *v))
 }
 
-fn remember(id: &'static str, view: PanelView) {
+fn remember(id: &'static str, view: Loaded) {
     LOADED.with(|l| {
         if !l.borrow().iter().any(|(t, _)| *t == id) {
             l.borrow_mut().push((id, view));
@@ -127,14 +130,14 @@ pub fn prefetch(id: &'static str, load: LoadView) {
 
 thread_local! {
     /// The registry's topics and their loaders (handed in at start-up).
-    static REGISTRY: std::cell::Cell<(&'static [&'static Topic], &'static [LoadView])> = const { std::cell::Cell::new((&[], &[])) };
+    static REGISTRY: std::cell::Cell<(&'static [&'static TopicMeta], &'static [LoadView])> = const { std::cell::Cell::new((&[], &[])) };
 }
 
 /// Fetch the chunk of the topic of route `id` ahead of use.
 pub fn prefetch_route(id: &str) {
     let (all, views) = REGISTRY.with(|r| r.get());
-    if let Some((t, load)) = all.iter().zip(views).find(|(t, _)| t.meta.id == id) {
-        prefetch(t.meta.id, *load);
+    if let Some((t, load)) = all.iter().zip(views).find(|(t, _)| t.id == id) {
+        prefetch(t.id, *load);
     }
 }
 
@@ -147,7 +150,7 @@ fn route_of(href: &str) -> Option<&str> {
 /// Hands in the registry's topics and loaders, and prefetches a panel's
 /// chunk as soon as a link to it is hovered or focused (one listener on the
 /// document for every link: landing cards, neighbours, decks, lecture).
-pub fn install_prefetch(all: &'static [&'static Topic], views: &'static [LoadView]) {
+pub fn install_prefetch(all: &'static [&'static TopicMeta], views: &'static [LoadView]) {
     use wasm_bindgen::JsCast;
     REGISTRY.with(|r| r.set((all, views)));
     let Some(doc) = super::dom::window().document() else { return };
@@ -179,9 +182,9 @@ fn prefetch_neighbours_when_idle(id: &'static str) {
 fn prefetch_neighbours_on_idle(id: &'static str) {
     use wasm_bindgen::JsCast;
     let (all, _) = REGISTRY.with(|r| r.get());
-    let Some(i) = all.iter().position(|t| t.meta.id == id) else { return };
+    let Some(i) = all.iter().position(|t| t.id == id) else { return };
     let ids: Vec<&'static str> =
-        [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| all.get(j)).map(|t| t.meta.id).collect();
+        [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| all.get(j)).map(|t| t.id).collect();
     let run = wasm_bindgen::closure::Closure::once_into_js(move || ids.iter().for_each(|id| prefetch_route(id)));
     let w = super::dom::window();
     let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
@@ -201,13 +204,13 @@ fn prefetch_neighbours_on_idle(id: &'static str) {
 
 #[derive(Properties, Clone)]
 pub struct LazyPanelProps {
-    pub topic: &'static Topic,
+    pub meta: &'static TopicMeta,
     pub load: LoadView,
 }
 
 impl PartialEq for LazyPanelProps {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.topic, other.topic)
+        std::ptr::eq(self.meta, other.meta)
     }
 }
 
@@ -225,7 +228,7 @@ enum Chunk {
 #[component]
 pub fn LazyPanel(p: &LazyPanelProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let id = p.topic.meta.id;
+    let id = p.meta.id;
     let state = use_state(|| Chunk::Loading);
     let attempt = use_state(|| 0u32);
     let arrived = use_force_update();
@@ -256,10 +259,10 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
             prefetch_neighbours_when_idle(id);
         }
     });
-    if let Some(view) = ready {
-        return topic_panel(p.topic, view);
+    if let Some((view, topic)) = ready {
+        return topic_panel(topic, view);
     }
-    let meta = p.topic.meta;
+    let meta = p.meta;
     let failed = *state == Chunk::Failed;
     let retry = {
         let attempt = attempt.clone();
