@@ -115,9 +115,28 @@ def main():
     # and the service worker (every chunk, cached on a first visit) read.
     every = sorted(names.values())
     position = {f: i for i, f in enumerate(every)}
-    loader += (
-        "\n// Written by web/split.py: every chunk of this build, and each route's (indices into `chunks`).\n"
+    # Smaller: no comments (each chunk's list of split points), every chunk's
+    # name once (in `chunks`), one fetcher for all (16.7 -> ~10.5 KB gzipped).
+    loader = re.sub(r"/\* [^*\n]* \*/\n", "", loader)
+    fetcher = (
+        "() => {\n    const src = fetch(new URL(\"./%s\", import.meta.url));\n    src.catch(() => {});\n"
+        "    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));\n}\n"
+    )
+    for f, i in position.items():
+        loader = loader.replace(fetcher % f, f"__fetch({i})")
+    loader = loader.replace(
+        "\nlet sharedImports = undefined;",
+        "\n// Written by web/split.py: every chunk of this build (the service worker caches them all).\n"
         f"export const chunks = {json.dumps(every)};\n"
+        "const __fetch = (i) => () => {\n    const src = fetch(new URL(chunks[i], import.meta.url));\n"
+        "    src.catch(() => {});\n    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));\n};\n"
+        "let sharedImports = undefined;",
+        1,
+    )
+    if "const __fetch" not in loader:
+        sys.exit("the loader's layout is not as expected (let sharedImports)")
+    loader += (
+        "\n// Written by web/split.py: each route's chunks (indices into `chunks`), which boot.js preloads.\n"
         f"export const routes = {json.dumps({r: [position[f] for f in fs] for r, fs in routes.items()}, sort_keys=True, separators=(',', ':'))};\n"
     )
 

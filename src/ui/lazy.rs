@@ -14,10 +14,12 @@ use yew::prelude::*;
 pub type PageFuture = Pin<Box<dyn Future<Output = Result<fn() -> Html, SplitLoaderError>>>>;
 /// A page's loader: fetches its chunk the first time.
 pub type LoadPage = fn() -> PageFuture;
+/// A page, rendered.
+type PageView = fn() -> Html;
 
 thread_local! {
     /// The pages whose chunks are in, by name.
-    static LOADED: RefCell<Vec<(&'static str, fn() -> Html)>> = const { RefCell::new(Vec::new()) };
+    static LOADED: RefCell<Vec<(&'static str, PageView)>> = const { RefCell::new(Vec::new()) };
 }
 
 thread_local! {
@@ -49,7 +51,7 @@ pub fn prefetch(name: &str) {
     });
 }
 
-fn loaded(name: &str) -> Option<fn() -> Html> {
+fn loaded(name: &str) -> Option<PageView> {
     LOADED.with(|l| l.borrow().iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
 }
 
