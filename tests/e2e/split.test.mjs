@@ -59,9 +59,12 @@ describe('what a first visit downloads (gzip -9)', () => {
       assert.ok(total <= UNSPLIT, `${hash}: ${kb(total)} > ${kb(UNSPLIT)}: ${files.join(', ')}`);
     });
   }
-  // Issue 24's goal, not met yet: reported by every run, failing none.
+  // Issue 24's goal: met by the start page (which must keep it: a main-module
+  // use of `topics::ALL` would bring every topic's practice and lecture code
+  // back), not yet by the panels: reported by every run, failing none.
   for (const hash of entries) {
-    test(`${hash}: within ${kb(BUDGET)}`, { todo: 'issue 24: the 300 KB goal is not met yet (README, Size and speed)' }, () => {
+    const todo = hash === '#/' ? false : 'issue 24: the 300 KB goal is not met yet for a panel (README, Size and speed)';
+    test(`${hash}: within ${kb(BUDGET)}`, { todo }, () => {
       assert.ok(totals[hash] <= BUDGET, `${hash}: ${kb(totals[hash])} > ${kb(BUDGET)}`);
     });
   }
