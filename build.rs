@@ -48,14 +48,41 @@ fn write_topic_list() {
     }
     assert!(!modules.is_empty(), "src/topics/mod.rs declares no topic");
     let list = |f: &dyn Fn(&str) -> String| modules.iter().map(|m| f(m)).collect::<Vec<_>>().join(", ");
+    // Each topic's view is a split point (issue 24): `#[wasm_split(topic_<name>)]`
+    // puts the code only it reaches (its hooks, drawing, charts) into its own
+    // chunk, which `web/split.py` cuts out of the linked module; the shell
+    // loads it when the route is first shown (`ui::panel::LazyPanel`).
+    let loaders: String = modules
+        .iter()
+        .map(|m| {
+            format!(
+                "    #[wasm_split_helpers::wasm_split(topic_{m}, fallible)]\n    \
+                 fn {m}_view() -> Result<(PanelView, &'static Topic), SplitLoaderError> {{\n        \
+                 Ok((super::{m}::view::VIEW, &super::{m}::TOPIC))\n    }}\n    \
+                 pub fn {m}() -> ViewFuture {{\n        Box::pin({m}_view())\n    }}\n"
+            )
+        })
+        .collect();
     let code = format!(
         "/// Every topic, in lecture order (written by build.rs from the `pub mod` items).\n\
          pub static ALL: &[&Topic] = &[{}];\n\
-         /// Each topic's panel, in the order of [`ALL`] (its folder's `view::panel`).\n\
+         /// Every topic's meta, in the order of [`ALL`]: what the start page and the\n\
+         /// shell read, without reaching the rest of a topic (its practice bank and\n\
+         /// lecture rows, which the split build leaves in the chunks that use them).\n\
+         pub static METAS: &[&crate::topic::TopicMeta] = &[{}];\n\
+         /// Each topic's panel loader, in the order of [`ALL`]: its folder's `view::VIEW`,\n\
+         /// in a chunk of its own fetched on first use.\n\
          #[cfg(target_arch = \"wasm32\")]\n\
-         pub static VIEWS: &[fn() -> yew::Html] = &[{}];\n",
+         pub static VIEWS: &[crate::ui::panel::LoadView] = &[{}];\n\
+         #[cfg(target_arch = \"wasm32\")]\n\
+         mod lazy_views {{\n    \
+         use crate::topic::Topic;\n    \
+         use crate::ui::panel::{{PanelView, ViewFuture}};\n    \
+         use wasm_split_helpers::SplitLoaderError;\n{}}}\n",
         list(&|m| format!("&{m}::TOPIC")),
-        list(&|m| format!("{m}::view::panel"))
+        list(&|m| format!("{m}::TOPIC.meta")),
+        list(&|m| format!("lazy_views::{m}")),
+        loaders
     );
     let out = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("topics_all.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything Warpscope needs on a fresh Debian machine, idempotently:
 # the wasm32 target, trunk 0.21.x, wasm-bindgen-cli = Cargo.lock's wasm-bindgen,
+# wasm-split-cli (wasm_split_cli_support 0.2.4, the split build's splitter),
 # wasm-opt (npm binaryen, since Debian's is too old for current rustc output),
 # Debian's chromium + chromium-driver, and the npm packages (package-lock.json).
 # Afterwards run tools with PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -39,6 +40,14 @@ fi
 if ! grep -q "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
   echo "Trunk.toml pins a wasm_bindgen other than Cargo.lock's $WB_VERSION" >&2
   exit 1
+fi
+
+# The splitter of the split build (web/split.py, issue 24), pinned: 0.2.4 is
+# the first to know wasm-bindgen 0.2.128's renamed import.
+WS_VERSION=0.2.4
+if ! cargo install --list | grep -q "^wasm_split_cli_support v$WS_VERSION:"; then
+  step "cargo install wasm_split_cli_support $WS_VERSION (the wasm-split-cli binary)"
+  cargo install wasm_split_cli_support --version "=$WS_VERSION" --features build-binary --locked
 fi
 
 # fonts-noto-cjk: the screenshots the tests write show the Chinese UI properly.

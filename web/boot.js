@@ -17,9 +17,25 @@ window.warpscopeTexts = {
 };
 
 const tag = document.querySelector('script[data-wasm]');
-const bindings = await import(tag.dataset.js);
-const wasm = await bindings.default({ module_or_path: tag.dataset.wasm });
+// The glue and, beside it, the split build's chunk loader (web/split.py),
+// which lists each route's chunks: a deep link's panel downloads them while
+// the main module downloads. A preload of the same URL and mode is what the
+// loader's own fetch then takes.
+const [bindings, loader] = await Promise.all([
+  import(tag.dataset.js),
+  tag.dataset.loader ? import(tag.dataset.loader).catch(() => null) : null,
+]);
+const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
+for (const i of (route && loader?.routes?.[route]) || []) {
+  const file = loader.chunks[i];
+  const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, new URL(tag.dataset.loader, location.href)).href });
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+}
+// Before the module starts: the chunk loader reaches the main module's
+// exports through the glue (its `initSync`).
 window.wasmBindings = bindings;
+const wasm = await bindings.default({ module_or_path: tag.dataset.wasm });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 
 if ('serviceWorker' in navigator && window.isSecureContext) {

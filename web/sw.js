@@ -13,10 +13,22 @@ const HASHED = /-[0-9a-f]{12,16}(_bg)?\.[a-z0-9]+$/;
 
 const ours = (url) => url.startsWith(SCOPE);
 
-/** The app's files that an index.html references (script, preloads, styles, icon). */
-function references(html) {
-  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm)="([^"]+)"/g)]
+/** The app's files that an index.html references (script, preloads, styles,
+ *  icon, the split build's chunk loader), and every chunk of the build,
+ *  which the loader lists (web/split.py): a first visit caches every panel. */
+async function references(html) {
+  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm|data-loader)="([^"]+)"/g)]
     .map((m) => new URL(m[1], SCOPE).href.split('#')[0]);
+  const loader = html.match(/\sdata-loader="([^"]+)"/);
+  if (loader) {
+    const url = new URL(loader[1], SCOPE).href;
+    // Without the list nothing is adopted (it would drop the cached chunks
+    // as stale): the next visit tries again.
+    const r = (await caches.match(url)) ?? (await fetch(url));
+    const list = r.ok && (await r.text()).match(/^export const chunks = (\[.*\]);$/m);
+    if (!list) throw new Error(`no chunk list in ${url}`);
+    for (const f of JSON.parse(list[1])) urls.push(new URL(f, url).href);
+  }
   return [...new Set(urls)].filter(ours);
 }
 
@@ -26,7 +38,7 @@ const TEXTS = ['strings.en.json', 'strings.zh.json'].map((f) => new URL(f, SCOPE
 /** Cache a fresh index.html and everything it references, and the texts; drop stale hashed files. */
 async function adopt(cache, response) {
   const html = await response.clone().text();
-  const refs = references(html);
+  const refs = await references(html);
   // The texts again only for a new build (a new index.html) or when missing;
   // a failed fetch keeps the copy there is.
   const before = await cache.match(SCOPE);

@@ -52,10 +52,11 @@ pub mod systolic;
 
 include!(concat!(env!("OUT_DIR"), "/topics_all.rs"));
 
-/// The panel of `topic` (its folder's `view::panel`).
+/// The loader of the panel of route `id` (its folder's `view::VIEW` and
+/// `TOPIC`, in its own chunk).
 #[cfg(target_arch = "wasm32")]
-pub fn view(topic: &Topic) -> Option<fn() -> yew::Html> {
-    ALL.iter().position(|t| std::ptr::eq(*t, topic)).map(|i| VIEWS[i])
+pub fn view(id: &str) -> Option<crate::ui::panel::LoadView> {
+    METAS.iter().position(|m| m.id == id).map(|i| VIEWS[i])
 }
 
 /// Every text table of the app: the deck's, practice's, then each topic's

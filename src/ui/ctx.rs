@@ -5,7 +5,7 @@
 //! widgets sit below it).
 
 use crate::i18n::{tr, trf, Lang};
-use crate::topic::{Topic, TopicMeta};
+use crate::topic::TopicMeta;
 use wasm_bindgen::JsCast;
 use yew_router::prelude::*;
 
@@ -101,24 +101,24 @@ impl PartialEq for MetaRef {
 }
 
 thread_local! {
-    /// The app's topics, in lecture order (the registry's `ALL`, handed in
-    /// once at start-up).
-    static TOPICS: std::cell::Cell<&'static [&'static Topic]> = const { std::cell::Cell::new(&[]) };
+    /// The app's topics' metas, in lecture order (the registry's `METAS`,
+    /// handed in once at start-up).
+    static TOPICS: std::cell::Cell<&'static [&'static TopicMeta]> = const { std::cell::Cell::new(&[]) };
 }
 
-/// Hands in the app's topics (at start-up, before the first render).
-pub fn install_topics(all: &'static [&'static Topic]) {
+/// Hands in the app's topics' metas (at start-up, before the first render).
+pub fn install_topics(all: &'static [&'static TopicMeta]) {
     TOPICS.with(|t| t.set(all));
 }
 
-/// The app's topics, in lecture order.
-pub fn topics() -> &'static [&'static Topic] {
+/// The app's topics' metas, in lecture order.
+pub fn topics() -> &'static [&'static TopicMeta] {
     TOPICS.with(|t| t.get())
 }
 
-/// The topic of route `id`, if there is one.
-pub fn find(id: &str) -> Option<&'static Topic> {
-    topics().iter().copied().find(|t| t.meta.id == id)
+/// The meta of the topic of route `id`, if there is one.
+pub fn find(id: &str) -> Option<&'static TopicMeta> {
+    topics().iter().copied().find(|t| t.id == id)
 }
 
 /// Is `id` a topic's route (what a deck may show)?

@@ -5,7 +5,7 @@
 //! numbers at the end of each part, progress kept in local storage. Also
 //! the landing page's two entries and its "continue where you left off".
 
-use super::ctx::{self, query_pairs, AppCtx};
+use super::ctx::{query_pairs, AppCtx};
 use super::practice::Ask;
 use super::tools::{base_url, present, store, DECK_KEY};
 use crate::lecture_deck::{self as lecture, Answered, Stop, Study, Sum, PARTS, SKIPPED, VIEWS};
@@ -154,7 +154,7 @@ pub fn LectureLinks() -> Html {
 fn summary_line(ctx: &AppCtx, s: &Sum) -> Option<String> {
     match *s {
         Sum::Row { route, row } => {
-            let topic = ctx::find(route)?;
+            let topic = crate::topics::find(route)?;
             let rows = (topic.lecture?)(&crate::params::Values::defaults(topic.meta.params));
             let r = rows.get(row)?;
             let cells: Vec<String> = r
@@ -296,7 +296,7 @@ fn StudyCheck(p: &StudyCheckProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let part = &PARTS[p.part];
     let lang = ctx.asked_lang.code();
-    let Some(topic) = ctx::find(part.practice) else { return html! {} };
+    let Some(topic) = crate::topics::find(part.practice) else { return html! {} };
     let q = Rc::new(practice::question(topic.practice, part.seed()));
     let done = p.study.answer(part.id).cloned();
     let on_reveal = {

@@ -11,6 +11,7 @@ pub mod chart;
 pub mod custom_gpu;
 pub mod export;
 pub mod inset;
+pub mod lazy;
 pub mod lecture_page;
 pub mod lecture_table;
 pub mod measured;
@@ -52,7 +53,9 @@ fn sanitize_hash() {
 /// page opens in, then mount the app on `<body>`.
 pub fn start() {
     panic::install();
-    ctx::install_topics(crate::topics::ALL);
+    ctx::install_topics(crate::topics::METAS);
+    panel::install_prefetch(crate::topics::METAS, crate::topics::VIEWS);
+    shell::install_pages();
     sanitize_hash();
     // Registered before the router's own listeners, so they see the clean hash.
     for event in ["popstate", "hashchange"] {

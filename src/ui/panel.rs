@@ -72,17 +72,229 @@ pub fn topic_panel(topic: &'static Topic, view: PanelView) -> Html {
 }
 
 /// A topic's view, in its `view.rs`: `panel!(use_x_panel);` declares
-/// `pub fn panel() -> Html`, the hook `use_x_panel` run in a [`TopicPanel`]
-/// for the folder's `TOPIC` (the registry lists it).
+/// `pub const VIEW`, the hook `use_x_panel` as a [`PanelView`], which the
+/// registry's loader (`topics::VIEWS`, written by build.rs) returns from the
+/// topic's own chunk of the split build; [`LazyPanel`] shows it in a
+/// [`TopicPanel`] for the folder's `TOPIC`.
 macro_rules! panel {
     ($hook:ident) => {
-        /// This topic's panel (listed by the registry as `view::panel`).
-        pub fn panel() -> yew::Html {
-            $crate::ui::panel::topic_panel(&super::TOPIC, |c| yew::functional::Hook::run($hook(), c))
-        }
+        /// This topic's panel as a hook (loaded by the registry's `VIEWS`).
+        pub const VIEW: $crate::ui::panel::PanelView = |c| yew::functional::Hook::run($hook(), c);
     };
 }
 pub(crate) use panel;
+
+/// A topic's view and the topic (its practice bank, lecture rows, …), which
+/// come with its chunk: the main module knows only its meta.
+pub type Loaded = (PanelView, &'static Topic);
+/// What a topic's loader gives: its view and topic, once its chunk is in.
+pub type ViewFuture =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Loaded, wasm_split_helpers::SplitLoaderError>>>>;
+/// A topic's loader (`topics::VIEWS`): fetches its chunk the first time.
+pub type LoadView = fn() -> ViewFuture;
+
+thread_local! {
+    /// The views whose chunks are in, by topic id.
+    static LOADED: std::cell::RefCell<Vec<(&'static str, Loaded)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Topics whose chunk is being fetched ahead of use.
+    static PREFETCHING: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn loaded(id: &str) -> Option<Loaded> {
+    LOADED.with(|l| l.borrow().iter().find(|(t, _)| *t == id).map(|(_, v)| *v))
+}
+
+fn remember(id: &'static str, view: Loaded) {
+    LOADED.with(|l| {
+        if !l.borrow().iter().any(|(t, _)| *t == id) {
+            l.borrow_mut().push((id, view));
+        }
+    });
+}
+
+/// Fetch a topic's chunk ahead of use (a link hovered or focused, the
+/// browser idle); nothing if it is in or on its way. A failure is forgotten:
+/// the panel tries again when shown.
+pub fn prefetch(id: &'static str, load: LoadView) {
+    if loaded(id).is_some() || PREFETCHING.with(|p| p.borrow().contains(&id)) {
+        return;
+    }
+    PREFETCHING.with(|p| p.borrow_mut().push(id));
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Ok(view) = load().await {
+            remember(id, view);
+        }
+        PREFETCHING.with(|p| p.borrow_mut().retain(|t| *t != id));
+    });
+}
+
+thread_local! {
+    /// The registry's topics and their loaders (handed in at start-up).
+    static REGISTRY: std::cell::Cell<(&'static [&'static TopicMeta], &'static [LoadView])> = const { std::cell::Cell::new((&[], &[])) };
+}
+
+/// Fetch the chunk of the topic of route `id` ahead of use.
+pub fn prefetch_route(id: &str) {
+    let (all, views) = REGISTRY.with(|r| r.get());
+    if let Some((t, load)) = all.iter().zip(views).find(|(t, _)| t.id == id) {
+        prefetch(t.id, *load);
+    }
+}
+
+/// The route id a link's `href` goes to (`#/systolic?lang=zh` → `systolic`).
+fn route_of(href: &str) -> Option<&str> {
+    let rest = &href[href.find("#/")? + 2..];
+    Some(rest.split(['?', '/', '#']).next().unwrap_or_default()).filter(|r| !r.is_empty())
+}
+
+/// Hands in the registry's topics and loaders, and prefetches a panel's
+/// chunk as soon as a link to it is hovered or focused (one listener on the
+/// document for every link: landing cards, neighbours, decks, lecture).
+pub fn install_prefetch(all: &'static [&'static TopicMeta], views: &'static [LoadView]) {
+    use wasm_bindgen::JsCast;
+    REGISTRY.with(|r| r.set((all, views)));
+    let Some(doc) = super::dom::window().document() else { return };
+    for event in ["pointerover", "focusin"] {
+        gloo::events::EventListener::new(&doc, event, |e| {
+            let link = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("a[href]").ok().flatten());
+            if let Some(href) = link.and_then(|a| a.get_attribute("href")) {
+                if let Some(id) = route_of(&href) {
+                    prefetch_route(id);
+                    super::lazy::prefetch(id);
+                }
+            }
+        })
+        .forget();
+    }
+}
+
+/// A little after a panel is shown, once the browser is idle, prefetch the
+/// panels before and after it in lecture order (the likely next pages; not
+/// part of what a first visit needs to show the page); the service worker
+/// caches the rest.
+fn prefetch_neighbours_when_idle(id: &'static str) {
+    gloo::timers::callback::Timeout::new(2000, move || prefetch_neighbours_on_idle(id)).forget();
+}
+
+fn prefetch_neighbours_on_idle(id: &'static str) {
+    use wasm_bindgen::JsCast;
+    let (all, _) = REGISTRY.with(|r| r.get());
+    let Some(i) = all.iter().position(|t| t.id == id) else { return };
+    let ids: Vec<&'static str> =
+        [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| all.get(j)).map(|t| t.id).collect();
+    let run = wasm_bindgen::closure::Closure::once_into_js(move || ids.iter().for_each(|id| prefetch_route(id)));
+    let w = super::dom::window();
+    let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    match idle {
+        Some(f) => {
+            let opts = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&opts, &"timeout".into(), &3000.into());
+            let _ = f.call2(&w, &run, &opts);
+        }
+        None => {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 1000);
+        }
+    }
+}
+
+#[derive(Properties, Clone)]
+pub struct LazyPanelProps {
+    pub meta: &'static TopicMeta,
+    pub load: LoadView,
+}
+
+impl PartialEq for LazyPanelProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.meta, other.meta)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Chunk {
+    Loading,
+    Failed,
+}
+
+/// A topic's panel from its chunk: shown at once when the chunk is in,
+/// else the panel's frame (header, an empty stage of the usual height) with
+/// "loading…", then the panel; if the chunk can't be fetched (offline, or a
+/// chunk of another build after an update), an error with Retry. Keyed by
+/// topic in the shell.
+#[component]
+pub fn LazyPanel(p: &LazyPanelProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let id = p.meta.id;
+    let state = use_state(|| Chunk::Loading);
+    let attempt = use_state(|| 0u32);
+    let arrived = use_force_update();
+    {
+        let state = state.clone();
+        let load = p.load;
+        use_effect_with((id, *attempt), move |&(id, _)| {
+            if loaded(id).is_none() {
+                state.set(Chunk::Loading);
+                wasm_bindgen_futures::spawn_local(async move {
+                    match load().await {
+                        Ok(view) => {
+                            remember(id, view);
+                            arrived.force_update();
+                        }
+                        Err(e) => {
+                            web_sys::console::warn_1(&format!("warpscope: the {id} panel's chunk: {e}").into());
+                            state.set(Chunk::Failed);
+                        }
+                    }
+                });
+            }
+        });
+    }
+    let ready = loaded(id);
+    use_effect_with((id, ready.is_some()), |&(id, ready)| {
+        if ready {
+            prefetch_neighbours_when_idle(id);
+        }
+    });
+    if let Some((view, topic)) = ready {
+        return topic_panel(topic, view);
+    }
+    let meta = p.meta;
+    let failed = *state == Chunk::Failed;
+    let retry = {
+        let attempt = attempt.clone();
+        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
+    };
+    html! {
+        <article class={classes!("panel", format!("panel-{id}"), "panel-pending")} data-chunk={id}
+            data-chunk-state={if failed { "failed" } else { "loading" }} aria-busy={(!failed).to_string()}>
+            if !ctx.embed {
+                <header class="panel-header">
+                    <div class="panel-titles">
+                        <p class="panel-section">{ section_line(&ctx, meta) }</p>
+                        <h1>{ ctx.t(&format!("topic.{id}.title")) }</h1>
+                    </div>
+                    <p class="panel-summary">{ ctx.t(&format!("topic.{id}.summary")) }</p>
+                </header>
+            }
+            <div class="panel-body">
+                <section class="stage stage-pending">
+                    if failed {
+                        <div class="chunk-failed" role="alert" data-testid="chunk-failed">
+                            <p>{ ctx.t("frame.load-failed") }</p>
+                            <button class="chunk-retry" data-testid="chunk-retry" onclick={retry}>{ ctx.t("frame.retry") }</button>
+                        </div>
+                    } else {
+                        <p class="chunk-loading" role="status" data-testid="chunk-loading">{ ctx.t("frame.loading") }</p>
+                    }
+                </section>
+            </div>
+        </article>
+    }
+}
 
 /// A panel's state and everything it needs to render, from one hook.
 #[derive(Clone)]

@@ -163,7 +163,72 @@ pub fn PracticeCard(p: &PracticeCardProps) -> Html {
         return phone;
     };
     let key = format!("{}-{}", q.topic, q.seed);
-    html! { <>{ phone }<PanelQuestion {key} q={Rc::new(q)} dispatch={p.dispatch.clone()} /></> }
+    html! { <>{ phone }<LazyQuestion {key} q={Rc::new(q)} dispatch={p.dispatch.clone()} /></> }
+}
+
+/// A panel's question card, as its chunk gives it (the split build, issue 24).
+type QuestionView = fn(Rc<Question>, Callback<Action>) -> Html;
+
+/// Where the split build cuts: the question card's code (prediction,
+/// reveal, grading) is reached only from here, so a panel loads it only in
+/// practice mode.
+#[wasm_split_helpers::wasm_split(practice_question, fallible)]
+fn question_view() -> Result<QuestionView, wasm_split_helpers::SplitLoaderError> {
+    Ok(|q, dispatch| html! { <PanelQuestion q={q} dispatch={dispatch} /> })
+}
+
+thread_local! {
+    static QUESTION_VIEW: std::cell::Cell<Option<QuestionView>> = const { std::cell::Cell::new(None) };
+}
+
+/// The question card once its chunk is in: until then a card saying
+/// "loading…", or, if the chunk can't be fetched, an error with Retry.
+#[component]
+fn LazyQuestion(p: &PanelQuestionProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let failed = use_state(|| false);
+    let attempt = use_state(|| 0u32);
+    let arrived = use_force_update();
+    {
+        let failed = failed.clone();
+        use_effect_with(*attempt, move |_| {
+            if QUESTION_VIEW.with(|v| v.get()).is_none() {
+                failed.set(false);
+                wasm_bindgen_futures::spawn_local(async move {
+                    match question_view().await {
+                        Ok(view) => {
+                            QUESTION_VIEW.with(|v| v.set(Some(view)));
+                            arrived.force_update();
+                        }
+                        Err(e) => {
+                            web_sys::console::warn_1(&format!("warpscope: the practice card's chunk: {e}").into());
+                            failed.set(true);
+                        }
+                    }
+                });
+            }
+        });
+    }
+    if let Some(view) = QUESTION_VIEW.with(|v| v.get()) {
+        return view(p.q.clone(), p.dispatch.clone());
+    }
+    let retry = {
+        let attempt = attempt.clone();
+        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
+    };
+    html! {
+        <section class="practice-card practice-pending" data-chunk="practice-question"
+            data-chunk-state={if *failed { "failed" } else { "loading" }}>
+            if *failed {
+                <div class="chunk-failed" role="alert" data-testid="chunk-failed">
+                    <p>{ ctx.t("page.load-failed") }</p>
+                    <button class="chunk-retry" data-testid="chunk-retry" onclick={retry}>{ ctx.t("frame.retry") }</button>
+                </div>
+            } else {
+                <p class="chunk-loading" role="status" data-testid="chunk-loading">{ ctx.t("page.loading") }</p>
+            }
+        </section>
+    }
 }
 
 #[derive(Properties, PartialEq)]

@@ -3,11 +3,12 @@
 //! of the app: it reads the registry (`topics::ALL`, each topic's view).
 
 use super::ctx::{key_belongs_to_control, query_pairs, AppCtx, Route};
+use super::lazy::{LazyPage, LoadPage};
 use super::readouts::Notices;
 use crate::i18n::{tr, Lang};
 use crate::params::{Notice, Problem};
 use crate::topic::Part;
-use crate::topics::{self, ALL as TOPICS};
+use crate::topics::{self, METAS as TOPICS};
 use gloo::events::EventListener;
 use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
@@ -15,6 +16,48 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 const LANG_KEY: &str = "warpscope.lang";
+
+/// The pages that are chunks of their own (issue 24): each `#[wasm_split]`
+/// function below is where the split build cuts; its page's code is reached
+/// only from there.
+mod pages {
+    use crate::ui::lazy::PageFuture;
+    use wasm_split_helpers::{wasm_split, SplitLoaderError};
+    use yew::prelude::*;
+
+    #[wasm_split(page_deck, fallible)]
+    fn deck_page() -> Result<fn() -> Html, SplitLoaderError> {
+        Ok(|| html! { <crate::ui::deck_page::DeckPage /> })
+    }
+    pub fn deck() -> PageFuture {
+        Box::pin(deck_page())
+    }
+
+    #[wasm_split(page_lecture, fallible)]
+    fn lecture_page() -> Result<fn() -> Html, SplitLoaderError> {
+        Ok(|| html! { <crate::ui::lecture_page::LecturePage /> })
+    }
+    pub fn lecture() -> PageFuture {
+        Box::pin(lecture_page())
+    }
+
+    #[wasm_split(page_practice, fallible)]
+    fn practice_page() -> Result<fn() -> Html, SplitLoaderError> {
+        Ok(|| html! { <crate::ui::practice_round::RoundPage /> })
+    }
+    pub fn practice() -> PageFuture {
+        Box::pin(practice_page())
+    }
+
+    /// Every one of them, by route (for prefetching, `lazy::install_pages`).
+    pub static ALL: &[(&str, crate::ui::lazy::LoadPage)] =
+        &[("deck", deck), ("lecture", lecture), ("practice", practice)];
+}
+
+/// Hands the lazily loaded pages to [`super::lazy`] (at start-up).
+pub fn install_pages() {
+    super::lazy::install_pages(pages::ALL);
+}
 
 #[component]
 pub fn App() -> Html {
@@ -235,11 +278,11 @@ fn Shell() -> Html {
 
     let body = match &route {
         Route::Home => html! { <Landing /> },
-        Route::Deck => html! { <super::deck_page::DeckPage /> },
-        Route::Lecture => html! { <super::lecture_page::LecturePage /> },
-        Route::Practice => html! { <super::practice_round::RoundPage /> },
-        Route::Topic { id } => match topics::find(id).and_then(topics::view) {
-            Some(view) => view(),
+        Route::Deck => html! { <LazyPage key="deck" name="deck" load={pages::deck as LoadPage} /> },
+        Route::Lecture => html! { <LazyPage key="lecture" name="lecture" load={pages::lecture as LoadPage} /> },
+        Route::Practice => html! { <LazyPage key="practice" name="practice" load={pages::practice as LoadPage} /> },
+        Route::Topic { id } => match super::ctx::find(id).and_then(|m| Some((m, topics::view(id)?))) {
+            Some((meta, load)) => html! { <super::panel::LazyPanel key={meta.id} meta={meta} load={load} /> },
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
         },
         Route::NotFound => html! { <NotFoundPage path={location.path().to_string()} /> },
@@ -265,7 +308,7 @@ fn Shell() -> Html {
                     </nav>
                 </header>
                 // Panels have the exit among their header's tools.
-                if present && !matches!(&route, Route::Topic { id } if topics::find(id).is_some()) {
+                if present && !matches!(&route, Route::Topic { id } if super::ctx::is_route(id)) {
                     <button class="present-exit" data-testid="present-exit"
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }
@@ -286,7 +329,7 @@ fn Shell() -> Html {
 #[component]
 fn Landing() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let parts: Vec<Part> = Part::ALL.into_iter().filter(|p| TOPICS.iter().any(|t| t.meta.part == *p)).collect();
+    let parts: Vec<Part> = Part::ALL.into_iter().filter(|p| TOPICS.iter().any(|t| t.part == *p)).collect();
     html! {
         <div class="landing">
             <h1>{ ctx.t("landing.title") }</h1>
@@ -298,8 +341,7 @@ fn Landing() -> Html {
                 <section class="landing-part">
                     <h2>{ ctx.t(part.key()) }</h2>
                     <div class="cards">
-                        { for TOPICS.iter().filter(|t| t.meta.part == *part).map(|t| {
-                            let meta = t.meta;
+                        { for TOPICS.iter().filter(|t| t.part == *part).map(|&meta| {
                             let params: Vec<&str> = meta.params.iter().map(|p| p.name).collect();
                             html! {
                                 <div class="card" data-topic={meta.id} data-params={params.join(",")} data-param-spec={meta.params_json()}>
@@ -344,11 +386,11 @@ fn NotFoundPage(props: &NotFoundProps) -> Html {
 pub fn ContinueLink() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let last: Option<String> = LocalStorage::get::<String>(super::tools::LAST_KEY).ok();
-    let Some(t) = last.as_deref().and_then(crate::topics::find) else { return html! {} };
-    let title = ctx.t(&format!("topic.{}.title", t.meta.id));
+    let Some(t) = last.as_deref().and_then(super::ctx::find) else { return html! {} };
+    let title = ctx.t(&format!("topic.{}.title", t.id));
     html! {
         <p class="continue" data-testid="continue">
-            <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.meta.id.to_string() }} query={Some(ctx.globals())}>
+            <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.id.to_string() }} query={Some(ctx.globals())}>
                 { ctx.tf("landing.continue", &[("title", &title)]) }
             </Link<Route, Vec<(String, String)>>>
         </p>

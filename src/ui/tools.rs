@@ -125,13 +125,13 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
             embed_code.set(Some(code));
         })
     };
-    let i = ctx::topics().iter().position(|t| t.meta.id == id).unwrap_or(0);
-    let link = |t: Option<&crate::topic::Topic>, rel: &'static str, arrow: &'static str| match t {
+    let i = ctx::topics().iter().position(|t| t.id == id).unwrap_or(0);
+    let link = |t: Option<&crate::topic::TopicMeta>, rel: &'static str, arrow: &'static str| match t {
         Some(t) => {
-            let name = ctx.t(&format!("topic.{}.title", t.meta.id));
+            let name = ctx.t(&format!("topic.{}.title", t.id));
             let label = ctx.tf(&format!("frame.{rel}"), &[("title", &name)]);
             html! {
-                <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.meta.id.to_string() }}
+                <Link<Route, Vec<(String, String)>> to={Route::Topic { id: t.id.to_string() }}
                     query={Some(ctx.globals())} classes={classes!("neighbour", rel)}>
                     <span aria-hidden="true">{ arrow }</span><span class="sr-only">{ label.clone() }</span>
                 </Link<Route, Vec<(String, String)>>>

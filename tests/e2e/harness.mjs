@@ -117,6 +117,13 @@ export async function installBenchHelpers(page) {
 export async function open(page, base, hash) {
   await page.goto(base + hash);
   await page.waitForSelector('.app');
+  await chunkIn(page);
+}
+
+/** Wait until a panel's chunk (the split build) is in: no panel frame still
+ *  says "loading" (a failed chunk shows its Retry instead). */
+export async function chunkIn(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-chunk-state="loading"]'));
 }
 
 export async function metric(page, name) {
