@@ -58,8 +58,8 @@ pub fn view(topic: &Topic) -> Option<fn() -> yew::Html> {
     ALL.iter().position(|t| std::ptr::eq(*t, topic)).map(|i| VIEWS[i])
 }
 
-/// Every text table of the app: the deck's, practice's, then each topic's
-/// own and its practice bank's (i18n's own two come first in
+/// Every text table of the app: the deck's, practice's, the lecture's, then
+/// each topic's own and its practice bank's (i18n's own two come first in
 /// [`crate::i18n::tables`]).
 pub fn texts() -> Vec<crate::i18n::Texts> {
     let mut tables = vec![crate::deck::STRINGS, crate::practice::STRINGS, crate::lecture_deck::STRINGS];
