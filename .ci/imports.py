@@ -29,14 +29,19 @@ ROOT = os.path.normpath(ROOT)
 TOKEN = re.compile(
     r"//[^\n]*"
     r"|/\*.*?\*/"
-    r"|'(?:\\.|[^'\\\n])'"
+    r"|'(?:\\u\{[0-9a-fA-F]+\}|\\.|[^'\\\n])'"
     r'|(?<!\w)r(#*)"(?:.|\n)*?"\1'
     r'|"(?:\\.|[^"\\])*"',
     re.S,
 )
 
 def strip(text):
+    """Comments out, strings and chars emptied."""
     return TOKEN.sub(lambda m: '""' if m.group(0)[0] in "r\"'" else "", text)
+
+def uncomment(text):
+    """Comments out, strings kept (a `#[path = "…"]` is read from them)."""
+    return TOKEN.sub(lambda m: m.group(0) if m.group(0)[0] in "r\"'" else "", text)
 
 WITH_TESTS = "--with-tests" in sys.argv
 modules = {}   # module path (tuple) -> file
@@ -49,7 +54,7 @@ def declare(path, file):
     files[file] = path
     children[file] = {}
     raw = open(file, encoding="utf-8").read()
-    text = re.sub(r'//[^\n]*', '', raw)
+    text = uncomment(raw)
     # out-of-line modules, with an optional #[path] attribute
     for m in re.finditer(r'((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;', text):
         attrs, name = m.group(1), m.group(2)
@@ -72,7 +77,7 @@ declare((), os.path.join(ROOT, "lib.rs"))
 
 macros = {}
 for f in files:
-    for m in re.finditer(r'macro_rules!\s*(\w+)', open(f, encoding="utf-8").read()):
+    for m in re.finditer(r'macro_rules!\s*(\w+)', strip(open(f, encoding="utf-8").read())):
         macros[m.group(1)] = f
 
 def expand(tree, prefix=()):

@@ -67,7 +67,8 @@ impl Texts {
         out
     }
 
-    /// The text of `key` in this table (English, 中文).
+    /// The text of `key` in this table (English, 中文); reads the whole
+    /// table (for tests and tools: the app looks texts up through [`tr`]).
     pub fn get(self, key: &str) -> Option<(&'static str, &'static str)> {
         self.entries().into_iter().find(|e| e.0 == key).map(|e| (e.1, e.2))
     }
@@ -114,9 +115,9 @@ pub static RESIDENT: &[(&str, &str, &str)] = &[
 ];
 
 /// The shared vocabulary: app chrome, notices, the player, and parameters,
-/// choices and metrics used by more than one topic. Each topic's own texts
-/// are in its folder (`topics/<id>/mod.rs`, `STRINGS`).
-/// (key, English, 中文)
+/// choices and metrics used by more than one topic (`i18n.tsv`). Each
+/// topic's own texts are in its folder (`topics/<id>/texts.tsv`, its
+/// questions' in `practice.tsv`).
 static TABLE: Texts = crate::texts!("i18n.tsv");
 
 /// [`TABLE`], read once.

@@ -28,5 +28,3 @@ fn exact(r: &mut Rng) -> Made {
     let v = pick(r);
     ask("practice.scratch.exact", yes_no(v.int("n") % v.int("block") == 0), "practice.scratch.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

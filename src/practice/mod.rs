@@ -208,13 +208,14 @@ pub struct Bank {
     pub strings: crate::i18n::Texts,
 }
 
-/// A topic's `BANK` from its kinds (`"id" => generator`) and its `STRINGS`.
+/// A topic's `BANK` from its kinds (`"id" => generator`); its texts are the
+/// `practice.tsv` beside the `practice.rs` that declares it.
 macro_rules! bank {
     ($topic:literal: $($id:literal => $make:ident),+ $(,)?) => {
         pub static BANK: $crate::practice::Bank = $crate::practice::Bank {
             topic: $topic,
             kinds: &[$($crate::practice::Kind { id: $id, make: $make }),+],
-            strings: STRINGS,
+            strings: $crate::texts!("practice.tsv"),
         };
     };
 }

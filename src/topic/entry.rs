@@ -9,7 +9,7 @@ use crate::practice::Bank;
 /// One route's parts, declared in its folder (`topics/<id>/mod.rs`) as
 ///
 /// ```ignore
-/// pub static TOPIC: Topic = Topic::new(&META, STRINGS, &practice::BANK)
+/// pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK)
 ///     .lecture(lecture_rows)              // optional: the notes' table beside the model
 ///     .measured(&["h200-figures.csv"]);   // optional: files of assets/measured/ it reads
 /// ```

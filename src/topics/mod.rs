@@ -59,8 +59,8 @@ pub fn view(id: &str) -> Option<crate::ui::panel::LoadView> {
     METAS.iter().position(|m| m.id == id).map(|i| VIEWS[i])
 }
 
-/// Every text table of the app: the deck's, practice's, then each topic's
-/// own and its practice bank's (i18n's own two come first in
+/// Every text table of the app: the deck's, practice's, the lecture's, then
+/// each topic's own and its practice bank's (i18n's own two come first in
 /// [`crate::i18n::tables`]).
 pub fn texts() -> Vec<crate::i18n::Texts> {
     let mut tables = vec![crate::deck::STRINGS, crate::practice::STRINGS, crate::lecture_deck::STRINGS];

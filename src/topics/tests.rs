@@ -461,3 +461,15 @@ fn a_topics_own_label_first() {
     assert_eq!(crate::i18n::topic_key("param", "online-softmax", "block"), "param.online-softmax.block");
     assert_eq!(crate::i18n::topic_key("param", "threads", "block"), "param.block");
 }
+
+/// Every topic says where the notes treat it, its demo and its key figures
+/// (`TopicMeta::new` leaves them empty until `.notes(..)` and `.metrics(..)`).
+#[test]
+fn every_meta_is_whole() {
+    for t in ALL {
+        let m = t.meta;
+        assert!(!m.sections.is_empty() && !m.demo.is_empty(), "#/{}: notes sections and demo", m.id);
+        assert!(!m.metrics.is_empty(), "#/{}: metrics", m.id);
+        assert_eq!(m.position_param().is_some(), m.position_max.is_some(), "#/{}: a position and its maximum", m.id);
+    }
+}

@@ -1,7 +1,8 @@
 //! Measured data next to the models: [`use_measured`] fetches one table of
 //! `assets/measured/` (once per page: tables are cached), and
 //! [`measured_note`] is the label every overlay carries ("measured on an
-//! NVIDIA H200, <date>").
+//! NVIDIA H200, <date>"); [`measured_table`], [`measured_grid`],
+//! [`measured_cell`] and [`ratio_cell`] are the tables' shared markup.
 
 use super::ctx::AppCtx;
 use crate::sim::measured::Table;

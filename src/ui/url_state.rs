@@ -75,7 +75,8 @@ struct Writer {
     /// that its echo (the router's location update) is not taken for an
     /// outside change. Anything else that arrives — even a query equal to
     /// one written before (back, an edited link, a deck moving on) — is a
-    /// real navigation, and the URL wins.
+    /// real navigation, and the URL wins. 0: no write since the last
+    /// adopted navigation (numbers start at 1), so nothing is an echo.
     seq: u64,
     /// The query the URL shows, as far as this panel knows: the last one it
     /// wrote or adopted.

@@ -62,5 +62,3 @@ fn ratio(r: &mut Rng) -> Made {
     let prompt = stats_key(&v, "practice.attention-memory.ratio.l", "practice.attention-memory.ratio.ml");
     ask(prompt, answer, "practice.attention-memory.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

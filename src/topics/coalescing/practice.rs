@@ -61,5 +61,3 @@ fn column(r: &mut Rng) -> Made {
     let answer = Answer::count(x.bytes_moved()).with_traps(&[x.useful_bytes() as f64]);
     ask("practice.coalescing.column", answer, "practice.coalescing.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

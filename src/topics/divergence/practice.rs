@@ -75,5 +75,3 @@ fn efficiency(r: &mut Rng) -> Made {
     let answer = Answer::percent(divergence_run(&v).simt_efficiency(), 2.0).with_traps(&[100.0]);
     ask("practice.divergence.efficiency", answer, "practice.divergence.efficiency.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -78,5 +78,3 @@ fn sram(r: &mut Rng) -> Made {
     let prompt = "practice.flash.sram";
     ask(prompt, answer, if f.fits_sram() { "practice.flash.sram.yes" } else { "practice.flash.sram.no" }, args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -60,5 +60,3 @@ fn speedup(r: &mut Rng) -> Made {
     let answer = Answer::real(metric(&m, "speedup-bound"), 0.03);
     ask("practice.fusion.speedup", answer, "practice.fusion.bytes.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

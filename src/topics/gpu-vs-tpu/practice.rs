@@ -75,5 +75,3 @@ fn busier(r: &mut Rng) -> Made {
         })
     })
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -69,5 +69,3 @@ fn higher(r: &mut Rng) -> Made {
         })
     })
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -94,5 +94,3 @@ fn bound(r: &mut Rng) -> Made {
     let prompt = "practice.llm.bound";
     ask(prompt, answer, if memory { "practice.llm.bound.memory" } else { "practice.llm.bound.compute" }, args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -81,5 +81,3 @@ fn occ(r: &mut Rng) -> Made {
     let v = case(r);
     ask("practice.occupancy.occupancy", Answer::percent(run(&v).occupancy, 2.0), "practice.occupancy.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -60,5 +60,3 @@ fn rescale(r: &mut Rng) -> Made {
     let answer = Answer::real(softmax_run(&v).running(v.int("step") as u64).rescale, 0.02);
     ask("practice.online-softmax.rescale", answer, "practice.online-softmax.rescale.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -60,5 +60,3 @@ fn useful(r: &mut Rng) -> Made {
     let answer = Answer::percent(quantization(&v).useful_fraction(), 2.0);
     ask("practice.quantization.useful", answer, "practice.quantization.tiles.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

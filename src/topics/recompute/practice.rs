@@ -37,21 +37,21 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
 }
 
 /// The question with or without the upstream gradient's read counted.
-fn prompt(keys: [&'static str; 2], v: &Values) -> &'static str {
+fn with_dy(keys: [&'static str; 2], v: &Values) -> &'static str {
     keys[(v.choice("upstream") == "1") as usize]
 }
 
 fn store(r: &mut Rng) -> Made {
     let v = case(r);
     let answer = Answer::count(recompute(&v).accesses_store());
-    let prompt = prompt(["practice.recompute.store", "practice.recompute.store.dy"], &v);
+    let prompt = with_dy(["practice.recompute.store", "practice.recompute.store.dy"], &v);
     ask(prompt, answer, "practice.recompute.why", args, v)
 }
 
 fn saved(r: &mut Rng) -> Made {
     let v = case(r);
     let answer = Answer::count(recompute(&v).accesses_saved());
-    let prompt = prompt(["practice.recompute.saved", "practice.recompute.saved.dy"], &v);
+    let prompt = with_dy(["practice.recompute.saved", "practice.recompute.saved.dy"], &v);
     ask(prompt, answer, "practice.recompute.why", args, v)
 }
 
@@ -61,5 +61,3 @@ fn kept(r: &mut Rng) -> Made {
     let answer = Answer::real(c.saved_bytes_store() as f64 / 1e6, 0.02);
     ask("practice.recompute.kept", answer, "practice.recompute.kept.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

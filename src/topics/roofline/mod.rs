@@ -319,9 +319,9 @@ mod tests {
     fn lecture_decode_presets() {
         // notes §5.3 (H100, bf16, d = 8192): B = 1, 8, 64, 256, 1024 → 0.3 %, 2.7 %, 21 %, 82 %, 100 %.
         let expect = ["0.3", "2.7", "21", "82", "100"];
+        crate::topics::install_texts();
         for ((b, label, id), pct) in crate::lecture::DECODE_BATCHES.into_iter().zip(expect) {
             assert_eq!((label, id), (format!("decode.b{b}").as_str(), format!("b{b}").as_str()));
-            crate::topics::install_texts();
             assert!(crate::i18n::has(label));
             let v = decode_preset(b).into_iter().fold(ROOFLINE.parse(&[]).0, |v, (k, x)| v.with(k, x));
             let p = lecture_points(&v).into_iter().find(|r| r.op == "decode").unwrap();

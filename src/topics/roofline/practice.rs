@@ -84,5 +84,3 @@ fn intensity(r: &mut Rng) -> Made {
     let answer = Answer::real(roofline_work(&v, v.choice("op")).intensity(), 0.03);
     ask("practice.roofline.intensity", answer, "practice.roofline.intensity.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

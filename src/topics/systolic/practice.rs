@@ -94,5 +94,3 @@ fn busy(r: &mut Rng) -> Made {
         })
     })
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -49,5 +49,3 @@ fn warps(r: &mut Rng) -> Made {
     let answer = Answer::count(g.warps()).with_traps(&[g.n.div_ceil(32) as f64]);
     ask("practice.threads.warps", answer, "practice.threads.warps.why", args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -63,5 +63,3 @@ fn fits(r: &mut Rng) -> Made {
     let prompt = "practice.tiling.fits";
     ask(prompt, answer, if fit.fits { "practice.tiling.fits.yes" } else { "practice.tiling.fits.no" }, args, v)
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -93,5 +93,3 @@ fn boundary(r: &mut Rng) -> Made {
         })
     })
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");

@@ -80,5 +80,3 @@ fn matmul(r: &mut Rng) -> Made {
         })
     })
 }
-
-static STRINGS: crate::i18n::Texts = crate::texts!("practice.tsv");
