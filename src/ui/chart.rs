@@ -473,6 +473,10 @@ pub struct RooflineProps {
     pub ridge_label: AttrValue,
 }
 
+/// One line of a roofline label: its text, colour, and the dot it names if
+/// it is its group's first line.
+type LabelLine = (String, RGBColor, Option<(i32, i32)>);
+
 fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Option<()> {
     let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
     let root = backend.into_drawing_area();
@@ -483,7 +487,8 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let (y0, y1) = ((x0 * p.bandwidth).min(p.peak / 1e4), p.peak * 3.0);
     // A short chart (a phone) gets a decade more below the roof: room for
     // the labels stacked under the low-intensity dots, clear of the x axis.
-    let y0 = if p.height < 300.0 { y0 / 10.0 } else { y0 };
+    // Projected, the larger type needs the same room.
+    let y0 = if p.height < 300.0 || p.present { y0 / 10.0 } else { y0 };
     // Room on the right for the last tick ("10000") to be drawn whole.
     let mut builder = look.builder(&root, 12.0, 36.0, 60.0);
     builder.margin_right((30.0 * dpr * k) as u32);
@@ -532,13 +537,33 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     )];
     // A label that would run past the canvas's right edge ends at it.
     let right = (p.width * dpr) as i32 - 2;
-    pixel.extend(p.dots.iter().map(|d| {
-        let (x, y) = chart.backend_coord(&(d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1)));
-        let r = if d.selected { 7.0 } else { 5.0 } * dpr * k;
-        let w = text_w(&d.label);
-        ((x + r as i32).min(right - w), y + (r * 0.8) as i32, w)
-    }));
-    let labels = crate::draw::labels::place_labels_below(&pixel, (font_px * 1.2) as i32);
+    let (selected, plain) = (RGBColor(208, 48, 10), RGBColor(21, 89, 201));
+    let at: Vec<(f64, f64)> = p.dots.iter().map(|d| (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1))).collect();
+    let spots: Vec<(i32, i32)> = at.iter().map(|q| chart.backend_coord(q)).collect();
+    // Dots on one spot (a decode step's weight matmuls all sit at intensity
+    // B) share one label, their names joined, wrapped to the room on the
+    // right: stacked one under another they ran off the plot.
+    let groups = crate::draw::labels::group_spots(&spots, (6.0 * dpr * k) as i32);
+    let mut lines: Vec<LabelLine> = Vec::new();
+    for g in &groups {
+        let (x, y) = spots[g[0]];
+        let r = 7.0 * dpr * k;
+        let mut names: Vec<&str> = Vec::new();
+        for &i in g {
+            if !names.contains(&p.dots[i].label.as_str()) {
+                names.push(&p.dots[i].label);
+            }
+        }
+        let color = if g.iter().any(|&i| p.dots[i].selected) { selected } else { plain };
+        let room = (right - x - r as i32).max((160.0 * dpr * k) as i32) as f64;
+        for (n, line) in crate::scene::wrap(&names.join(" · "), font_px, room).into_iter().enumerate() {
+            let w = text_w(&line);
+            pixel.push(((x + r as i32).min(right - w), y + (r * 0.8) as i32, w));
+            lines.push((line, color, (n == 0).then_some((x, y))));
+        }
+    }
+    let floor = chart.plotting_area().get_pixel_range().1.end;
+    let labels = crate::draw::labels::place_labels_below(&pixel, (font_px * 1.2) as i32, floor);
     if !p.ridge_label.is_empty() {
         root.draw(&Text::new(
             p.ridge_label.to_string(),
@@ -547,16 +572,23 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         ))
         .ok()?;
     }
-    for (d, &at) in p.dots.iter().zip(&labels[1..]) {
-        let (color, r) = if d.selected { (RGBColor(208, 48, 10), 7.0) } else { (RGBColor(21, 89, 201), 5.0) };
-        let pos = (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1));
+    for (d, &pos) in p.dots.iter().zip(&at) {
+        let (color, r) = if d.selected { (selected, 7.0) } else { (plain, 5.0) };
         chart.draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled()))).ok()?;
-        root.draw(&Text::new(
-            d.label.clone(),
-            at,
-            look.font(MIN_FONT).into_font().color(&color).pos(Pos::new(HPos::Left, VPos::Top)),
-        ))
-        .ok()?;
+    }
+    let row = (font_px * 1.2) as i32;
+    for ((line, color, dot), &at) in lines.iter().zip(&labels[1..]) {
+        // A label moved away from its dot (others were in the way) is tied
+        // to it by a thin leader.
+        if let Some((dx, dy)) = *dot {
+            let (lx, ly) = (at.0 - (2.0 * dpr) as i32, at.1 + row / 2);
+            if (ly - dy).abs() > 2 * row {
+                let leader = color.mix(0.55).stroke_width((1.0 * dpr * k).max(1.0) as u32);
+                root.draw(&PathElement::new(vec![(dx, dy), (lx, ly)], leader)).ok()?;
+            }
+        }
+        let style = look.font(MIN_FONT).into_font().color(color).pos(Pos::new(HPos::Left, VPos::Top));
+        root.draw(&Text::new(line.clone(), at, style)).ok()?;
     }
     root.present().ok()
 }
