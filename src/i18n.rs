@@ -186,72 +186,161 @@ fn lookup(key: &str) -> Option<&'static Entry> {
     }
 }
 
-/// The texts of one language loaded from its file (`strings.<lang>.json`):
-/// key → text. Set once per language; in the wasm build the only source
-/// besides [`RESIDENT`].
-static LOADED: [std::sync::OnceLock<std::collections::HashMap<String, String>>; 2] =
-    [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-
-fn loaded(lang: Lang) -> Option<&'static std::collections::HashMap<String, String>> {
-    LOADED[lang as usize].get()
+/// The texts of one language loaded from its files: the shared one
+/// (`strings.<lang>.json`: the app's chrome, the start page, every text
+/// used by more than one page) and a part per topic (`strings.<lang>.<id>.json`:
+/// the texts only that topic's panel and its practice show, see
+/// [`own_key`]), each loaded when first needed (issue 24: a page downloads
+/// the texts it shows). Texts live as long as the page.
+#[derive(Default)]
+struct Loaded {
+    shared: bool,
+    parts: Vec<String>,
+    map: std::collections::HashMap<&'static str, &'static str>,
 }
 
-/// Can `lang` be shown: its file is loaded (natively the tables always are)?
+static LOADED: std::sync::Mutex<[Option<Loaded>; 2]> = std::sync::Mutex::new([None, None]);
+
+fn with_loaded<R>(lang: Lang, f: impl FnOnce(Option<&Loaded>) -> R) -> R {
+    let guard = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard[lang as usize].as_ref())
+}
+
+/// Can `lang` be shown: its shared file is loaded (natively the tables
+/// always are)?
 pub fn is_loaded(lang: Lang) -> bool {
-    cfg!(not(target_arch = "wasm32")) || loaded(lang).is_some()
+    cfg!(not(target_arch = "wasm32")) || with_loaded(lang, |l| l.is_some_and(|l| l.shared))
 }
 
-/// The name of a language's text file, next to `index.html`.
+/// Are topic `id`'s own texts in `lang` loaded (natively always)?
+pub fn has_part(lang: Lang, id: &str) -> bool {
+    cfg!(not(target_arch = "wasm32")) || with_loaded(lang, |l| l.is_some_and(|l| l.parts.iter().any(|p| p == id)))
+}
+
+/// The name of a language's shared text file, next to `index.html`.
 pub fn file_name(lang: Lang) -> String {
     format!("strings.{}.json", lang.code())
+}
+
+/// The name of topic `id`'s text file in `lang`, next to `index.html`.
+pub fn part_file_name(lang: Lang, id: &str) -> String {
+    format!("strings.{}.{id}.json", lang.code())
+}
+
+/// Is `key`, of topic `id`'s tables, that topic's own: in its namespace
+/// (`<id>.…`, `param.<id>.…`, `metric.<id>.…`, `choice.<id>.…`,
+/// `practice.<id>.…`), so shown by its panel and practice only? Its other
+/// keys (`param.rows`, `metric.cycles`, `topic.<id>.title`, …) serve other
+/// pages too and go into the shared file.
+pub fn own_key(id: &str, key: &str) -> bool {
+    let rest =
+        |prefix: &str| key.strip_prefix(prefix).and_then(|k| k.strip_prefix(id)).is_some_and(|k| k.starts_with('.'));
+    key.strip_prefix(id).is_some_and(|k| k.starts_with('.'))
+        || ["param.", "metric.", "choice.", "practice."].iter().any(|p| rest(p))
 }
 
 /// The fingerprint of the sources this binary was built from (`build.rs`),
 /// written into the text files as [`BUILD_KEY`].
 pub const BUILD: &str = env!("WARPSCOPE_BUILD");
 pub const BUILD_KEY: &str = "_build";
+/// In the shared file: the topics that have a file of their own, by id,
+/// comma-separated (the service worker caches them all).
+pub const PARTS_KEY: &str = "_parts";
+/// In a topic's file: its id.
+pub const PART_KEY: &str = "_part";
 
-/// Adopts a language's text file (a JSON object of key → text, with the
-/// build's fingerprint). A file of another build is refused; a second file
-/// for the same language is ignored: the first one stays.
+/// Adopts one of a language's text files (a JSON object of key → text, with
+/// the build's fingerprint; the shared one, or a topic's with [`PART_KEY`]).
+/// A file of another build is refused; a file already adopted changes
+/// nothing.
 pub fn install(lang: Lang, json: &str) -> Result<(), String> {
     let mut map: std::collections::HashMap<String, String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
     match map.remove(BUILD_KEY) {
         Some(b) if b == BUILD => {}
         _ => return Err("texts of another build".into()),
     }
+    map.remove(PARTS_KEY);
+    let part = map.remove(PART_KEY);
     if map.is_empty() {
         return Err("no texts".into());
     }
-    let _ = LOADED[lang as usize].set(map);
+    let mut guard = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let loaded = guard[lang as usize].get_or_insert_with(Loaded::default);
+    let done = match &part {
+        Some(id) => loaded.parts.contains(id),
+        None => loaded.shared,
+    };
+    if !done {
+        for (k, v) in map {
+            let k: &'static str = Box::leak(k.into_boxed_str());
+            loaded.map.entry(k).or_insert_with(|| Box::leak(v.into_boxed_str()));
+        }
+        match part {
+            Some(id) => loaded.parts.push(id),
+            None => loaded.shared = true,
+        }
+    }
     Ok(())
 }
 
-/// A language's text file: every key of every table with its text in
-/// `lang`, sorted by key (the resident texts are left out: they are
-/// compiled in). Natively only: the wasm build has no tables.
+/// The texts of `lang` that go into a file: every key of every table with
+/// its text (the resident ones aside: they are compiled in); those of
+/// topic `part` that are its own ([`own_key`]), or with `None` every other.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn file_contents(lang: Lang) -> String {
-    let mut map: std::collections::BTreeMap<&str, &str> = tables()
+fn file_map(
+    lang: Lang,
+    part: Option<&str>,
+    parts: &[(&'static str, Vec<Texts>)],
+) -> std::collections::BTreeMap<&'static str, &'static str> {
+    let owners: std::collections::HashMap<&str, &str> = parts
+        .iter()
+        .flat_map(|(id, tables)| tables.iter().flat_map(|t| t.entries()).map(move |e| (e.0, *id)))
+        .filter(|(key, id)| own_key(id, key))
+        .collect();
+    let owner = |key: &str| owners.get(key).copied();
+    tables()
         .flat_map(|t| t.iter())
         .filter(|(k, ..)| !RESIDENT.iter().any(|r| r.0 == *k))
+        .filter(|(k, ..)| owner(k) == part)
         .map(|(k, en, zh)| (*k, if lang == Lang::En { *en } else { *zh }))
-        .collect();
+        .collect()
+}
+
+/// A language's shared text file (sorted by key): every text but the
+/// topics' own, the build's fingerprint and the topics with a file of their
+/// own. `parts`: each topic's id and tables (`topics::text_parts`).
+/// Natively only: the wasm build has no tables.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn file_contents(lang: Lang, parts: &[(&'static str, Vec<Texts>)]) -> String {
+    let mut map = file_map(lang, None, parts);
     map.insert(BUILD_KEY, BUILD);
+    let ids: Vec<&str> = parts.iter().map(|(id, _)| *id).collect();
+    let ids = ids.join(",");
+    map.insert(PARTS_KEY, &ids);
+    serde_json::to_string(&map).expect("strings serialise")
+}
+
+/// Topic `id`'s text file in `lang`: its own texts, the fingerprint, its id.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn part_file_contents(lang: Lang, id: &'static str, parts: &[(&'static str, Vec<Texts>)]) -> String {
+    let mut map = file_map(lang, Some(id), parts);
+    map.insert(BUILD_KEY, BUILD);
+    map.insert(PART_KEY, id);
     serde_json::to_string(&map).expect("strings serialise")
 }
 
 /// The text of `key` in `lang`, from the loaded file, else the tables.
 pub(crate) fn text(lang: Lang, key: &str) -> Option<&'static str> {
-    if let Some(s) = loaded(lang).and_then(|m| m.get(key)) {
-        return Some(s.as_str());
+    if let Some(s) = with_loaded(lang, |l| l.and_then(|l| l.map.get(key).copied())) {
+        return Some(s);
     }
     lookup(key).map(|(_, en, zh)| if lang == Lang::En { *en } else { *zh })
 }
 
 /// Is there a text for `key`?
 pub fn has(key: &str) -> bool {
-    lookup(key).is_some() || LOADED.iter().any(|l| l.get().is_some_and(|m| m.contains_key(key)))
+    lookup(key).is_some()
+        || [Lang::En, Lang::Zh].into_iter().any(|l| with_loaded(l, |l| l.is_some_and(|l| l.map.contains_key(key))))
 }
 
 /// A text that can't be shown as meant (a missing key, an unfilled

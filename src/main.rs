@@ -4,17 +4,22 @@ fn main() {
 }
 
 /// Natively the binary prints the README's panel table (from the registry),
-/// or, as `warpscope strings <dir>`, writes the text files of both languages
+/// or, as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
 /// into `<dir>` (trunk runs this after each build, see `Trunk.toml`).
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::io::Result<()> {
-    use warpscope::i18n::{file_contents, file_name, Lang};
+    use warpscope::i18n::{file_contents, file_name, part_file_contents, part_file_name, Lang};
     warpscope::topics::install_texts();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [cmd, dir] if cmd == "strings" => {
+            let dir = std::path::Path::new(dir);
+            let parts = warpscope::topics::text_parts();
             for lang in [Lang::En, Lang::Zh] {
-                std::fs::write(std::path::Path::new(dir).join(file_name(lang)), file_contents(lang))?;
+                std::fs::write(dir.join(file_name(lang)), file_contents(lang, &parts))?;
+                for (id, _) in &parts {
+                    std::fs::write(dir.join(part_file_name(lang, id)), part_file_contents(lang, id, &parts))?;
+                }
             }
         }
         [] => print!("{}", warpscope::topics::readme_table()),

@@ -4,17 +4,16 @@
 // script's tag (Trunk.toml `pattern_script`). Then registers the service
 // worker that lets the app run offline after a first visit.
 // The texts of the language the page opens in (the URL's lang=, else the
-// one remembered, else English) download while the wasm does; the app takes
-// them from here (src/ui/texts.rs) and fetches any other language itself.
+// one remembered, else English) download while the wasm does (the shared
+// file, and a deep-linked panel's own); the app takes them from here
+// (src/ui/texts.rs) and fetches anything else itself.
 const remembered = (() => {
   try { return JSON.parse(localStorage.getItem('warpscope.lang')); } catch { return null; }
 })();
 const asked = new URLSearchParams(location.hash.split('?')[1] ?? '').getAll('lang').pop();
 const lang = ['en', 'zh'].includes(asked) ? asked : ['en', 'zh'].includes(remembered) ? remembered : 'en';
-window.warpscopeTexts = {
-  lang,
-  text: fetch(`strings.${lang}.json`, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : null), () => null),
-};
+const texts = (file) => fetch(file, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : null), () => null);
+window.warpscopeTexts = { lang, text: texts(`strings.${lang}.json`) };
 
 const tag = document.querySelector('script[data-wasm]');
 // The glue and, beside it, the split build's chunk loader (web/split.py),
@@ -26,6 +25,8 @@ const [bindings, loader] = await Promise.all([
   tag.dataset.loader ? import(tag.dataset.loader).catch(() => null) : null,
 ]);
 const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
+// A deep link to a panel: its topic's own texts too.
+if (route && loader?.topics?.includes(route)) window.warpscopeTexts.part = texts(`strings.${lang}.${route}.json`);
 for (const i of (route && loader?.routes?.[route]) || []) {
   const file = loader.chunks[i];
   const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, new URL(tag.dataset.loader, location.href)).href });

@@ -244,6 +244,8 @@ const initSync = (...args) => globalThis.wasmBindings.initSync(...args);
 export const chunks = {json.dumps(every)};
 // Each route's modules (indices into `chunks`), which boot.js preloads.
 export const routes = {json.dumps(routes, sort_keys=True, separators=(',', ':'))};
+// The routes that are topics (each has its own text file, which boot.js fetches on a deep link).
+export const topics = {json.dumps(sorted(name[len('topic_'):].replace('_', '-') for name in needs if name.startswith('topic_')))};
 // Each split point's modules.
 const needs = {json.dumps(needs, separators=(',', ':'))};
 let shared;

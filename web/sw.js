@@ -32,8 +32,9 @@ async function references(html) {
   return [...new Set(urls)].filter(ours);
 }
 
-/** The texts of both languages, which the app fetches itself (src/ui/texts.rs). */
-const TEXTS = ['strings.en.json', 'strings.zh.json'].map((f) => new URL(f, SCOPE).href);
+/** The texts of both languages, which the app fetches itself (src/ui/texts.rs):
+ *  each one's shared file and the topics' files it lists. */
+const LANGS = ['en', 'zh'];
 
 /** Cache a fresh index.html and everything it references, and the texts; drop stale hashed files. */
 async function adopt(cache, response) {
@@ -43,14 +44,27 @@ async function adopt(cache, response) {
   // a failed fetch keeps the copy there is.
   const before = await cache.match(SCOPE);
   const newBuild = !before || (await before.text()) !== html;
-  await Promise.all(TEXTS.map(async (url) => {
-    if (!newBuild && (await cache.match(url))) return;
-    try {
-      const r = await fetch(url, { cache: 'no-cache' });
-      if (r.ok) await cache.put(url, r);
-    } catch {
-      // Offline: the next visit tries again.
+  const keep = async (file) => {
+    const url = new URL(file, SCOPE).href;
+    if (newBuild || !(await cache.match(url))) {
+      try {
+        const r = await fetch(url, { cache: 'no-cache' });
+        if (r.ok) await cache.put(url, r);
+      } catch {
+        // Offline: the next visit tries again.
+      }
     }
+    return cache.match(url);
+  };
+  await Promise.all(LANGS.map(async (lang) => {
+    const shared = await keep(`strings.${lang}.json`);
+    let parts = [];
+    try {
+      parts = String(JSON.parse(await shared.text())._parts ?? '').split(',').filter(Boolean);
+    } catch {
+      // No shared file yet: the next visit tries again.
+    }
+    await Promise.all(parts.map((id) => keep(`strings.${lang}.${id}.json`)));
   }));
   await cache.put(SCOPE, response);
   await Promise.all(refs.map(async (url) => {

@@ -319,9 +319,9 @@ pub mod tpu {
             if self.clock_published {
                 None
             } else if self.clock_doubtful() {
-                Some("systolic.tpu.doubtful")
+                Some("hw.tpu.doubtful")
             } else {
-                Some("systolic.tpu.derived")
+                Some("hw.tpu.derived")
             }
         }
 
@@ -367,7 +367,7 @@ pub mod tpu {
             assert_eq!(doubtful, ["v6e"]);
             assert!((tpu("v6e").ghz - 3.502).abs() < 1e-3);
             assert_eq!(tpu("v4").clock_note(), None);
-            assert_eq!(tpu("v5e").clock_note(), Some("systolic.tpu.derived"));
+            assert_eq!(tpu("v5e").clock_note(), Some("hw.tpu.derived"));
             assert_eq!(tpu("nope").code, "v2");
         }
     }

@@ -71,6 +71,12 @@ pub fn texts() -> Vec<crate::i18n::Texts> {
     tables
 }
 
+/// Each topic's id and its tables (its own and its practice bank's), whose
+/// own texts ([`crate::i18n::own_key`]) go into a file of their own.
+pub fn text_parts() -> Vec<(&'static str, Vec<crate::i18n::Texts>)> {
+    ALL.iter().map(|t| (t.meta.id, vec![t.strings, t.practice.strings])).collect()
+}
+
 /// Hands [`texts`] to [`crate::i18n`] (natively: the text-file writer and the
 /// tests; the wasm build reads the text files instead).
 pub fn install_texts() {

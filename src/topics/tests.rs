@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::i18n::{
-    self, file_contents, file_name, has, install, is_loaded, tables, Entry, Lang, BUILD, BUILD_KEY, RESIDENT,
+    self, file_contents, file_name, has, has_part, install, is_loaded, own_key, part_file_contents, part_file_name,
+    tables, Entry, Lang, BUILD, BUILD_KEY, PARTS_KEY, PART_KEY, RESIDENT,
 };
 use crate::message::Message;
 use crate::params::{parse, Kind, Value, Values};
@@ -161,23 +162,40 @@ fn every_topic_is_translated() {
     }
 }
 
-/// The text files carry every table's texts (the resident ones aside),
-/// and a loaded file gives exactly the tables' texts.
+/// The text files (the shared one and each topic's) carry every table's
+/// texts (the resident ones aside), each once, and loaded they give exactly
+/// the tables' texts; a topic's file has only its own.
 #[test]
 fn text_files_round_trip() {
     install_texts();
+    let parts = text_parts();
+    assert_eq!(parts.len(), ALL.len());
     for lang in [Lang::En, Lang::Zh] {
-        let file = file_contents(lang);
-        install(lang, &file).expect("a generated file installs");
+        let shared = file_contents(lang, &parts);
+        install(lang, &shared).expect("the shared file installs");
         assert!(is_loaded(lang));
+        let mut in_files = 0;
+        let map: std::collections::HashMap<String, String> = serde_json::from_str(&shared).unwrap();
+        assert_eq!(map[BUILD_KEY], BUILD);
+        let ids: Vec<&str> = parts.iter().map(|(id, _)| *id).collect();
+        assert_eq!(map[PARTS_KEY], ids.join(","));
+        in_files += map.len() - 2;
+        for (id, _) in &parts {
+            let file = part_file_contents(lang, id, &parts);
+            install(lang, &file).expect("a topic's file installs");
+            assert!(has_part(lang, id));
+            let map: std::collections::HashMap<String, String> = serde_json::from_str(&file).unwrap();
+            assert_eq!((map[BUILD_KEY].as_str(), map[PART_KEY].as_str()), (BUILD, *id));
+            assert!(map.keys().filter(|k| !k.starts_with('_')).all(|k| own_key(id, k)), "{id}: only its own keys");
+            assert!(map.len() > 2, "{id} has texts of its own");
+            in_files += map.len() - 2;
+        }
         let mut keys = 0;
         for (k, en, zh) in tables().flat_map(|t| t.iter()).filter(|(k, ..)| !RESIDENT.iter().any(|r| r.0 == *k)) {
             assert_eq!(i18n::text(lang, k), Some(if lang == Lang::En { *en } else { *zh }), "{k}");
             keys += 1;
         }
-        let map: std::collections::HashMap<String, String> = serde_json::from_str(&file).unwrap();
-        assert_eq!(map.len(), keys + 1, "one entry per key, and the build's fingerprint");
-        assert_eq!(map[BUILD_KEY], BUILD);
+        assert_eq!(in_files, keys, "every key in exactly one file");
         assert!(RESIDENT.iter().all(|(k, ..)| !map.contains_key(*k)), "resident texts stay compiled in");
     }
     assert!(install(Lang::En, "{}").is_err());
@@ -185,6 +203,22 @@ fn text_files_round_trip() {
     assert!(install(Lang::En, &format!(r#"{{"_build":"{BUILD}"}}"#)).is_err(), "no texts");
     assert!(install(Lang::En, "<html>").is_err());
     assert_eq!(file_name(Lang::Zh), "strings.zh.json");
+    assert_eq!(part_file_name(Lang::Zh, "flash"), "strings.zh.flash.json");
+}
+
+/// A topic's own keys are its namespace's, and no other topic's.
+#[test]
+fn own_keys_are_a_topics_namespace() {
+    assert!(
+        own_key("flash", "flash.tile") && own_key("flash", "param.flash.bq") && own_key("flash", "practice.flash.x")
+    );
+    assert!(!own_key("flash", "param.bq") && !own_key("flash", "topic.flash.title") && !own_key("flash", "flashy.x"));
+    assert!(!own_key("gpu", "gpu-vs-tpu.x"), "an id that is another's prefix");
+    for (id, _) in text_parts() {
+        for (other, _) in text_parts().into_iter().filter(|(o, _)| *o != id) {
+            assert!(!own_key(other, &format!("{id}.x")), "{id}.x is {other}'s too");
+        }
+    }
 }
 
 // ---- Practice: every bank of the registry, thousands of seeds each.

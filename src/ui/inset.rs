@@ -73,8 +73,8 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
             if let (Some((peak, bw)), "custom") = (&p.custom, p.gpu) {
                 { crate::ui::custom_gpu::custom_gpu(&ctx, peak, *bw, &p.dispatch) }
             }
-            <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
-                ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}
+            <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("chart.roofline-axis")}
+                ridge_label={ctx.tf("chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}
                 width={width} height={height} present={ctx.present}
                 label={ctx.tf("inset.title", &[("gpu", h.name), ("dtype", p.dtype)])} />
             <p class="inset-values">{ for metrics }</p>

@@ -82,12 +82,21 @@ pub fn LazyPage(p: &LazyPageProps) -> Html {
     let state = use_state(|| Chunk::Loading);
     let attempt = use_state(|| 0u32);
     let arrived = use_force_update();
+    // These pages show every topic: all their texts, in any language shown.
+    let ids: Vec<&'static str> = super::ctx::topics().iter().map(|t| t.id).collect();
+    ids.iter().for_each(|id| super::texts::want(id));
+    let texts_in = |lang| ids.iter().all(|id| crate::i18n::has_part(lang, id));
     {
         let state = state.clone();
         let load = p.load;
-        use_effect_with((p.name, *attempt), move |&(name, _)| {
-            if loaded(name).is_none() {
+        let texts = !texts_in(ctx.lang);
+        use_effect_with((p.name, ctx.lang, *attempt), move |&(name, lang, _)| {
+            let chunk = loaded(name).is_none();
+            if chunk || texts {
                 state.set(Chunk::Loading);
+            }
+            if chunk {
+                let (state, arrived) = (state.clone(), arrived.clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     match load().await {
                         Ok(page) => {
@@ -103,9 +112,21 @@ pub fn LazyPage(p: &LazyPageProps) -> Html {
                     }
                 });
             }
+            if texts {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let ids: Vec<&'static str> = super::ctx::topics().iter().map(|t| t.id).collect();
+                    match super::texts::load_parts(lang, &ids).await {
+                        Ok(()) => arrived.force_update(),
+                        Err(e) => {
+                            web_sys::console::warn_1(&format!("warpscope: the {name} page's texts: {e}").into());
+                            state.set(Chunk::Failed);
+                        }
+                    }
+                });
+            }
         });
     }
-    if let Some(page) = loaded(p.name) {
+    if let Some(page) = loaded(p.name).filter(|_| texts_in(ctx.lang)) {
         return page();
     }
     let failed = *state == Chunk::Failed;

@@ -138,6 +138,7 @@ pub fn prefetch_route(id: &str) {
     let (all, views) = REGISTRY.with(|r| r.get());
     if let Some((t, load)) = all.iter().zip(views).find(|(t, _)| t.id == id) {
         prefetch(t.id, *load);
+        super::texts::prefetch_part(t.id);
     }
 }
 
@@ -232,12 +233,19 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
     let state = use_state(|| Chunk::Loading);
     let attempt = use_state(|| 0u32);
     let arrived = use_force_update();
+    // Its texts are needed in any language the page switches to.
+    super::texts::want(id);
     {
         let state = state.clone();
         let load = p.load;
-        use_effect_with((id, *attempt), move |&(id, _)| {
-            if loaded(id).is_none() {
+        use_effect_with((id, ctx.lang, *attempt), move |&(id, lang, _)| {
+            let chunk = loaded(id).is_none();
+            let texts = !crate::i18n::has_part(lang, id);
+            if chunk || texts {
                 state.set(Chunk::Loading);
+            }
+            if chunk {
+                let (state, arrived) = (state.clone(), arrived.clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     match load().await {
                         Ok(view) => {
@@ -251,9 +259,20 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
                     }
                 });
             }
+            if texts {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match super::texts::load_parts(lang, &[id]).await {
+                        Ok(()) => arrived.force_update(),
+                        Err(e) => {
+                            web_sys::console::warn_1(&format!("warpscope: the {id} panel's texts: {e}").into());
+                            state.set(Chunk::Failed);
+                        }
+                    }
+                });
+            }
         });
     }
-    let ready = loaded(id);
+    let ready = loaded(id).filter(|_| crate::i18n::has_part(ctx.lang, id));
     use_effect_with((id, ready.is_some()), |&(id, ready)| {
         if ready {
             prefetch_neighbours_when_idle(id);

@@ -1,46 +1,138 @@
-//! Loading the texts of a language (`strings.<lang>.json`, next to
-//! `index.html`; see `i18n`): the wasm carries no translated text, so a page
-//! downloads only the language it shows, and the other one when asked for.
+//! Loading the texts of a language (see `i18n`): the wasm carries no
+//! translated text. A page downloads its language's shared file
+//! (`strings.<lang>.json`: chrome, start page, what several pages show) and
+//! the file of each topic it shows (`strings.<lang>.<id>.json`), and the
+//! other language's when asked for.
 
 use crate::i18n::{self, Lang};
-use wasm_bindgen::JsCast;
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-fn js_problem(e: wasm_bindgen::JsValue) -> String {
+fn js_problem(e: JsValue) -> String {
     e.as_string().or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string())).unwrap_or_default()
 }
 
-async fn fetch_text(lang: Lang) -> Result<String, String> {
-    let init = web_sys::RequestInit::new();
-    // Revalidated every time (a 304 when unchanged), so that a new build's
-    // texts never meet an old wasm from the HTTP cache.
-    init.set_cache(web_sys::RequestCache::NoCache);
-    let file = i18n::file_name(lang);
-    let response =
-        JsFuture::from(super::dom::window().fetch_with_str_and_init(&file, &init)).await.map_err(js_problem)?;
-    let response: web_sys::Response = response.dyn_into().map_err(js_problem)?;
-    if !response.ok() {
-        return Err(format!("{file}: HTTP {}", response.status()));
-    }
-    let text = JsFuture::from(response.text().map_err(js_problem)?).await.map_err(js_problem)?;
-    text.as_string().ok_or_else(|| format!("{file}: not text"))
+thread_local! {
+    /// The topics whose texts the page has needed so far: a switch of
+    /// language loads theirs with the shared file, before the page changes.
+    static WANTED: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    /// Each file's download, started once (a panel, its prefetch and a
+    /// switch of language share it); forgotten if it failed.
+    static FETCHES: RefCell<Vec<(String, js_sys::Promise)>> = const { RefCell::new(Vec::new()) };
+    /// The language the page shows (for prefetching a topic's texts).
+    static SHOWN: Cell<Lang> = const { Cell::new(Lang::En) };
 }
 
-/// Fetches and adopts a language's texts (nothing to do if they are in).
-pub async fn load(lang: Lang) -> Result<(), String> {
-    if i18n::is_loaded(lang) {
-        return Ok(());
+/// The page now shows `lang` (the shell says so at each render).
+pub fn showing(lang: Lang) {
+    SHOWN.with(|s| s.set(lang));
+}
+
+/// Topic `id`'s texts are needed from now on (in every language shown).
+pub fn want(id: &'static str) {
+    WANTED.with(|w| {
+        if !w.borrow().contains(&id) {
+            w.borrow_mut().push(id);
+        }
+    });
+}
+
+/// The download of `file` as text: the one under way, else a new one.
+/// Revalidated every time (a 304 when unchanged), so that a new build's
+/// texts never meet an old wasm from the HTTP cache.
+fn download(file: &str) -> js_sys::Promise {
+    if let Some(p) = FETCHES.with(|f| f.borrow().iter().find(|(n, _)| n == file).map(|(_, p)| p.clone())) {
+        return p;
     }
-    let text = fetch_text(lang).await?;
-    i18n::install(lang, &text).map_err(|e| format!("{}: {e}", i18n::file_name(lang)))
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoCache);
+    let name = file.to_string();
+    let text = wasm_bindgen::closure::Closure::once_into_js(move |response: JsValue| -> JsValue {
+        match response.dyn_into::<web_sys::Response>() {
+            Ok(r) if r.ok() => r.text().map(JsValue::from).unwrap_or_else(|e| js_sys::Promise::reject(&e).into()),
+            Ok(r) => js_sys::Promise::reject(&format!("{name}: HTTP {}", r.status()).into()).into(),
+            Err(e) => js_sys::Promise::reject(&e).into(),
+        }
+    });
+    // `then` through Reflect: the closure returns a value (the body's promise).
+    let fetched = super::dom::window().fetch_with_str_and_init(file, &init);
+    let p = js_sys::Reflect::get(&fetched, &"then".into())
+        .ok()
+        .and_then(|then| then.dyn_into::<js_sys::Function>().ok())
+        .and_then(|then| then.call1(&fetched, &text).ok())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+        .unwrap_or(fetched);
+    FETCHES.with(|f| f.borrow_mut().push((file.to_string(), p.clone())));
+    p
+}
+
+/// Downloads `files` (all at once) and adopts them together, so that the
+/// page never shows a language with some of its texts missing.
+async fn fetch_all(lang: Lang, files: Vec<String>) -> Result<(), String> {
+    let started: Vec<(String, js_sys::Promise)> = files.into_iter().map(|f| (f.clone(), download(&f))).collect();
+    let mut texts = Vec::new();
+    for (file, promise) in started {
+        match JsFuture::from(promise).await.map(|t| t.as_string()) {
+            Ok(Some(text)) => texts.push((file, text)),
+            failed => {
+                FETCHES.with(|f| f.borrow_mut().retain(|(n, _)| *n != file));
+                return Err(match failed {
+                    Err(e) => format!("{file}: {}", js_problem(e)),
+                    _ => format!("{file}: not text"),
+                });
+            }
+        }
+    }
+    for (file, text) in texts {
+        // A file of another build (an update under way) is fetched again next time.
+        FETCHES.with(|f| f.borrow_mut().retain(|(n, _)| *n != file));
+        i18n::install(lang, &text).map_err(|e| format!("{file}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Fetches and adopts a language's shared texts and those of every topic
+/// wanted so far (nothing to do if they are in).
+pub async fn load(lang: Lang) -> Result<(), String> {
+    let mut files = Vec::new();
+    if !i18n::is_loaded(lang) {
+        files.push(i18n::file_name(lang));
+    }
+    for id in WANTED.with(|w| w.borrow().clone()) {
+        if !i18n::has_part(lang, id) {
+            files.push(i18n::part_file_name(lang, id));
+        }
+    }
+    fetch_all(lang, files).await
+}
+
+/// Fetches and adopts topics `ids`' own texts in `lang` (wanted from now on).
+pub async fn load_parts(lang: Lang, ids: &[&'static str]) -> Result<(), String> {
+    ids.iter().for_each(|id| want(id));
+    let files = ids.iter().filter(|id| !i18n::has_part(lang, id)).map(|id| i18n::part_file_name(lang, id)).collect();
+    fetch_all(lang, files).await
+}
+
+/// Starts fetching topic `id`'s texts in the language shown, ahead of use
+/// (a link to its panel hovered or focused, the browser idle).
+pub fn prefetch_part(id: &'static str) {
+    let lang = SHOWN.with(|s| s.get());
+    if !i18n::has_part(lang, id) {
+        wasm_bindgen_futures::spawn_local(async move {
+            let files = vec![i18n::part_file_name(lang, id)];
+            let _ = fetch_all(lang, files).await;
+        });
+    }
 }
 
 /// The texts the page opens with: `web/boot.js` starts fetching them while
-/// the wasm downloads (`window.warpscopeTexts = { lang, text }`, the
-/// language from the URL or the one remembered); if that copy failed, one
-/// more fetch. The shell loads any other language when it is asked for.
+/// the wasm downloads (`window.warpscopeTexts = { lang, text, part }`: the
+/// language from the URL or the one remembered, the shared file and, on a
+/// deep link to a panel, that topic's); if the shared copy failed, one more
+/// fetch. The shell loads any other language when it is asked for.
 pub async fn initial() -> Result<Lang, (Lang, String)> {
-    let get = |o: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
+    let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
     let early = get(&super::dom::window().into(), "warpscopeTexts").filter(|v| v.is_object());
     let lang = early
         .as_ref()
@@ -48,9 +140,19 @@ pub async fn initial() -> Result<Lang, (Lang, String)> {
         .and_then(|v| v.as_string())
         .and_then(|c| Lang::from_code(&c))
         .unwrap_or_default();
-    if let Some(promise) = early.and_then(|e| get(&e, "text")).and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
+    let text_of =
+        |key: &str| early.as_ref().and_then(|e| get(e, key)).and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let (shared, part) = (text_of("text"), text_of("part"));
+    if let Some(promise) = shared {
         if let Some(text) = JsFuture::from(promise).await.ok().and_then(|t| t.as_string()) {
             if i18n::install(lang, &text).is_ok() {
+                // The panel's own texts, if they came (else its frame fetches them).
+                if let Some(text) = match part {
+                    Some(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()),
+                    None => None,
+                } {
+                    let _ = i18n::install(lang, &text);
+                }
                 return Ok(lang);
             }
         }

@@ -217,16 +217,26 @@ describe('strings cannot go missing', () => {
 describe('texts are loaded per language', () => {
   test('a page downloads the language it shows, the other one when asked for', async () => {
     const page = await newPage(env.browser, { serviceWorkers: 'block' });
+    // The shared file of each language; a topic's own texts in a file of
+    // their own (strings.<lang>.<id>.json), fetched with its panel.
     const texts = [];
-    page.on('request', (r) => { if (/strings\.\w+\.json$/.test(r.url())) texts.push(r.url().split('/').pop()); });
+    const parts = [];
+    page.on('request', (r) => {
+      const file = r.url().split('/').pop();
+      if (/^strings\.\w+\.json$/.test(file)) texts.push(file);
+      if (/^strings\.\w+\.[a-z-]+\.json$/.test(file)) parts.push(file);
+    });
     await open(page, env.srv.base, '#/systolic?rows=4&cols=4&k=6&cycle=3');
     await painted(page);
     assert.deepEqual(texts, ['strings.en.json']);
+    assert.ok(parts.includes('strings.en.systolic.json') && !parts.some((f) => f.startsWith('strings.zh.')), `${parts}`);
     await page.getByTestId('lang-switch').click();
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     assert.equal(await page.locator('.panel-header h1').innerText(), '脉动阵列（TPU 的 MXU）');
     assert.equal(await metric(page, 'cycle'), 3);
     assert.deepEqual(texts, ['strings.en.json', 'strings.zh.json']);
+    assert.ok(parts.includes('strings.zh.systolic.json'), `${parts}`);
+    assert.equal(parts.filter((f) => f === 'strings.en.systolic.json').length, 1, 'each file once');
     // Back and forth needs no more downloads.
     await page.getByTestId('lang-switch').click();
     await waitForQuery(page, 'lang', 'en');

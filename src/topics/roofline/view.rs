@@ -75,8 +75,8 @@ pub fn use_roofline_panel() -> Html {
         </>
     };
     let chart = html! {
-        <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("roofline.axis")}
-            ridge_label={ctx.tf("roofline.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
+        <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("chart.roofline-axis")}
+            ridge_label={ctx.tf("chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
             width={chart_w} height={chart_h} present={ctx.present}
             label={ctx.t("roofline.chart")} />
     };

@@ -214,10 +214,10 @@ pub fn chip_line(lang: Lang, v: &Values, sim: &Systolic) -> Option<String> {
 /// is never shown as a clock. Times still follow from the published peak.
 pub fn clock_text(lang: Lang, t: &crate::sim::hw::tpu::Tpu) -> String {
     if t.clock_doubtful() {
-        tr(lang, "systolic.tpu.unpublished")
+        tr(lang, "hw.tpu.unpublished")
     } else {
         let derived = t.clock_note().map(|k| tr(lang, k)).unwrap_or_default();
-        trf(lang, "systolic.tpu.clock", &[("ghz", &format!("{:.2}", t.ghz)), ("derived", &derived)])
+        trf(lang, "hw.tpu.clock", &[("ghz", &format!("{:.2}", t.ghz)), ("derived", &derived)])
     }
 }
 
