@@ -55,12 +55,61 @@ pub struct GifExportProps {
     pub speed: i64,
 }
 
-/// "GIF…": choose a step range, the number of frames and a scale; a progress
-/// bar and Cancel while it encodes; the file downloads when done.
+/// "GIF…": the button, and when open the form (its own chunk: the form,
+/// the offscreen painting and the encoder load only when asked for).
 #[component]
 pub fn GifExport(p: &GifExportProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    html! {
+        <div class="gif-export">
+            <button class="tool" data-testid="gif-open" aria-expanded={open.to_string()} onclick={toggle}>{ ctx.t("export.gif") }</button>
+            if *open {
+                <LazyGifForm export={p.export.clone()} pos={p.pos} len={p.len} speed={p.speed} />
+            }
+        </div>
+    }
+}
+
+/// The GIF form, as its chunk gives it.
+type GifFormView = fn(&GifExportProps) -> Html;
+
+/// Where the split build cuts: the form and the encoder are reached only
+/// from here.
+#[wasm_split_helpers::wasm_split(gif_export, fallible)]
+fn gif_form() -> Result<GifFormView, wasm_split_helpers::SplitLoaderError> {
+    Ok(|p| html! { <GifForm export={p.export.clone()} pos={p.pos} len={p.len} speed={p.speed} /> })
+}
+
+thread_local! {
+    static GIF_FORM: super::chunk::Slots<GifFormView> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The form once its chunk is in: until then "loading…", or an error with Retry.
+#[component]
+fn LazyGifForm(p: &GifExportProps) -> Html {
+    use super::chunk::{pending, state_name, use_chunk, Chunk};
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let chunk = use_chunk(&GIF_FORM, "gif-export", || Box::pin(gif_form()), &[]);
+    if let Chunk::Ready(view) = chunk {
+        return view(p);
+    }
+    html! {
+        <div class="gif-form" data-testid="gif-form" data-chunk="gif-export" data-chunk-state={state_name(&chunk)}>
+            { pending(&ctx, &chunk, "page.loading", "page.load-failed") }
+        </div>
+    }
+}
+
+/// Choose a step range, the number of frames and a scale; a progress bar and
+/// Cancel while it encodes; the file downloads when done.
+#[component]
+fn GifForm(p: &GifExportProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
     let from = use_state(|| 0u64);
     let to = use_state(|| p.len);
     let frames = use_state(|| (p.len + 1).min(120));
@@ -121,53 +170,44 @@ pub fn GifExport(p: &GifExportProps) -> Html {
         let cancel = cancel.clone();
         Callback::from(move |_: MouseEvent| cancel.borrow().set(true))
     };
-    let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
     let running = matches!(*job, Job::Running { .. });
     html! {
-        <div class="gif-export">
-            <button class="tool" data-testid="gif-open" aria-expanded={open.to_string()} onclick={toggle}>{ ctx.t("export.gif") }</button>
-            if *open {
-                <div class="gif-form" data-testid="gif-form">
-                    <label>{ ctx.t("export.from") }
-                        <input type="number" min="0" max={p.len.to_string()} value={from.to_string()} onchange={num(&from, p.len)} data-testid="gif-from" /></label>
-                    <label>{ ctx.t("export.to") }
-                        <input type="number" min="0" max={p.len.to_string()} value={to.to_string()} onchange={num(&to, p.len)} data-testid="gif-to" /></label>
-                    <label>{ ctx.t("export.frames") }
-                        <input type="number" min="1" max={MAX_FRAMES.to_string()} value={frames.to_string()} onchange={num(&frames, MAX_FRAMES)} data-testid="gif-frames" /></label>
-                    <label>{ ctx.t("export.scale") }
-                        <select onchange={{
-                            let scale = scale.clone();
-                            Callback::from(move |e: Event| {
-                                if let Some(v) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()).and_then(|s| s.value().parse().ok()) {
-                                    scale.set(v);
-                                }
-                            })
-                        }}>
-                            <option value="1" selected={*scale == 1}>{"1×"}</option>
-                            <option value="2" selected={*scale == 2}>{"2×"}</option>
-                        </select></label>
-                    if running {
-                        <button class="tool" data-testid="gif-cancel" onclick={stop}>{ ctx.t("export.cancel") }</button>
-                    } else {
-                        <button class="tool primary" data-testid="gif-start" onclick={start}>{ ctx.t("export.start") }</button>
-                    }
-                    { match &*job {
-                        Job::Idle => html! {},
-                        Job::Running { done, of } => html! {
-                            <progress data-testid="gif-progress" max={of.to_string()} value={done.to_string()}></progress>
-                        },
-                        Job::Done { frames, bytes } => html! {
-                            <span class="tool-status" data-testid="gif-done" data-frames={frames.to_string()} data-bytes={bytes.to_string()}>
-                                { ctx.tf("export.done", &[("frames", &frames.to_string()), ("kb", &format!("{:.0}", *bytes as f64 / 1024.0))]) }
-                            </span>
-                        },
-                        Job::Failed(e) => html! { <span class="check bad">{ e.clone() }</span> },
-                    } }
-                </div>
+        <div class="gif-form" data-testid="gif-form">
+            <label>{ ctx.t("export.from") }
+                <input type="number" min="0" max={p.len.to_string()} value={from.to_string()} onchange={num(&from, p.len)} data-testid="gif-from" /></label>
+            <label>{ ctx.t("export.to") }
+                <input type="number" min="0" max={p.len.to_string()} value={to.to_string()} onchange={num(&to, p.len)} data-testid="gif-to" /></label>
+            <label>{ ctx.t("export.frames") }
+                <input type="number" min="1" max={MAX_FRAMES.to_string()} value={frames.to_string()} onchange={num(&frames, MAX_FRAMES)} data-testid="gif-frames" /></label>
+            <label>{ ctx.t("export.scale") }
+                <select onchange={{
+                    let scale = scale.clone();
+                    Callback::from(move |e: Event| {
+                        if let Some(v) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()).and_then(|s| s.value().parse().ok()) {
+                            scale.set(v);
+                        }
+                    })
+                }}>
+                    <option value="1" selected={*scale == 1}>{"1×"}</option>
+                    <option value="2" selected={*scale == 2}>{"2×"}</option>
+                </select></label>
+            if running {
+                <button class="tool" data-testid="gif-cancel" onclick={stop}>{ ctx.t("export.cancel") }</button>
+            } else {
+                <button class="tool primary" data-testid="gif-start" onclick={start}>{ ctx.t("export.start") }</button>
             }
+            { match &*job {
+                Job::Idle => html! {},
+                Job::Running { done, of } => html! {
+                    <progress data-testid="gif-progress" max={of.to_string()} value={done.to_string()}></progress>
+                },
+                Job::Done { frames, bytes } => html! {
+                    <span class="tool-status" data-testid="gif-done" data-frames={frames.to_string()} data-bytes={bytes.to_string()}>
+                        { ctx.tf("export.done", &[("frames", &frames.to_string()), ("kb", &format!("{:.0}", *bytes as f64 / 1024.0))]) }
+                    </span>
+                },
+                Job::Failed(e) => html! { <span class="check bad">{ e.clone() }</span> },
+            } }
         </div>
     }
 }

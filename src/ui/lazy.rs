@@ -19,7 +19,7 @@ type PageView = fn() -> Html;
 
 thread_local! {
     /// The pages whose chunks are in, by name.
-    static LOADED: RefCell<Vec<(&'static str, PageView)>> = const { RefCell::new(Vec::new()) };
+    static LOADED: super::chunk::Slots<PageView> = const { RefCell::new(Vec::new()) };
 }
 
 thread_local! {
@@ -43,16 +43,14 @@ pub fn prefetch(name: &str) {
     PREFETCHING.with(|p| p.borrow_mut().push(name));
     wasm_bindgen_futures::spawn_local(async move {
         if let Ok(page) = load().await {
-            if loaded(name).is_none() {
-                LOADED.with(|l| l.borrow_mut().push((name, page)));
-            }
+            super::chunk::put(&LOADED, name, page);
         }
         PREFETCHING.with(|p| p.borrow_mut().retain(|n| *n != name));
     });
 }
 
 fn loaded(name: &str) -> Option<PageView> {
-    LOADED.with(|l| l.borrow().iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+    super::chunk::get(&LOADED, name)
 }
 
 #[derive(Properties, Clone)]
@@ -68,83 +66,22 @@ impl PartialEq for LazyPageProps {
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Chunk {
-    Loading,
-    Failed,
-}
-
 /// A page from its chunk: at once when the chunk is in, else a "loading…"
 /// line, then the page; an error with Retry if the chunk can't be fetched.
 #[component]
 pub fn LazyPage(p: &LazyPageProps) -> Html {
+    use super::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let state = use_state(|| Chunk::Loading);
-    let attempt = use_state(|| 0u32);
-    let arrived = use_force_update();
-    // These pages show every topic: all their texts, in any language shown.
+    // These pages show every topic: all their texts.
     let ids: Vec<&'static str> = super::ctx::topics().iter().map(|t| t.id).collect();
-    ids.iter().for_each(|id| super::texts::want(id));
-    let texts_in = |lang| ids.iter().all(|id| crate::i18n::has_part(lang, id));
-    {
-        let state = state.clone();
-        let load = p.load;
-        let texts = !texts_in(ctx.lang);
-        use_effect_with((p.name, ctx.lang, *attempt), move |&(name, lang, _)| {
-            let chunk = loaded(name).is_none();
-            if chunk || texts {
-                state.set(Chunk::Loading);
-            }
-            if chunk {
-                let (state, arrived) = (state.clone(), arrived.clone());
-                wasm_bindgen_futures::spawn_local(async move {
-                    match load().await {
-                        Ok(page) => {
-                            if loaded(name).is_none() {
-                                LOADED.with(|l| l.borrow_mut().push((name, page)));
-                            }
-                            arrived.force_update();
-                        }
-                        Err(e) => {
-                            web_sys::console::warn_1(&format!("warpscope: the {name} page's chunk: {e}").into());
-                            state.set(Chunk::Failed);
-                        }
-                    }
-                });
-            }
-            if texts {
-                wasm_bindgen_futures::spawn_local(async move {
-                    let ids: Vec<&'static str> = super::ctx::topics().iter().map(|t| t.id).collect();
-                    match super::texts::load_parts(lang, &ids).await {
-                        Ok(()) => arrived.force_update(),
-                        Err(e) => {
-                            web_sys::console::warn_1(&format!("warpscope: the {name} page's texts: {e}").into());
-                            state.set(Chunk::Failed);
-                        }
-                    }
-                });
-            }
-        });
-    }
-    if let Some(page) = loaded(p.name).filter(|_| texts_in(ctx.lang)) {
+    let chunk = use_chunk(&LOADED, p.name, p.load, &ids);
+    if let Chunk::Ready(page) = chunk {
         return page();
     }
-    let failed = *state == Chunk::Failed;
-    let retry = {
-        let attempt = attempt.clone();
-        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
-    };
     html! {
-        <div class="page-pending" data-chunk={p.name} data-chunk-state={if failed { "failed" } else { "loading" }}
-            aria-busy={(!failed).to_string()}>
-            if failed {
-                <div class="chunk-failed" role="alert" data-testid="chunk-failed">
-                    <p>{ ctx.t("page.load-failed") }</p>
-                    <button class="chunk-retry" data-testid="chunk-retry" onclick={retry}>{ ctx.t("frame.retry") }</button>
-                </div>
-            } else {
-                <p class="chunk-loading" role="status" data-testid="chunk-loading">{ ctx.t("page.loading") }</p>
-            }
+        <div class="page-pending" data-chunk={p.name} data-chunk-state={state_name(&chunk)}
+            aria-busy={(state_name(&chunk) == "loading").to_string()}>
+            { pending(&ctx, &chunk, "page.loading", "page.load-failed") }
         </div>
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod background;
 pub mod canvas;
+pub mod chunk;
 pub mod ctx;
 pub mod deck_page;
 pub mod dom;

@@ -95,21 +95,17 @@ pub type LoadView = fn() -> ViewFuture;
 
 thread_local! {
     /// The views whose chunks are in, by topic id.
-    static LOADED: std::cell::RefCell<Vec<(&'static str, Loaded)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static LOADED: super::chunk::Slots<Loaded> = const { std::cell::RefCell::new(Vec::new()) };
     /// Topics whose chunk is being fetched ahead of use.
     static PREFETCHING: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn loaded(id: &str) -> Option<Loaded> {
-    LOADED.with(|l| l.borrow().iter().find(|(t, _)| *t == id).map(|(_, v)| *v))
+    super::chunk::get(&LOADED, id)
 }
 
 fn remember(id: &'static str, view: Loaded) {
-    LOADED.with(|l| {
-        if !l.borrow().iter().any(|(t, _)| *t == id) {
-            l.borrow_mut().push((id, view));
-        }
-    });
+    super::chunk::put(&LOADED, id, view);
 }
 
 /// Fetch a topic's chunk ahead of use (a link hovered or focused, the
@@ -215,12 +211,6 @@ impl PartialEq for LazyPanelProps {
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Chunk {
-    Loading,
-    Failed,
-}
-
 /// A topic's panel from its chunk: shown at once when the chunk is in,
 /// else the panel's frame (header, an empty stage of the usual height) with
 /// "loading…", then the panel; if the chunk can't be fetched (offline, or a
@@ -228,68 +218,23 @@ enum Chunk {
 /// topic in the shell.
 #[component]
 pub fn LazyPanel(p: &LazyPanelProps) -> Html {
+    use super::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let id = p.meta.id;
-    let state = use_state(|| Chunk::Loading);
-    let attempt = use_state(|| 0u32);
-    let arrived = use_force_update();
-    // Its texts are needed in any language the page switches to.
-    super::texts::want(id);
-    {
-        let state = state.clone();
-        let load = p.load;
-        use_effect_with((id, ctx.lang, *attempt), move |&(id, lang, _)| {
-            let chunk = loaded(id).is_none();
-            let texts = !crate::i18n::has_part(lang, id);
-            if chunk || texts {
-                state.set(Chunk::Loading);
-            }
-            if chunk {
-                let (state, arrived) = (state.clone(), arrived.clone());
-                wasm_bindgen_futures::spawn_local(async move {
-                    match load().await {
-                        Ok(view) => {
-                            remember(id, view);
-                            arrived.force_update();
-                        }
-                        Err(e) => {
-                            web_sys::console::warn_1(&format!("warpscope: the {id} panel's chunk: {e}").into());
-                            state.set(Chunk::Failed);
-                        }
-                    }
-                });
-            }
-            if texts {
-                wasm_bindgen_futures::spawn_local(async move {
-                    match super::texts::load_parts(lang, &[id]).await {
-                        Ok(()) => arrived.force_update(),
-                        Err(e) => {
-                            web_sys::console::warn_1(&format!("warpscope: the {id} panel's texts: {e}").into());
-                            state.set(Chunk::Failed);
-                        }
-                    }
-                });
-            }
-        });
-    }
-    let ready = loaded(id).filter(|_| crate::i18n::has_part(ctx.lang, id));
-    use_effect_with((id, ready.is_some()), |&(id, ready)| {
+    let chunk = use_chunk(&LOADED, id, p.load, &[id]);
+    let ready = matches!(chunk, Chunk::Ready(_));
+    use_effect_with((id, ready), |&(id, ready)| {
         if ready {
             prefetch_neighbours_when_idle(id);
         }
     });
-    if let Some((view, topic)) = ready {
+    if let Chunk::Ready((view, topic)) = chunk {
         return topic_panel(topic, view);
     }
     let meta = p.meta;
-    let failed = *state == Chunk::Failed;
-    let retry = {
-        let attempt = attempt.clone();
-        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
-    };
     html! {
         <article class={classes!("panel", format!("panel-{id}"), "panel-pending")} data-chunk={id}
-            data-chunk-state={if failed { "failed" } else { "loading" }} aria-busy={(!failed).to_string()}>
+            data-chunk-state={state_name(&chunk)} aria-busy={(state_name(&chunk) == "loading").to_string()}>
             if !ctx.embed {
                 <header class="panel-header">
                     <div class="panel-titles">
@@ -301,14 +246,7 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
             }
             <div class="panel-body">
                 <section class="stage stage-pending">
-                    if failed {
-                        <div class="chunk-failed" role="alert" data-testid="chunk-failed">
-                            <p>{ ctx.t("frame.load-failed") }</p>
-                            <button class="chunk-retry" data-testid="chunk-retry" onclick={retry}>{ ctx.t("frame.retry") }</button>
-                        </div>
-                    } else {
-                        <p class="chunk-loading" role="status" data-testid="chunk-loading">{ ctx.t("frame.loading") }</p>
-                    }
+                    { pending(&ctx, &chunk, "frame.loading", "frame.load-failed") }
                 </section>
             </div>
         </article>

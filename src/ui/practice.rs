@@ -178,55 +178,23 @@ fn question_view() -> Result<QuestionView, wasm_split_helpers::SplitLoaderError>
 }
 
 thread_local! {
-    static QUESTION_VIEW: std::cell::Cell<Option<QuestionView>> = const { std::cell::Cell::new(None) };
+    static QUESTION_VIEW: super::chunk::Slots<QuestionView> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The question card once its chunk is in: until then a card saying
 /// "loading…", or, if the chunk can't be fetched, an error with Retry.
 #[component]
 fn LazyQuestion(p: &PanelQuestionProps) -> Html {
+    use super::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let failed = use_state(|| false);
-    let attempt = use_state(|| 0u32);
-    let arrived = use_force_update();
-    {
-        let failed = failed.clone();
-        use_effect_with(*attempt, move |_| {
-            if QUESTION_VIEW.with(|v| v.get()).is_none() {
-                failed.set(false);
-                wasm_bindgen_futures::spawn_local(async move {
-                    match question_view().await {
-                        Ok(view) => {
-                            QUESTION_VIEW.with(|v| v.set(Some(view)));
-                            arrived.force_update();
-                        }
-                        Err(e) => {
-                            web_sys::console::warn_1(&format!("warpscope: the practice card's chunk: {e}").into());
-                            failed.set(true);
-                        }
-                    }
-                });
-            }
-        });
-    }
-    if let Some(view) = QUESTION_VIEW.with(|v| v.get()) {
+    let chunk = use_chunk(&QUESTION_VIEW, "practice-question", || Box::pin(question_view()), &[]);
+    if let Chunk::Ready(view) = chunk {
         return view(p.q.clone(), p.dispatch.clone());
     }
-    let retry = {
-        let attempt = attempt.clone();
-        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
-    };
     html! {
         <section class="practice-card practice-pending" data-chunk="practice-question"
-            data-chunk-state={if *failed { "failed" } else { "loading" }}>
-            if *failed {
-                <div class="chunk-failed" role="alert" data-testid="chunk-failed">
-                    <p>{ ctx.t("page.load-failed") }</p>
-                    <button class="chunk-retry" data-testid="chunk-retry" onclick={retry}>{ ctx.t("frame.retry") }</button>
-                </div>
-            } else {
-                <p class="chunk-loading" role="status" data-testid="chunk-loading">{ ctx.t("page.loading") }</p>
-            }
+            data-chunk-state={state_name(&chunk)}>
+            { pending(&ctx, &chunk, "page.loading", "page.load-failed") }
         </section>
     }
 }

@@ -1,0 +1,125 @@
+//! Code that comes in a chunk of its own (the split build, issue 24): one
+//! hook for every place that waits for one (a topic's panel, the deck,
+//! lecture and practice pages, the practice card, the GIF export), and the
+//! one "loading…" / error-with-Retry block they show meanwhile.
+
+use super::ctx::AppCtx;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::thread::LocalKey;
+use wasm_split_helpers::SplitLoaderError;
+use yew::prelude::*;
+
+/// What a split point's loader gives, once its chunk is in.
+pub type ChunkFuture<T> = Pin<Box<dyn Future<Output = Result<T, SplitLoaderError>>>>;
+
+/// The values of one kind of split point that are in, by name (each kind
+/// keeps its own in a `thread_local`).
+pub type Slots<T> = RefCell<Vec<(&'static str, T)>>;
+
+/// `name`'s value, if its chunk is in.
+pub fn get<T: Copy + 'static>(slots: &'static LocalKey<Slots<T>>, name: &str) -> Option<T> {
+    slots.with(|s| s.borrow().iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+}
+
+/// Keeps `name`'s value (the first one stays).
+pub fn put<T: Copy + 'static>(slots: &'static LocalKey<Slots<T>>, name: &'static str, value: T) {
+    slots.with(|s| {
+        if !s.borrow().iter().any(|(n, _)| *n == name) {
+            s.borrow_mut().push((name, value));
+        }
+    });
+}
+
+/// Where a chunk stands.
+pub enum Chunk<T> {
+    Ready(T),
+    Loading,
+    /// It could not be fetched (offline, or a chunk of another build): the
+    /// callback tries again.
+    Failed(Callback<MouseEvent>),
+}
+
+/// `name`'s value from its chunk, fetched through `load` the first time
+/// (again after a failure, on Retry), together with the own texts of
+/// `topics` in the language shown (`texts::load_parts`): ready when both
+/// are in.
+#[hook]
+pub fn use_chunk<T: Copy + 'static>(
+    slots: &'static LocalKey<Slots<T>>,
+    name: &'static str,
+    load: fn() -> ChunkFuture<T>,
+    topics: &[&'static str],
+) -> Chunk<T> {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let failed = use_state(|| false);
+    let attempt = use_state(|| 0u32);
+    let arrived = use_force_update();
+    // Their texts are needed in any language the page switches to.
+    topics.iter().for_each(|id| super::texts::want(id));
+    let missing: Vec<&'static str> = topics.iter().copied().filter(|id| !crate::i18n::has_part(ctx.lang, id)).collect();
+    let texts_in = missing.is_empty();
+    {
+        let failed = failed.clone();
+        use_effect_with((name, ctx.lang, *attempt), move |&(name, lang, _)| {
+            let chunk = get(slots, name).is_none();
+            if chunk || !missing.is_empty() {
+                failed.set(false);
+            }
+            if chunk {
+                let (failed, arrived) = (failed.clone(), arrived.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    match load().await {
+                        Ok(value) => {
+                            put(slots, name, value);
+                            arrived.force_update();
+                        }
+                        Err(e) => {
+                            web_sys::console::warn_1(&format!("warpscope: the chunk of {name}: {e}").into());
+                            failed.set(true);
+                        }
+                    }
+                });
+            }
+            if !missing.is_empty() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match super::texts::load_parts(lang, &missing).await {
+                        Ok(()) => arrived.force_update(),
+                        Err(e) => {
+                            web_sys::console::warn_1(&format!("warpscope: the texts of {name}: {e}").into());
+                            failed.set(true);
+                        }
+                    }
+                });
+            }
+        });
+    }
+    match get(slots, name).filter(|_| texts_in) {
+        Some(value) => Chunk::Ready(value),
+        None if *failed => Chunk::Failed(Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))),
+        None => Chunk::Loading,
+    }
+}
+
+/// What a place shows while its chunk loads ("loading…", as a status) or
+/// after it failed (the error `failed_key` says, and Retry).
+pub fn pending<T>(ctx: &AppCtx, chunk: &Chunk<T>, loading_key: &str, failed_key: &str) -> Html {
+    match chunk {
+        Chunk::Failed(retry) => html! {
+            <div class="chunk-failed" role="alert" data-testid="chunk-failed">
+                <p>{ ctx.t(failed_key) }</p>
+                <button class="chunk-retry" data-testid="chunk-retry" onclick={retry.clone()}>{ ctx.t("frame.retry") }</button>
+            </div>
+        },
+        _ => html! { <p class="chunk-loading" role="status" data-testid="chunk-loading">{ ctx.t(loading_key) }</p> },
+    }
+}
+
+/// `data-chunk-state` of a pending place.
+pub fn state_name<T>(chunk: &Chunk<T>) -> &'static str {
+    match chunk {
+        Chunk::Failed(_) => "failed",
+        _ => "loading",
+    }
+}
