@@ -32,6 +32,31 @@ pub fn put<T: Copy + 'static>(slots: &'static LocalKey<Slots<T>>, name: &'static
     });
 }
 
+thread_local! {
+    /// The chunks being fetched ahead of use, by name.
+    static PREFETCHING: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Fetch `name`'s chunk ahead of use (a link to it hovered or focused, the
+/// browser idle); nothing if it is in or on its way. A failure is forgotten:
+/// the place that needs it tries again.
+pub fn prefetch<T: Copy + 'static>(
+    slots: &'static LocalKey<Slots<T>>,
+    name: &'static str,
+    load: fn() -> ChunkFuture<T>,
+) {
+    if get(slots, name).is_some() || PREFETCHING.with(|p| p.borrow().contains(&name)) {
+        return;
+    }
+    PREFETCHING.with(|p| p.borrow_mut().push(name));
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Ok(value) = load().await {
+            put(slots, name, value);
+        }
+        PREFETCHING.with(|p| p.borrow_mut().retain(|n| *n != name));
+    });
+}
+
 /// Where a chunk stands.
 pub enum Chunk<T> {
     Ready(T),

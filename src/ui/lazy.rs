@@ -25,7 +25,6 @@ thread_local! {
 thread_local! {
     /// Every lazily loaded page, by route name (handed in by the shell).
     static PAGES: std::cell::Cell<&'static [(&'static str, LoadPage)]> = const { std::cell::Cell::new(&[]) };
-    static PREFETCHING: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Hands in the lazily loaded pages (at start-up), for [`prefetch`].
@@ -34,23 +33,11 @@ pub fn install_pages(pages: &'static [(&'static str, LoadPage)]) {
 }
 
 /// Fetch the chunk of page `name` (a route: `deck`, `practice`, `lecture`)
-/// ahead of use, if it is one; a failure is forgotten (the page tries again).
+/// ahead of use, if it is one (see [`super::chunk::prefetch`]).
 pub fn prefetch(name: &str) {
-    let Some(&(name, load)) = PAGES.with(|p| p.get()).iter().find(|(n, _)| *n == name) else { return };
-    if loaded(name).is_some() || PREFETCHING.with(|p| p.borrow().contains(&name)) {
-        return;
+    if let Some(&(name, load)) = PAGES.with(|p| p.get()).iter().find(|(n, _)| *n == name) {
+        super::chunk::prefetch(&LOADED, name, load);
     }
-    PREFETCHING.with(|p| p.borrow_mut().push(name));
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Ok(page) = load().await {
-            super::chunk::put(&LOADED, name, page);
-        }
-        PREFETCHING.with(|p| p.borrow_mut().retain(|n| *n != name));
-    });
-}
-
-fn loaded(name: &str) -> Option<PageView> {
-    super::chunk::get(&LOADED, name)
 }
 
 #[derive(Properties, Clone)]

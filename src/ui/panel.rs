@@ -96,32 +96,11 @@ pub type LoadView = fn() -> ViewFuture;
 thread_local! {
     /// The views whose chunks are in, by topic id.
     static LOADED: super::chunk::Slots<Loaded> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Topics whose chunk is being fetched ahead of use.
-    static PREFETCHING: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn loaded(id: &str) -> Option<Loaded> {
-    super::chunk::get(&LOADED, id)
-}
-
-fn remember(id: &'static str, view: Loaded) {
-    super::chunk::put(&LOADED, id, view);
-}
-
-/// Fetch a topic's chunk ahead of use (a link hovered or focused, the
-/// browser idle); nothing if it is in or on its way. A failure is forgotten:
-/// the panel tries again when shown.
+/// Fetch a topic's chunk ahead of use (see [`super::chunk::prefetch`]).
 pub fn prefetch(id: &'static str, load: LoadView) {
-    if loaded(id).is_some() || PREFETCHING.with(|p| p.borrow().contains(&id)) {
-        return;
-    }
-    PREFETCHING.with(|p| p.borrow_mut().push(id));
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Ok(view) = load().await {
-            remember(id, view);
-        }
-        PREFETCHING.with(|p| p.borrow_mut().retain(|t| *t != id));
-    });
+    super::chunk::prefetch(&LOADED, id, load);
 }
 
 thread_local! {
@@ -177,26 +156,14 @@ fn prefetch_neighbours_when_idle(id: &'static str) {
 }
 
 fn prefetch_neighbours_on_idle(id: &'static str) {
-    use wasm_bindgen::JsCast;
     let (all, _) = REGISTRY.with(|r| r.get());
     let Some(i) = all.iter().position(|t| t.id == id) else { return };
     let ids: Vec<&'static str> =
         [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| all.get(j)).map(|t| t.id).collect();
-    let run = wasm_bindgen::closure::Closure::once_into_js(move || ids.iter().for_each(|id| prefetch_route(id)));
-    let w = super::dom::window();
-    let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    match idle {
-        Some(f) => {
-            let opts = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&opts, &"timeout".into(), &3000.into());
-            let _ = f.call2(&w, &run, &opts);
-        }
-        None => {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 1000);
-        }
-    }
+    wasm_bindgen_futures::spawn_local(async move {
+        super::background::when_idle().await;
+        ids.iter().for_each(|id| prefetch_route(id));
+    });
 }
 
 #[derive(Properties, Clone)]
