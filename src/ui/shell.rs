@@ -161,7 +161,7 @@ fn Shell() -> Html {
             }
         });
     }
-    super::texts::showing(lang);
+    super::texts::showing(location.path(), lang);
     let ctx = AppCtx { lang, asked_lang: wanted, present, embed, deck, practice };
 
     // Global notices stay up after the URL has been rewritten (same page),

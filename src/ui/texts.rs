@@ -14,22 +14,32 @@ fn js_problem(e: JsValue) -> String {
 }
 
 thread_local! {
-    /// The topics whose texts the page has needed so far: a switch of
-    /// language loads theirs with the shared file, before the page changes.
+    /// The topics whose texts the page shown needs: a switch of language
+    /// loads theirs with the shared file, before the page changes.
     static WANTED: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
     /// Each file's download, started once (a panel, its prefetch and a
     /// switch of language share it); forgotten if it failed.
     static FETCHES: RefCell<Vec<(String, js_sys::Promise)>> = const { RefCell::new(Vec::new()) };
     /// The language the page shows (for prefetching a topic's texts).
     static SHOWN: Cell<Lang> = const { Cell::new(Lang::En) };
+    /// The route shown (its path): a new one needs texts of its own.
+    static PAGE: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// The page now shows `lang` (the shell says so at each render).
-pub fn showing(lang: Lang) {
+/// The page now shows route `path` in `lang` (the shell says so at each
+/// render, before the page's parts say which topics' texts they need).
+pub fn showing(path: &str, lang: Lang) {
     SHOWN.with(|s| s.set(lang));
+    PAGE.with(|p| {
+        if *p.borrow() != path {
+            *p.borrow_mut() = path.to_string();
+            WANTED.with(|w| w.borrow_mut().clear());
+        }
+    });
 }
 
-/// Topic `id`'s texts are needed from now on (in every language shown).
+/// Topic `id`'s texts are needed by the page shown (in any language it
+/// switches to).
 pub fn want(id: &'static str) {
     WANTED.with(|w| {
         if !w.borrow().contains(&id) {
@@ -93,7 +103,7 @@ async fn fetch_all(lang: Lang, files: Vec<String>) -> Result<(), String> {
 }
 
 /// Fetches and adopts a language's shared texts and those of every topic
-/// wanted so far (nothing to do if they are in).
+/// the page shown needs (nothing to do if they are in).
 pub async fn load(lang: Lang) -> Result<(), String> {
     let mut files = Vec::new();
     if !i18n::is_loaded(lang) {
@@ -107,7 +117,7 @@ pub async fn load(lang: Lang) -> Result<(), String> {
     fetch_all(lang, files).await
 }
 
-/// Fetches and adopts topics `ids`' own texts in `lang` (wanted from now on).
+/// Fetches and adopts topics `ids`' own texts in `lang` (wanted by the page).
 pub async fn load_parts(lang: Lang, ids: &[&'static str]) -> Result<(), String> {
     ids.iter().for_each(|id| want(id));
     let files = ids.iter().filter(|id| !i18n::has_part(lang, id)).map(|id| i18n::part_file_name(lang, id)).collect();

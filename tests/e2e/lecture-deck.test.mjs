@@ -224,6 +224,8 @@ describe('the lecture, studied', () => {
         assert.equal(await page.locator('[data-testid=study-view]').getAttribute('data-id'), id);
         // The landing page says where to continue.
         await open(page, env.srv.base, '#/?lang=zh');
+        // The page switches once the 中文 texts are in.
+        await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
         const cont = page.locator('[data-testid=lecture-continue]');
         assert.equal(await cont.getAttribute('data-stop'), String(s));
         assert.match(await cont.innerText(), /继续/);
