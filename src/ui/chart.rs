@@ -152,40 +152,45 @@ pub fn downsample(ys: &[f64], n: usize) -> Vec<(f64, f64)> {
         .collect()
 }
 
-thread_local! {
-    /// The canvas plotters draws on, out of the document (see [`draw_detached`]).
-    static DETACHED: std::cell::RefCell<Option<HtmlCanvasElement>> = const { std::cell::RefCell::new(None) };
-}
+/// The canvas a chart draws on, out of the document (see [`draw_detached`]);
+/// one per chart, kept between draws at the chart's size.
+type Detached = Rc<std::cell::RefCell<Option<HtmlCanvasElement>>>;
 
-/// Draw with `draw` on a canvas that is not in the document, the size of
-/// `canvas`, then copy the result onto `canvas` in one `drawImage`. A font
-/// set on a canvas in the document makes the browser bring the page's style
-/// up to date first (a canvas font may be relative to it): after a render
-/// that changed the page, that was ~2 ms of every chart redrawn, at
-/// plotters' first label. Out of the document, a font costs nothing more.
-fn draw_detached<R>(canvas: &HtmlCanvasElement, draw: impl FnOnce(&HtmlCanvasElement) -> Option<R>) -> Option<R> {
+/// Draw with `draw` on the chart's canvas out of the document (`detached`,
+/// made the size of `canvas` the first time and when the size changes),
+/// then copy the result onto `canvas` in one `drawImage`. A font set on a
+/// canvas in the document makes the browser bring the page's style up to
+/// date first (a canvas font may be relative to it): after a render that
+/// changed the page, that was ~2 ms of every chart redrawn, at plotters'
+/// first label. Out of the document, a font costs nothing more.
+fn draw_detached<R>(
+    canvas: &HtmlCanvasElement,
+    detached: &Detached,
+    draw: impl FnOnce(&HtmlCanvasElement) -> Option<R>,
+) -> Option<R> {
     use wasm_bindgen::JsCast;
-    let off = DETACHED.with(|d| {
-        let mut d = d.borrow_mut();
-        if d.is_none() {
-            let doc = super::dom::window().document()?;
-            *d = Some(doc.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()?);
-        }
-        d.clone()
-    })?;
-    // A new size also resets the drawing state, as a fresh canvas would be.
-    off.set_width(canvas.width());
-    off.set_height(canvas.height());
+    let (w, h) = (canvas.width(), canvas.height());
+    let mut slot = detached.borrow_mut();
+    if slot.as_ref().is_none_or(|c| c.width() != w || c.height() != h) {
+        let doc = super::dom::window().document()?;
+        let c = doc.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()?;
+        c.set_width(w);
+        c.set_height(h);
+        *slot = Some(c);
+    }
+    let off = slot.as_ref()?;
     // Text in the page's language (the glyphs a font picks for Han characters).
     let lang = canvas.closest("[lang]").ok().flatten().and_then(|e| e.get_attribute("lang"));
-    let _ = match lang {
-        Some(l) => off.set_attribute("lang", &l),
-        None => off.remove_attribute("lang"),
-    };
-    let out = draw(&off);
+    if off.get_attribute("lang") != lang {
+        let _ = match lang {
+            Some(l) => off.set_attribute("lang", &l),
+            None => off.remove_attribute("lang"),
+        };
+    }
+    let out = draw(off);
     let ctx = context_2d(canvas)?;
-    ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
-    let _ = ctx.draw_image_with_html_canvas_element(&off, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, w as f64, h as f64);
+    let _ = ctx.draw_image_with_html_canvas_element(off, 0.0, 0.0);
     out
 }
 
@@ -255,6 +260,7 @@ pub fn Chart(props: &ChartProps) -> Html {
     let plot = use_node_ref();
     let overlay = use_node_ref();
     let area = use_mut_ref(|| None::<(Range<i32>, Range<i32>)>);
+    let detached: Detached = use_mut_ref(|| None);
     let dpr = super::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((props.width * dpr).round() as u32, (props.height * dpr).round() as u32);
 
@@ -284,9 +290,10 @@ pub fn Chart(props: &ChartProps) -> Html {
         let area = area.clone();
         let draw_cursor = draw_cursor.clone();
         let cursor = props.cursor;
+        let detached = detached.clone();
         use_effect_with((props.data.clone(), pw, ph), move |(data, _, _)| {
             if let Some(c) = plot.cast::<HtmlCanvasElement>() {
-                *area.borrow_mut() = draw_detached(&c, |off| draw_plot(off, data, dpr));
+                *area.borrow_mut() = draw_detached(&c, &detached, |off| draw_plot(off, data, dpr));
                 let _ = c.set_attribute("data-painted", "1");
             }
             draw_cursor(cursor);
@@ -465,6 +472,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
 #[component]
 pub fn LogChart(p: &LogChartProps) -> Html {
     let canvas = use_node_ref();
+    let detached: Detached = use_mut_ref(|| None);
     let dpr = super::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
@@ -472,7 +480,7 @@ pub fn LogChart(p: &LogChartProps) -> Html {
         let props = p.clone();
         use_effect_with((p.series.clone(), p.marker.to_bits(), pw, ph, p.present), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if draw_detached(&c, |off| draw_log(off, &props, dpr)).is_some() {
+                if draw_detached(&c, &detached, |off| draw_log(off, &props, dpr)).is_some() {
                     let _ = c.set_attribute("data-painted", "1");
                 }
             }
@@ -640,6 +648,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
 #[component]
 pub fn RooflineChart(p: &RooflineProps) -> Html {
     let canvas = use_node_ref();
+    let detached: Detached = use_mut_ref(|| None);
     let dpr = super::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
@@ -649,7 +658,7 @@ pub fn RooflineChart(p: &RooflineProps) -> Html {
             (p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), pw, ph, p.present, p.ridge_label.clone()),
             move |_| {
                 if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    if draw_detached(&c, |off| draw_roofline(off, &props, dpr)).is_some() {
+                    if draw_detached(&c, &detached, |off| draw_roofline(off, &props, dpr)).is_some() {
                         let _ = c.set_attribute("data-painted", "1");
                     }
                 }
