@@ -222,7 +222,7 @@ pub fn use_systolic_panel() -> Html {
         })
     };
     let legend = {
-        let (ctx, theme) = (ctx.clone(), theme.clone());
+        let (ctx, theme) = (ctx.clone(), *theme);
         part((params, ctx.clone()), move || {
             let ctx = &ctx;
             html! {
