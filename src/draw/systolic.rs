@@ -451,29 +451,43 @@ pub fn heat_pixels(s: &Systolic, c: u64, th: &Theme) -> Vec<u8> {
         for i in 0..p.rows {
             let row = &mut px[i * p.cols * 4..(i + 1) * p.cols * 4];
             for w in cuts.windows(2) {
-                let colour = rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, w[0]), th));
-                for out in row[w[0] * 4..w[1] * 4].chunks_exact_mut(4) {
-                    out.copy_from_slice(&colour);
-                }
+                fill_rgba(&mut row[w[0] * 4..w[1] * 4], rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, w[0]), th)));
             }
         }
         return px;
     }
     let f = s.fold_at(c);
     let outside = rgba(brief_color(s, (false, 0.0, false), th));
-    let diag: Vec<[u8; 4]> = (0..f.ur + f.uc - 1)
-        .map(|d| {
-            let (i, j) = if d < f.uc { (0, d) } else { (d - f.uc + 1, f.uc - 1) };
-            rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, j), th))
-        })
-        .collect();
-    for i in 0..p.rows {
-        let row = &mut px[i * p.cols * 4..(i + 1) * p.cols * 4];
-        for (j, out) in row.chunks_exact_mut(4).enumerate() {
-            out.copy_from_slice(if i < f.ur && j < f.uc { &diag[i + j] } else { &outside });
-        }
+    // PE (i, j) of the fold shows diagonal i + j: row i is diagonals
+    // i .. i + uc, then the PEs outside the fold (whole rows copied, not
+    // pixel by pixel: 65,536 PEs at 256 × 256, at every cycle).
+    let mut diag = vec![0u8; (f.ur + f.uc).saturating_sub(1) * 4];
+    for (d, out) in diag.chunks_exact_mut(4).enumerate() {
+        let (i, j) = if d < f.uc { (0, d) } else { (d - f.uc + 1, f.uc - 1) };
+        out.copy_from_slice(&rgba(brief_color(s, s.pe_brief_in(pos.as_ref(), i, j), th)));
+    }
+    let (ur, uc) = (f.ur.min(p.rows), f.uc.min(p.cols));
+    fill_rgba(&mut px, outside);
+    for i in 0..ur {
+        px[i * p.cols * 4..(i * p.cols + uc) * 4].copy_from_slice(&diag[i * 4..(i + uc) * 4]);
     }
     px
+}
+
+/// Fill `dst` (whole RGBA pixels) with `colour`: one pixel written, then
+/// copied onto itself in doubling runs (a pixel-by-pixel loop is slow in a
+/// build optimised for size).
+pub fn fill_rgba(dst: &mut [u8], colour: [u8; 4]) {
+    if dst.len() < 4 {
+        return;
+    }
+    dst[..4].copy_from_slice(&colour);
+    let mut n = 4;
+    while n < dst.len() {
+        let m = n.min(dst.len() - n);
+        dst.copy_within(..m, n);
+        n += m;
+    }
 }
 
 fn draw_heat(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Scene {
@@ -495,22 +509,28 @@ fn draw_heat(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str) -> Sce
     let (left, topb) = queue_bands(s, c);
     let bw = band as u32;
     let mut lp = vec![0u8; (bw as usize) * p.rows * 4];
+    let rgba = |x: Rgba| [x.0, x.1, x.2, x.3];
     for (i, frac) in left.iter().enumerate() {
-        let filled = (frac * band).round() as usize;
-        for x in 0..bw as usize {
-            let col = if x >= bw as usize - filled { th.a_color } else { th.waiting };
-            let o = (i * bw as usize + x) * 4;
-            lp[o..o + 4].copy_from_slice(&[col.0, col.1, col.2, col.3]);
-        }
+        let filled = ((frac * band).round() as usize).min(bw as usize);
+        let row = &mut lp[i * bw as usize * 4..(i + 1) * bw as usize * 4];
+        let (waiting, entered) = row.split_at_mut((bw as usize - filled) * 4);
+        fill_rgba(waiting, rgba(th.waiting));
+        fill_rgba(entered, rgba(th.a_color));
     }
     scene.shapes.push(Shape::Bitmap { x: x0, y: gy, w: band, h, px_w: bw, px_h: p.rows as u32, rgba: lp });
     let mut tp = vec![0u8; (bw as usize) * p.cols * 4];
-    for (j, frac) in topb.iter().enumerate() {
-        let filled = (frac * band).round() as usize;
-        for y in 0..bw as usize {
-            let col = if y >= bw as usize - filled { th.b_color } else { th.waiting };
-            let o = (y * p.cols + j) * 4;
-            tp[o..o + 4].copy_from_slice(&[col.0, col.1, col.2, col.3]);
+    // Row y of the top band: column j is B's colour from its filled depth
+    // down. Runs of columns with the same depth are filled at once.
+    let depth: Vec<usize> =
+        topb.iter().map(|frac| bw as usize - ((frac * band).round() as usize).min(bw as usize)).collect();
+    for y in 0..bw as usize {
+        let row = &mut tp[y * p.cols * 4..(y + 1) * p.cols * 4];
+        let mut j = 0;
+        while j < p.cols {
+            let on = y >= depth[j];
+            let end = (j..p.cols).find(|&k| (y >= depth[k]) != on).unwrap_or(p.cols);
+            fill_rgba(&mut row[j * 4..end * 4], rgba(if on { th.b_color } else { th.waiting }));
+            j = end;
         }
     }
     scene.shapes.push(Shape::Bitmap { x: gx, y: top, w, h: band, px_w: p.cols as u32, px_h: bw, rgba: tp });
@@ -575,6 +595,98 @@ mod tests {
 
     fn sim(rows: usize, cols: usize, k: usize, df: Dataflow) -> Systolic {
         Systolic::new(Params { rows, cols, m: rows, k, n: cols, dataflow: df, ..Params::default() })
+    }
+
+    /// The heat map and the operand bands, pixel by pixel as they were
+    /// first written, against the row copies that replaced them (same bytes).
+    #[test]
+    fn heat_map_and_bands_are_the_pixel_by_pixel_ones() {
+        let rgba = |x: Rgba| [x.0, x.1, x.2, x.3];
+        let th = Theme::normal();
+        let shapes = [(16, 16, 8, 8, 8), (40, 24, 70, 9, 50), (7, 5, 3, 20, 2), (64, 64, 64, 64, 64)];
+        for (rows, cols, m, k, n) in shapes {
+            for df in [Dataflow::Os, Dataflow::Ws, Dataflow::Is] {
+                let s = Systolic::new(Params { rows, cols, m, k, n, dataflow: df, ..Params::default() });
+                let total = s.total_cycles();
+                for c in (0..=total).step_by((total as usize / 37).max(1)).chain([total]) {
+                    let p = s.params();
+                    let pos = s.pos(c);
+                    let f = s.fold_at(c);
+                    let mut want = vec![0u8; p.rows * p.cols * 4];
+                    if pos.is_none_or(|q| q.load_step().is_some()) {
+                        let prev_uc = if f.index > 0 { s.schedule().fold(f.index - 1).uc } else { f.uc };
+                        let mut cuts = vec![0, f.uc.min(p.cols), prev_uc.min(p.cols), p.cols];
+                        cuts.sort_unstable();
+                        cuts.dedup();
+                        for i in 0..p.rows {
+                            for w in cuts.windows(2) {
+                                let colour = rgba(brief_color(&s, s.pe_brief_in(pos.as_ref(), i, w[0]), &th));
+                                for j in w[0]..w[1] {
+                                    want[(i * p.cols + j) * 4..(i * p.cols + j + 1) * 4].copy_from_slice(&colour);
+                                }
+                            }
+                        }
+                    } else {
+                        for i in 0..p.rows {
+                            for j in 0..p.cols {
+                                let b = if i < f.ur && j < f.uc {
+                                    s.pe_brief_in(pos.as_ref(), i, j)
+                                } else {
+                                    (false, 0.0, false)
+                                };
+                                // The diagonal's colour: every PE of one diagonal is its first's.
+                                let b = if i < f.ur && j < f.uc {
+                                    let d = i + j;
+                                    let (i0, j0) = if d < f.uc { (0, d) } else { (d - f.uc + 1, f.uc - 1) };
+                                    s.pe_brief_in(pos.as_ref(), i0, j0)
+                                } else {
+                                    b
+                                };
+                                want[(i * p.cols + j) * 4..(i * p.cols + j + 1) * 4]
+                                    .copy_from_slice(&rgba(brief_color(&s, b, &th)));
+                            }
+                        }
+                    }
+                    assert_eq!(heat_pixels(&s, c, &th), want, "{rows}x{cols} m{m} k{k} n{n} {df:?} cycle {c}");
+                    // The bands of the heat drawing.
+                    let scene = draw_heat(&s, c, &th, 800.0, "");
+                    let (left, top) = queue_bands(&s, c);
+                    let bw = 26usize;
+                    let bitmaps: Vec<&Vec<u8>> = scene
+                        .shapes
+                        .iter()
+                        .filter_map(|sh| if let Shape::Bitmap { rgba, .. } = sh { Some(rgba) } else { None })
+                        .collect();
+                    let mut lp = vec![0u8; bw * p.rows * 4];
+                    for (i, frac) in left.iter().enumerate() {
+                        let filled = (frac * 26.0).round() as usize;
+                        for x in 0..bw {
+                            let col = if x >= bw - filled { th.a_color } else { th.waiting };
+                            lp[(i * bw + x) * 4..(i * bw + x) * 4 + 4].copy_from_slice(&rgba(col));
+                        }
+                    }
+                    let mut tp = vec![0u8; bw * p.cols * 4];
+                    for (j, frac) in top.iter().enumerate() {
+                        let filled = (frac * 26.0).round() as usize;
+                        for y in 0..bw {
+                            let col = if y >= bw - filled { th.b_color } else { th.waiting };
+                            tp[(y * p.cols + j) * 4..(y * p.cols + j) * 4 + 4].copy_from_slice(&rgba(col));
+                        }
+                    }
+                    assert_eq!(bitmaps[0], &lp, "left band, {df:?} cycle {c}");
+                    assert_eq!(bitmaps[1], &tp, "top band, {df:?} cycle {c}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fill_rgba_fills_every_pixel() {
+        for n in 0..40 {
+            let mut v = vec![9u8; n * 4];
+            fill_rgba(&mut v, [1, 2, 3, 4]);
+            assert_eq!(v, [1u8, 2, 3, 4].repeat(n));
+        }
     }
 
     #[test]

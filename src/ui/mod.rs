@@ -17,6 +17,7 @@ pub mod lecture_page;
 pub mod lecture_table;
 pub mod measured;
 pub mod panel;
+pub mod part;
 pub mod paint;
 pub mod panic;
 pub mod player;

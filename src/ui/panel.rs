@@ -244,6 +244,7 @@ pub struct Panel {
     pub fit_height: f64,
     /// Is the controls drawer open?
     pub drawer: UseStateHandle<bool>,
+    callbacks: Rc<std::cell::RefCell<Callbacks>>,
 }
 
 /// The box a panel's canvas may fill: its column's width and the height left
@@ -292,15 +293,20 @@ pub fn use_panel(topic: &'static Topic) -> Panel {
         *fitted.borrow_mut() = (bx, bx.width);
     }
     let width = fitted.borrow().1.clamp(1.0, MAX_STAGE_WIDTH);
-    let fit = Callback::from(move |drawn: (f64, f64)| {
-        let next = refit(fitted.borrow().0, drawn);
-        if let Some(w) = next {
-            if (fitted.borrow().1 - w).abs() >= 2.0 {
-                fitted.borrow_mut().1 = w;
-                refresh.force_update();
+    // One callback for the panel's life (the canvas's context doesn't change).
+    let fit = (*use_memo((), move |_| {
+        Callback::from(move |drawn: (f64, f64)| {
+            let next = refit(fitted.borrow().0, drawn);
+            if let Some(w) = next {
+                if (fitted.borrow().1 - w).abs() >= 2.0 {
+                    fitted.borrow_mut().1 = w;
+                    refresh.force_update();
+                }
             }
-        }
-    });
+        })
+    }))
+    .clone();
+    let callbacks = use_mut_ref(Callbacks::default);
     let drawer = use_state(|| drawer_default(ctx.present));
     {
         let drawer = drawer.clone();
@@ -320,20 +326,52 @@ pub fn use_panel(topic: &'static Topic) -> Panel {
         dismiss: st.dismiss,
         stage,
         width,
+        callbacks,
     }
 }
 
+/// A panel's setters, made once per parameter ([`Panel::set`], [`Panel::seek`]):
+/// the same callback at every render.
+#[derive(Default)]
+pub struct Callbacks {
+    set: Vec<(&'static str, Callback<i64>)>,
+    seek: Vec<(&'static str, Callback<u64>)>,
+}
+
 impl Panel {
-    /// A callback that sets an integer parameter.
-    pub fn set(&self, name: &'static str) -> Callback<i64> {
-        let d = self.dispatch.clone();
-        Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))))
+    /// The values with `names` (the position, the speed) at their defaults:
+    /// what a [`part`](super::part::part) that shows none of them is rendered again for.
+    pub fn values_but(&self, names: &[&str]) -> Values {
+        names.iter().fold(self.v.clone(), |v, name| match v.specs().iter().find(|s| s.name == *name) {
+            Some(spec) => v.with(name, spec.default_value()),
+            None => v,
+        })
     }
 
-    /// A callback that sets a position parameter (a player's or chart's seek).
-    pub fn seek(&self, name: &'static str) -> Callback<u64> {
+    /// A callback that sets an integer parameter.
+    /// (The same callback at every render: the dispatch is the panel's for its life.)
+    pub fn set(&self, name: &'static str) -> Callback<i64> {
+        let mut cbs = self.callbacks.borrow_mut();
+        if let Some((_, cb)) = cbs.set.iter().find(|(n, _)| *n == name) {
+            return cb.clone();
+        }
         let d = self.dispatch.clone();
-        Callback::from(move |x: u64| d.emit(Action::Set(name, Value::Int(x as i64))))
+        let cb = Callback::from(move |x: i64| d.emit(Action::Set(name, Value::Int(x))));
+        cbs.set.push((name, cb.clone()));
+        cb
+    }
+
+    /// A callback that sets a position parameter (a player's or chart's seek),
+    /// the same at every render.
+    pub fn seek(&self, name: &'static str) -> Callback<u64> {
+        let mut cbs = self.callbacks.borrow_mut();
+        if let Some((_, cb)) = cbs.seek.iter().find(|(n, _)| *n == name) {
+            return cb.clone();
+        }
+        let d = self.dispatch.clone();
+        let cb = Callback::from(move |x: u64| d.emit(Action::Set(name, Value::Int(x as i64))));
+        cbs.seek.push((name, cb.clone()));
+        cb
     }
 
     /// The size of a chart that is the panel's stage (roofline, hardware,

@@ -284,13 +284,16 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
         });
     }
 
+    // The same callbacks at every render (a callback compares by pointer):
+    // the parts of a panel that take them are not rendered again when only
+    // the position moved.
     let dispatch = {
-        let state = state.clone();
-        Callback::from(move |a: Action| state.dispatch(a))
+        let dispatcher = state.dispatcher();
+        (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
     let dismiss = {
-        let notices = notices.clone();
-        Callback::from(move |_| notices.set(Rc::new(Vec::new())))
+        let set = notices.setter();
+        (*use_memo((), move |_| Callback::from(move |_| set.set(Rc::new(Vec::new()))))).clone()
     };
     UrlState { values: state.values.clone(), notices: (*notices).clone(), dispatch, dismiss }
 }

@@ -13,6 +13,7 @@ use crate::ui::dom::next_frame;
 use crate::ui::export::Export;
 use crate::ui::inset::RooflineInset;
 use crate::ui::panel::use_panel;
+use crate::ui::part::part;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
@@ -180,14 +181,6 @@ pub fn use_systolic_panel() -> Html {
     let frame_fold = sim.fold_at(cycle);
 
     let on_seek = p.seek("cycle");
-    let presets = super::PRESETS
-        .iter()
-        .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
-        .collect::<Vec<_>>();
-    let tpu_presets = TPUS
-        .iter()
-        .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
-        .collect::<Vec<_>>();
     let phase_chip = |ph: &Phase| {
         let active = frame.phase == *ph;
         html! {
@@ -200,16 +193,73 @@ pub fn use_systolic_panel() -> Html {
     let chart_h = if ctx.present { 240.0 } else { 180.0 };
     let os = params.dataflow == Dataflow::Os;
 
-    let controls = html! {
-        <>
-            { p.controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
-            if !os {
-                { p.controls(&["dbuf"]) }
+    // The parts that don't show the cycle are rendered again only when what
+    // they show changed (a scrub renders the stage's figures and the canvas).
+    let still = (p.values_but(&["cycle", "speed"]), ctx.clone());
+    let controls = {
+        let p = p.clone();
+        part(still.clone(), move || {
+            let ctx = &p.ctx;
+            let presets = super::PRESETS
+                .iter()
+                .map(|&(label, id, r, c, k)| Preset { label, id, values: super::preset_values(r, c, k) })
+                .collect::<Vec<_>>();
+            let tpu_presets = TPUS
+                .iter()
+                .map(|t| Preset { label: super::tpu_label(t.code), id: t.code, values: super::tpu_preset_values(t) })
+                .collect::<Vec<_>>();
+            html! {
+                <>
+                    { p.controls(&["rows", "cols", "m", "k", "n", "dataflow"]) }
+                    if !os {
+                        { p.controls(&["dbuf"]) }
+                    }
+                    { p.controls(&["conv", "seed"]) }
+                    { preset_row(ctx, "panel.presets", &presets, &p.dispatch) }
+                    { preset_row(ctx, "systolic.tpus", &tpu_presets, &p.dispatch) }
+                </>
             }
-            { p.controls(&["conv", "seed"]) }
-            { preset_row(ctx, "panel.presets", &presets, &p.dispatch) }
-            { preset_row(ctx, "systolic.tpus", &tpu_presets, &p.dispatch) }
-        </>
+        })
+    };
+    let legend = {
+        let (ctx, theme) = (ctx.clone(), *theme);
+        part((params, ctx.clone()), move || {
+            let ctx = &ctx;
+            html! {
+                <div class="legend">
+                    { legend_item(ctx, theme.waiting, "systolic.legend.waiting") }
+                    { legend_item(ctx, theme.busy_hot, "systolic.legend.busy") }
+                    if os {
+                        { legend_item(ctx, theme.done, "systolic.legend.done") }
+                    } else {
+                        { legend_item(ctx, theme.weight, "systolic.legend.weight") }
+                    }
+                    if params.rows > DETAIL_MAX || params.cols > DETAIL_MAX {
+                        <span class="legend-note">{ ctx.t("systolic.large") }</span>
+                    }
+                </div>
+            }
+        })
+    };
+    let folds = (sim.folds() > 1).then(|| {
+        let strip = scene.1.map(|b| (b, scene.0 .0.width, scene.0 .0.height));
+        let (ctx, sim, seek) = (ctx.clone(), sim.clone(), on_seek.clone());
+        part((params, frame_fold.index, strip, ctx.clone()), move || fold_nav(&ctx, &sim, cycle, &seek, strip))
+    });
+    let chip = {
+        let (ctx, sim, v) = (ctx.clone(), sim.clone(), p.v.clone());
+        part(still.clone(), move || match super::chip_line(ctx.lang, &v, &sim) {
+            Some(line) => html! {
+                <p class="systolic-chip" data-testid="systolic-chip" data-clock={super::chip(&v).map(super::clock_value)}>{ line }</p>
+            },
+            None => html! {},
+        })
+    };
+    // This fold's figures beside the run's (which don't move with the cycle).
+    let table = {
+        let (ctx, sim, fold) = (ctx.clone(), sim.clone(), frame_fold);
+        let run: Vec<Metric> = all_metrics.iter().filter(|m| !CARDS.contains(&m.name)).cloned().collect();
+        part((params, frame_fold.index, run.clone(), ctx.clone()), move || accounting(&ctx, &sim, &fold, &run))
     };
     let stage = html! {
         <>
@@ -218,32 +268,19 @@ pub fn use_systolic_panel() -> Html {
             </div>
             <SceneCanvas scene={scene.0.clone()} on_click={on_canvas_click} name={format!("systolic-{}x{}x{}-{}-c{}", params.rows, params.cols, params.k, params.dataflow.code(), cycle)}
                 label={cap.clone()} />
-            <div class="legend">
-                { legend_item(ctx, theme.waiting, "systolic.legend.waiting") }
-                { legend_item(ctx, theme.busy_hot, "systolic.legend.busy") }
-                if os {
-                    { legend_item(ctx, theme.done, "systolic.legend.done") }
-                } else {
-                    { legend_item(ctx, theme.weight, "systolic.legend.weight") }
-                }
-                if params.rows > DETAIL_MAX || params.cols > DETAIL_MAX {
-                    <span class="legend-note">{ ctx.t("systolic.large") }</span>
-                }
-            </div>
+            { legend }
             <Player pos={cycle} len={sim.total_cycles()} speed={p.v.int("speed")} unit="param.cycle"
                 max_speed={super::MAX_SPEED}
                 on_seek={on_seek.clone()} on_speed={p.set("speed")} export={Some((*export).clone())} />
-            if sim.folds() > 1 {
-                { fold_nav(ctx, &sim, cycle, &on_seek, scene.1.map(|b| (b, scene.0 .0.width, scene.0 .0.height))) }
+            if let Some(folds) = folds {
+                { folds }
             }
             { chart_title(ctx, "systolic.timeline") }
             <Chart data={(*chart).clone()} width={chart_w} height={chart_h} cursor={cycle as f64}
                 on_seek={on_seek} label={ctx.t("systolic.timeline")} />
-            if let Some(line) = super::chip_line(ctx.lang, &p.v, &sim) {
-                <p class="systolic-chip" data-testid="systolic-chip" data-clock={super::chip(&p.v).map(super::clock_value)}>{ line }</p>
-            }
+            { chip }
             { readouts(ctx, "systolic", &metrics) }
-            { accounting(ctx, &sim, &frame_fold, &all_metrics) }
+            { table }
             if checked.is_none() {
                 // Until the check has finished there is no max-abs-error
                 // metric (no number that has not been computed), only this.
@@ -271,21 +308,27 @@ pub fn use_systolic_panel() -> Html {
             </p>
         </>
     };
-    let explain = html! {
-        <>
-            <p class={classes!(os.then_some("current"))} data-explain="os">{ ctx.t("systolic.os.explain") }</p>
-            <p class={classes!((params.dataflow == Dataflow::Ws).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
-            <p class={classes!((params.dataflow == Dataflow::Is).then_some("current"))} data-explain="is">{ ctx.t("systolic.is.explain") }</p>
-            <p data-explain="folds">{ ctx.t("systolic.folds.explain") }</p>
-            <h3>{ ctx.t("systolic.conv.title") }</h3>
-            <ul class={classes!("systolic-conv", (params.conv == Conv::ScaleSim).then_some("current"))} data-testid="conventions">
-                { for ["pad", "load", "drain", "util", "index"].iter().map(|k| html! {
-                    <li data-conv={*k}>{ ctx.t(&format!("systolic.conv.{k}")) }</li>
-                }) }
-            </ul>
-            <p class="lecture-check">{ ctx.t("systolic.lecture") }</p>
-        </>
-    };
+    let explain = part((params.dataflow, params.conv, ctx.clone()), {
+        let ctx = ctx.clone();
+        move || {
+            let ctx = &ctx;
+            html! {
+                <>
+                    <p class={classes!(os.then_some("current"))} data-explain="os">{ ctx.t("systolic.os.explain") }</p>
+                    <p class={classes!((params.dataflow == Dataflow::Ws).then_some("current"))} data-explain="ws">{ ctx.t("systolic.ws.explain") }</p>
+                    <p class={classes!((params.dataflow == Dataflow::Is).then_some("current"))} data-explain="is">{ ctx.t("systolic.is.explain") }</p>
+                    <p data-explain="folds">{ ctx.t("systolic.folds.explain") }</p>
+                    <h3>{ ctx.t("systolic.conv.title") }</h3>
+                    <ul class={classes!("systolic-conv", (params.conv == Conv::ScaleSim).then_some("current"))} data-testid="conventions">
+                        { for ["pad", "load", "drain", "util", "index"].iter().map(|k| html! {
+                            <li data-conv={*k}>{ ctx.t(&format!("systolic.conv.{k}")) }</li>
+                        }) }
+                    </ul>
+                    <p class="lecture-check">{ ctx.t("systolic.lecture") }</p>
+                </>
+            }
+        }
+    });
     p.frame(controls, stage, explain)
 }
 
