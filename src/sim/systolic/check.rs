@@ -96,9 +96,20 @@ impl Systolic {
             let end = (st.b_rows + gen).min(k);
             for kk in st.b_rows..end {
                 for j in 0..c {
-                    let v = self.b(kk, j);
-                    st.b[kk * c + j] = v;
-                    st.bt[j * k + kk] = v;
+                    st.b[kk * c + j] = self.b(kk, j);
+                }
+            }
+            // Transposed in tiles: written straight, the column's stride of
+            // k operands (16 KB at k = 4096) made each store a cache miss.
+            const TILE: usize = 16;
+            for k0 in (st.b_rows..end).step_by(TILE) {
+                let k1 = (k0 + TILE).min(end);
+                for j0 in (0..c).step_by(TILE) {
+                    for j in j0..(j0 + TILE).min(c) {
+                        for kk in k0..k1 {
+                            st.bt[j * k + kk] = st.b[kk * c + j];
+                        }
+                    }
                 }
             }
             spent += ((end - st.b_rows) * c) as u64 * GEN_COST;

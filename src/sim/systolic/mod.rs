@@ -225,7 +225,19 @@ pub fn operand(seed: u64, n: u64) -> i32 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^= z >> 31;
-    (z % (OPERAND_MAX as u64 + 1)) as i32
+    digit(z)
+}
+
+/// `z % 10` (an operand in `0..=OPERAND_MAX` from a draw), from the two
+/// halves of `z`: 2³² ≡ 6 (mod 10), so z ≡ 6·hi + lo. The same number as the
+/// 64-bit remainder, which WebAssembly computes with a slow division while
+/// these remainders by a constant are a multiply and a shift (a new run
+/// draws up to 2¹⁸ operands, its check a million more).
+#[inline]
+pub fn digit(z: u64) -> i32 {
+    const _: () = assert!(OPERAND_MAX == 9);
+    let (hi, lo) = ((z >> 32) as u32, z as u32);
+    (((hi % 10) * 6 + lo % 10) % 10) as i32
 }
 
 /// Total cycles of a run, without generating its operands.
@@ -256,9 +268,10 @@ impl Systolic {
         let p = p.clamped();
         // The same numbers as drawing A then B from SplitMix64::new(seed).
         let ops = (p.m * p.k + p.k * p.n <= STORED_OPERANDS).then(|| {
+            // (`rng.range_i32(0, OPERAND_MAX)`, its remainder taken by [`digit`].)
             let mut rng = SplitMix64::new(p.seed);
-            let a = (0..p.m * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
-            let b = (0..p.k * p.n).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+            let a = (0..p.m * p.k).map(|_| digit(rng.next_u64())).collect();
+            let b = (0..p.k * p.n).map(|_| digit(rng.next_u64())).collect();
             (a, b)
         });
         let sched = Schedule::new(p);
