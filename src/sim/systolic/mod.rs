@@ -233,11 +233,20 @@ pub fn operand(seed: u64, n: u64) -> i32 {
 /// 64-bit remainder, which WebAssembly computes with a slow division while
 /// these remainders by a constant are a multiply and a shift (a new run
 /// draws up to 2¹⁸ operands, its check a million more).
+///
+/// (The release build optimises for size, where LLVM keeps a remainder by a
+/// constant as a division: [`rem10`] spells out the multiply and shift.)
 #[inline]
 pub fn digit(z: u64) -> i32 {
     const _: () = assert!(OPERAND_MAX == 9);
-    let (hi, lo) = ((z >> 32) as u32, z as u32);
-    (((hi % 10) * 6 + lo % 10) % 10) as i32
+    rem10(rem10((z >> 32) as u32) * 6 + rem10(z as u32)) as i32
+}
+
+/// `x % 10` for any `u32`: ⌊x / 10⌋ = ⌊x · ⌈2³⁵ / 10⌉ / 2³⁵⌋ exactly.
+#[inline(always)]
+fn rem10(x: u32) -> u32 {
+    let q = ((x as u64 * 0xCCCC_CCCD) >> 35) as u32;
+    x - q * 10
 }
 
 /// Total cycles of a run, without generating its operands.
