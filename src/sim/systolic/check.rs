@@ -198,7 +198,11 @@ fn dot(a: &[i32], b: &[i32]) -> i32 {
         let (x, y) = unsafe { (v128_load(x.as_ptr() as *const v128), v128_load(y.as_ptr() as *const v128)) };
         acc = i32x4_add(acc, i32x4_mul(x, y));
     }
-    i32x4_extract_lane::<0>(acc) + i32x4_extract_lane::<1>(acc) + i32x4_extract_lane::<2>(acc) + i32x4_extract_lane::<3>(acc) + tail
+    i32x4_extract_lane::<0>(acc)
+        + i32x4_extract_lane::<1>(acc)
+        + i32x4_extract_lane::<2>(acc)
+        + i32x4_extract_lane::<3>(acc)
+        + tail
 }
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]

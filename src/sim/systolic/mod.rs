@@ -220,6 +220,7 @@ const GEN_COST: u64 = 8;
 /// Draw number `n` (0-based) of `SplitMix64::new(seed)` as an operand in
 /// `0..=OPERAND_MAX`: SplitMix64's state after `n + 1` draws is
 /// `seed + (n + 1)·γ`, so any draw can be computed directly.
+#[inline]
 pub fn operand(seed: u64, n: u64) -> i32 {
     let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -236,7 +237,7 @@ pub fn operand(seed: u64, n: u64) -> i32 {
 ///
 /// (The release build optimises for size, where LLVM keeps a remainder by a
 /// constant as a division: [`rem10`] spells out the multiply and shift.)
-#[inline]
+#[inline(always)]
 pub fn digit(z: u64) -> i32 {
     const _: () = assert!(OPERAND_MAX == 9);
     rem10(rem10((z >> 32) as u32) * 6 + rem10(z as u32)) as i32
