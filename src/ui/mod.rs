@@ -36,12 +36,13 @@ pub mod widgets;
 /// shell shows a notice about it.
 fn sanitize_hash() {
     let w = dom::window();
-    let hash = w.location().hash().unwrap_or_default();
+    let location = w.location();
+    let hash = location.hash().unwrap_or_default();
     // `location.hash` is "" both without a fragment and for a bare `#` (a
     // click on `<a href="#">`), which the router can't read: tell them apart
-    // by the address.
-    let bare = hash.is_empty() && w.location().href().unwrap_or_default().ends_with('#');
-    if crate::params::routable_hash(&hash) && !bare {
+    // by the address (read only then: this runs twice on every navigation).
+    let bare = || hash.is_empty() && location.href().unwrap_or_default().ends_with('#');
+    if crate::params::routable_hash(&hash) && !bare() {
         return;
     }
     let shown: String = hash.chars().skip(1).take(200).collect();

@@ -76,10 +76,13 @@ fn take_answered(q: &Question) -> Option<Option<Given>> {
 #[hook]
 pub fn use_set_query() -> Callback<Vec<(&'static str, Option<String>)>> {
     let navigator = use_navigator().expect("inside a router");
-    let location = use_location().expect("inside a router");
-    let route = use_route::<Route>().unwrap_or(Route::Home);
-    let pairs = query_pairs(&location).unwrap_or_default();
+    // The address as it is when used (the hook's users are not rendered
+    // again for every change of the address, which a subscription to the
+    // router's location would do: each jump, each of a panel's writes).
     Callback::from(move |changes: Vec<(&'static str, Option<String>)>| {
+        let now = yew_router::history::History::location(&yew_router::history::HashHistory::new());
+        let route = Route::recognize(now.path()).unwrap_or(Route::Home);
+        let pairs = query_pairs(&now).unwrap_or_default();
         let mut q: Vec<(String, String)> =
             pairs.iter().filter(|(k, _)| !changes.iter().any(|(c, _)| c == k)).cloned().collect();
         q.extend(changes.into_iter().filter_map(|(k, v)| v.map(|v| (k.to_string(), v))));

@@ -68,12 +68,59 @@ pub fn App() -> Html {
     }
 }
 
+/// What the shell reads from the address: the path, and of the query on
+/// the start page all of it, elsewhere only the global parameters (a panel
+/// or page reads its own).
+#[derive(Clone, PartialEq)]
+struct ShellLocation {
+    path: String,
+    /// `None`: the query could not be decoded.
+    pairs: Option<Vec<(String, String)>>,
+    /// The query as given, when it could not be decoded (for its notice).
+    broken: String,
+}
+
+impl ShellLocation {
+    fn now() -> Self {
+        let location = yew_router::history::History::location(&yew_router::history::HashHistory::new());
+        let home = Route::recognize(location.path()) == Some(Route::Home);
+        let pairs = query_pairs(&location).map(|q| {
+            if home {
+                q
+            } else {
+                q.into_iter().filter(|(k, _)| crate::params::GLOBAL_PARAMS.contains(&k.as_str())).collect()
+            }
+        });
+        let broken = if pairs.is_none() { location.query_str().to_string() } else { String::new() };
+        ShellLocation { path: location.path().to_string(), pairs, broken }
+    }
+}
+
+/// The shell's part of the address, rendered again only when it changes:
+/// a panel's own parameters changing (a jump through the URL, the panel's
+/// writes of its state) leave the shell as it is. (The router's location
+/// context would render the shell on every change of the address.)
+#[hook]
+fn use_shell_location() -> ShellLocation {
+    let location = use_state_eq(ShellLocation::now);
+    {
+        let set = location.setter();
+        use_effect_with((), move |_| {
+            let history = yew_router::history::HashHistory::new(); // the router's own (one per page)
+            set.set(ShellLocation::now());
+            let listener = yew_router::history::History::listen(&history, move || set.set(ShellLocation::now()));
+            move || drop(listener)
+        });
+    }
+    (*location).clone()
+}
+
 #[component]
 fn Shell() -> Html {
-    let location = use_location().expect("inside a router");
+    let location = use_shell_location();
     let navigator = use_navigator().expect("inside a router");
-    let route = use_route::<Route>().unwrap_or(Route::NotFound);
-    let pairs = query_pairs(&location);
+    let route = Route::recognize(&location.path).unwrap_or(Route::NotFound);
+    let pairs = location.pairs.clone();
 
     // The global parameters, read by their specs (`params::GLOBALS`); lang:
     // the URL's, else the remembered one, else English.
@@ -124,7 +171,7 @@ fn Shell() -> Html {
     if pairs.is_none() {
         global_notices.push(Notice {
             param: "?".into(),
-            given: location.query_str().into(),
+            given: location.broken.clone(),
             problem: Problem::BrokenQuery,
         });
     }
@@ -161,7 +208,7 @@ fn Shell() -> Html {
             }
         });
     }
-    super::texts::showing(location.path(), lang);
+    super::texts::showing(&location.path, lang);
     let ctx = AppCtx { lang, asked_lang: wanted, present, embed, deck, practice };
 
     // Global notices stay up after the URL has been rewritten (same page),
@@ -171,7 +218,7 @@ fn Shell() -> Html {
     let refresh = use_force_update();
     let shown_notices = {
         let mut st = sticky.borrow_mut();
-        let path = location.path().to_string();
+        let path = location.path.clone();
         if !global_notices.is_empty() {
             *st = (path, global_notices.clone());
         } else if st.0 != path {
@@ -245,7 +292,7 @@ fn Shell() -> Html {
     // A new page starts at its top (a link from far down the practice
     // review, a deck's next view); a change of query on the same page keeps
     // the scroll.
-    use_effect_with(location.path().to_string(), |_| super::dom::window().scroll_to_with_x_and_y(0.0, 0.0));
+    use_effect_with(location.path.clone(), |_| super::dom::window().scroll_to_with_x_and_y(0.0, 0.0));
 
     // Key P toggles projector mode anywhere.
     {
@@ -286,7 +333,7 @@ fn Shell() -> Html {
             Some((meta, load)) => html! { <super::panel::LazyPanel key={meta.id} meta={meta} load={load} /> },
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
         },
-        Route::NotFound => html! { <NotFoundPage path={location.path().to_string()} /> },
+        Route::NotFound => html! { <NotFoundPage path={location.path.clone()} /> },
     };
 
     let home_query = ctx.globals();

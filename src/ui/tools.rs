@@ -73,13 +73,26 @@ pub struct PanelToolsProps {
     pub title: String,
 }
 
+/// The address as it is now. The panel's tools read it when used rather
+/// than subscribing to the router's location, which would render them again
+/// for every change of the address (each jump, each of the panel's writes);
+/// what they read is what a render after the last change would have seen.
+fn current_location() -> yew_router::history::Location {
+    yew_router::history::History::location(&yew_router::history::HashHistory::new())
+}
+
+/// This view's address (path and query), as the deck stores it.
+fn current_view_url() -> String {
+    let now = current_location();
+    view_url(now.path(), &query_pairs(&now).unwrap_or_default())
+}
+
 /// The panel header's tools: add this view to the deck, copy the embed code,
 /// previous and next panel in lecture order. Also remembers the panel as
 /// the last one visited.
 #[component]
 pub fn PanelTools(p: &PanelToolsProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let location = use_location().expect("inside a router");
     let id = p.meta.0.id;
     use_effect_with(id, |id| {
         let _ = LocalStorage::set(LAST_KEY, *id);
@@ -88,14 +101,12 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
     // Views in the deck (read once; "+ Deck" updates it).
     let in_deck = use_state(|| load(DECK_KEY).views.len());
     let embed_code = use_state(|| None::<String>);
-    let pairs = query_pairs(&location).unwrap_or_default();
-    let url = view_url(location.path(), &pairs);
     let add = {
         let added = added.clone();
         let in_deck = in_deck.clone();
-        let url = url.clone();
         let title = p.title.clone();
         Callback::from(move |_: MouseEvent| {
+            let url = current_view_url();
             let mut deck = load(DECK_KEY);
             if deck.views.len() < crate::deck::MAX_VIEWS {
                 deck.views.push(View { url: url.clone(), title: title.clone(), note: String::new() });
@@ -114,6 +125,7 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
                 embed_code.set(None);
                 return;
             }
+            let url = current_view_url();
             let sep = if url.contains('?') { '&' } else { '?' };
             let src = format!("{}#{url}{sep}embed=1&lang={lang}", base_url());
             let code = format!(
@@ -141,11 +153,11 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
     };
     let exit_present = {
         let navigator = use_navigator().expect("inside a router");
-        let path = location.path().to_string();
-        let pairs = pairs.clone();
         Callback::from(move |_: MouseEvent| {
+            let now = current_location();
+            let pairs = query_pairs(&now).unwrap_or_default();
             let q: Vec<(String, String)> = pairs.iter().filter(|(k, _)| k != "present").cloned().collect();
-            let id = path.trim_start_matches('/').to_string();
+            let id = now.path().trim_start_matches('/').to_string();
             let _ = navigator.replace_with_query(&Route::Topic { id }, &q);
         })
     };

@@ -94,11 +94,25 @@ impl Systolic {
         let gen = (65_536 / c).max(1);
         while st.b_rows < k && (spent == 0 || spent < macs) {
             let end = (st.b_rows + gen).min(k);
-            for kk in st.b_rows..end {
-                for j in 0..c {
-                    let v = self.b(kk, j);
-                    st.b[kk * c + j] = v;
-                    st.bt[j * k + kk] = v;
+            let rows = &mut st.b[st.b_rows * c..end * c];
+            match &self.ops {
+                Some((_, b)) => rows.copy_from_slice(&b[st.b_rows * c..end * c]),
+                None => {
+                    let first = (self.p.m * k + st.b_rows * c) as u64;
+                    for (n, x) in (first..).zip(rows.iter_mut()) {
+                        *x = operand(self.p.seed, n);
+                    }
+                }
+            }
+            // Transposed a column at a time, 16 rows of B per pass: written
+            // straight, a column's stride of k operands (16 KB at k = 4096)
+            // made every store a cache miss.
+            for k0 in (st.b_rows..end).step_by(16) {
+                let k1 = (k0 + 16).min(end);
+                for (j, col) in st.bt.chunks_exact_mut(k).enumerate() {
+                    for (x, &v) in col[k0..k1].iter_mut().zip(st.b[k0 * c + j..].iter().step_by(c)) {
+                        *x = v;
+                    }
                 }
             }
             spent += ((end - st.b_rows) * c) as u64 * GEN_COST;
@@ -111,10 +125,7 @@ impl Systolic {
             let (i, j0) = (st.next_row, st.next_col);
             let j1 = (j0 + piece).min(c);
             let a_row: Vec<i32> = (0..k).map(|kk| self.a(i, kk)).collect();
-            let dot = |j: usize, k0: usize, k1: usize| -> i32 {
-                let b = &st.bt[j * k + k0..j * k + k1];
-                a_row[k0..k1].iter().zip(b).map(|(x, y)| x * y).sum()
-            };
+            let dot = |j: usize, k0: usize, k1: usize| -> i32 { dot(&a_row[k0..k1], &st.bt[j * k + k0..j * k + k1]) };
             for j in j0..j1 {
                 st.out[i * c + j] = match self.p.dataflow {
                     Dataflow::Os => dot(j, 0, k) as i64,
@@ -126,10 +137,7 @@ impl Systolic {
             }
             let row = &mut st.direct[i * c + j0..i * c + j1];
             for (kk, &aik) in a_row.iter().enumerate() {
-                let brow = &st.b[kk * c + j0..kk * c + j1];
-                for (d, &bkj) in row.iter_mut().zip(brow) {
-                    *d += aik * bkj;
-                }
+                add_scaled(row, aik, &st.b[kk * c + j0..kk * c + j1]);
             }
             spent += (2 * (j1 - j0) * k) as u64;
             if j1 == c {
@@ -170,5 +178,62 @@ impl Systolic {
         m.push(Metric::percent("compute-utilization", self.compute_utilization()));
         m.push(Metric::percent("overall-utilization", self.utilization()));
         m
+    }
+}
+
+// The check's two loops, four lanes at a time where the build has SIMD (the
+// release build optimises for size, which leaves loops scalar). Sums of
+// digits' products (≤ 81 · 4096) fit an i32: the same numbers either way.
+
+/// Σ a[i] · b[i].
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn dot(a: &[i32], b: &[i32]) -> i32 {
+    use core::arch::wasm32::*;
+    let n = a.len().min(b.len());
+    let (a, b) = (a[..n].chunks_exact(4), b[..n].chunks_exact(4));
+    let tail: i32 = a.remainder().iter().zip(b.remainder()).map(|(x, y)| x * y).sum();
+    let mut acc = i32x4_splat(0);
+    for (x, y) in a.zip(b) {
+        // SAFETY: each chunk is four i32s; v128 loads need no alignment.
+        let (x, y) = unsafe { (v128_load(x.as_ptr() as *const v128), v128_load(y.as_ptr() as *const v128)) };
+        acc = i32x4_add(acc, i32x4_mul(x, y));
+    }
+    i32x4_extract_lane::<0>(acc)
+        + i32x4_extract_lane::<1>(acc)
+        + i32x4_extract_lane::<2>(acc)
+        + i32x4_extract_lane::<3>(acc)
+        + tail
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn dot(a: &[i32], b: &[i32]) -> i32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// d[j] += s · b[j].
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn add_scaled(d: &mut [i32], s: i32, b: &[i32]) {
+    use core::arch::wasm32::*;
+    let n = d.len().min(b.len());
+    let body = n - n % 4;
+    let (d, d_tail) = d[..n].split_at_mut(body);
+    let (b, b_tail) = b[..n].split_at(body);
+    for (x, &y) in d_tail.iter_mut().zip(b_tail) {
+        *x += s * y;
+    }
+    let sv = i32x4_splat(s);
+    for (x, y) in d.chunks_exact_mut(4).zip(b.chunks_exact(4)) {
+        // SAFETY: each chunk is four i32s; v128 loads and stores need no alignment.
+        unsafe {
+            let p = x.as_mut_ptr() as *mut v128;
+            v128_store(p, i32x4_add(v128_load(p), i32x4_mul(sv, v128_load(y.as_ptr() as *const v128))));
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn add_scaled(d: &mut [i32], s: i32, b: &[i32]) {
+    for (x, &y) in d.iter_mut().zip(b) {
+        *x += s * y;
     }
 }

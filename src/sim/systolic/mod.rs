@@ -220,12 +220,34 @@ const GEN_COST: u64 = 8;
 /// Draw number `n` (0-based) of `SplitMix64::new(seed)` as an operand in
 /// `0..=OPERAND_MAX`: SplitMix64's state after `n + 1` draws is
 /// `seed + (n + 1)·γ`, so any draw can be computed directly.
+#[inline]
 pub fn operand(seed: u64, n: u64) -> i32 {
     let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^= z >> 31;
-    (z % (OPERAND_MAX as u64 + 1)) as i32
+    digit(z)
+}
+
+/// `z % 10` (an operand in `0..=OPERAND_MAX` from a draw), from the two
+/// halves of `z`: 2³² ≡ 6 (mod 10), so z ≡ 6·hi + lo. The same number as the
+/// 64-bit remainder, which WebAssembly computes with a slow division while
+/// these remainders by a constant are a multiply and a shift (a new run
+/// draws up to 2¹⁸ operands, its check a million more).
+///
+/// (The release build optimises for size, where LLVM keeps a remainder by a
+/// constant as a division: [`rem10`] spells out the multiply and shift.)
+#[inline(always)]
+pub fn digit(z: u64) -> i32 {
+    const _: () = assert!(OPERAND_MAX == 9);
+    rem10(rem10((z >> 32) as u32) * 6 + rem10(z as u32)) as i32
+}
+
+/// `x % 10` for any `u32`: ⌊x / 10⌋ = ⌊x · ⌈2³⁵ / 10⌉ / 2³⁵⌋ exactly.
+#[inline(always)]
+fn rem10(x: u32) -> u32 {
+    let q = ((x as u64 * 0xCCCC_CCCD) >> 35) as u32;
+    x - q * 10
 }
 
 /// Total cycles of a run, without generating its operands.
@@ -256,9 +278,10 @@ impl Systolic {
         let p = p.clamped();
         // The same numbers as drawing A then B from SplitMix64::new(seed).
         let ops = (p.m * p.k + p.k * p.n <= STORED_OPERANDS).then(|| {
+            // (`rng.range_i32(0, OPERAND_MAX)`, its remainder taken by [`digit`].)
             let mut rng = SplitMix64::new(p.seed);
-            let a = (0..p.m * p.k).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
-            let b = (0..p.k * p.n).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+            let a = (0..p.m * p.k).map(|_| digit(rng.next_u64())).collect();
+            let b = (0..p.k * p.n).map(|_| digit(rng.next_u64())).collect();
             (a, b)
         });
         let sched = Schedule::new(p);

@@ -498,3 +498,19 @@ fn rows_longer_than_a_unit_are_checked_in_pieces() {
     assert_eq!(sliced.check_result(), Some(whole.check()));
     assert_eq!(whole.check().1, 0);
 }
+
+#[test]
+fn digit_is_the_remainder_by_ten() {
+    let mut rng = SplitMix64::new(3);
+    let edges = [0, 9, 10, u32::MAX as u64, 1 << 32, (1 << 32) + 5, u64::MAX, u64::MAX - 1, u64::MAX - 6];
+    for z in edges.into_iter().chain((0..200_000).map(|_| rng.next_u64())) {
+        assert_eq!(digit(z), (z % 10) as i32, "{z}");
+    }
+    // Stored operands are still SplitMix64::new(seed)'s range_i32 draws.
+    let s = Systolic::new(Params { rows: 4, cols: 4, m: 5, k: 7, n: 3, ..Params::default() });
+    let mut rng = SplitMix64::new(s.params().seed);
+    let a: Vec<i32> = (0..35).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+    let b: Vec<i32> = (0..21).map(|_| rng.range_i32(0, OPERAND_MAX)).collect();
+    assert!((0..5).all(|i| (0..7).all(|kk| s.a(i, kk) == a[i * 7 + kk])));
+    assert!((0..7).all(|kk| (0..3).all(|j| s.b(kk, j) == b[kk * 3 + j])));
+}
