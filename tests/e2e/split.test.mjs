@@ -80,7 +80,7 @@ describe('what a first visit downloads (gzip -9)', () => {
 });
 
 describe('how long a panel whose chunk is not cached takes to show', () => {
-  test('a deep link, and a move from the start page without a hover (logged; the issue asks ≤ 1 s locally)', async () => {
+  test('a deep link, and a move from the start page without a hover (logged; the speed bar is 1 s locally)', async () => {
     const page = await newPage(env.browser, { serviceWorkers: 'block' });
     await page.goto(env.srv.base + '#/systolic');
     await painted(page);
