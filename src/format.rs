@@ -136,9 +136,28 @@ pub fn log_tick(y: f64) -> String {
     }
 }
 
+/// A count on a log axis whose ticks fall on powers of ten (sequence
+/// lengths, contexts): decimal K and M (10K = 10,000), so that a tick at
+/// 10⁵ reads 100K, not the binary 98K.
+pub fn count_tick(x: f64) -> String {
+    let short = |v: f64, unit: &str| format!("{}{unit}", trimmed3(v));
+    if x >= 1e6 {
+        short(x / 1e6, "M")
+    } else if x >= 1e4 {
+        short(x / 1e3, "K")
+    } else {
+        format!("{x:.0}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_ticks_are_decimal() {
+        assert_eq!([100.0, 1000.0, 1e4, 1e5, 1e6, 2.5e6].map(count_tick), ["100", "1000", "10K", "100K", "1M", "2.5M"]);
+    }
 
     #[test]
     fn log_ticks_never_read_zero() {

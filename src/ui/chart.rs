@@ -24,19 +24,27 @@ pub fn min_font(present: bool) -> String {
     format!("{:.1}", Look::new(present, 1.0).min_font())
 }
 
+/// Projected on a screen wider than 1500 px, text grows with the width, as
+/// the page's does (`html.present` at 1.4vw in style/main.css): a 1920 × 1080
+/// screen is seen from as far as a 1024 × 768 one.
+fn wide_screen_scale() -> f64 {
+    let width = super::dom::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    (width / 1500.0).max(1.0)
+}
+
 /// The look every plotters chart shares: type, margins and label areas
 /// scaled by the device pixel ratio and by projector mode (no text under
 /// [`MIN_FONT`] × its scale).
 #[derive(Clone, Copy)]
 pub struct Look {
     pub dpr: f64,
-    /// 1.4 in projector mode.
+    /// [`PRESENT_SCALE`] in projector mode (more on a wide screen).
     pub k: f64,
 }
 
 impl Look {
     pub fn new(present: bool, dpr: f64) -> Self {
-        Look { dpr, k: if present { PRESENT_SCALE } else { 1.0 } }
+        Look { dpr, k: if present { PRESENT_SCALE * wide_screen_scale() } else { 1.0 } }
     }
     /// The smallest text a chart draws, in CSS pixels (what `data-min-font` says).
     pub fn min_font(&self) -> f64 {
@@ -444,14 +452,14 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
     }
     let look = Look::new(p.present, dpr);
     let k = look.k;
-    let mut chart = look
-        .builder(&root, 10.0, 36.0, 70.0)
-        .build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale())
-        .ok()?;
+    let mut builder = look.builder(&root, 10.0, 36.0, 70.0);
+    // The last tick's label ("1M") is centred on the right edge: room for its half.
+    builder.margin_right((18.0 * look.dpr * k) as u32);
+    let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale()).ok()?;
     mesh!(chart, look)
         .x_desc(p.x_desc.as_str())
         .y_desc(p.y_desc.as_str())
-        .x_label_formatter(&|x| if *x >= 1024.0 { format!("{}K", (*x / 1024.0).round()) } else { format!("{x:.0}") })
+        .x_label_formatter(&|x| crate::format::count_tick(*x))
         .y_label_formatter(&|y| crate::format::bytes(*y))
         .draw()
         .ok()?;
@@ -574,17 +582,22 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         )))
         .ok()?;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
-    // Labels go below their dots (and the ridge's label below the roof):
+    // Labels go below their dots:
     // the roof only rises to the right, so a label below and to the right
     // of a dot on it never crosses the line. Placed together, none
     // overprints another.
     let font_px = MIN_FONT * dpr * k;
     let text_w = |s: &str| crate::scene::text_width(s, font_px) as i32;
-    let (rx, ry) = chart.backend_coord(&(ridge, p.peak));
+    let (rx, _) = chart.backend_coord(&(ridge, p.peak));
     let ridge_w = text_w(&p.ridge_label);
+    let floor = chart.plotting_area().get_pixel_range().1.end;
+    // The ridge's label at the foot of its line, right of it: below the roof
+    // and right of the slope, where no operation's dot lands (at the top,
+    // the labels of the dots on the roof ran into it). Placed first, the
+    // others keep clear of it.
     let mut pixel: Vec<(i32, i32, i32)> = vec![(
         (rx + (4.0 * dpr) as i32).min((p.width * dpr) as i32 - 2 - ridge_w),
-        ry + (6.0 * dpr * k) as i32,
+        floor - (font_px * 1.4) as i32,
         ridge_w,
     )];
     // A label that would run past the canvas's right edge ends at it.
@@ -614,7 +627,6 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
             lines.push((line, color, (n == 0).then_some((x, y))));
         }
     }
-    let floor = chart.plotting_area().get_pixel_range().1.end;
     let labels = crate::draw::labels::place_labels_below(&pixel, (font_px * 1.2) as i32, floor);
     if !p.ridge_label.is_empty() {
         root.draw(&Text::new(

@@ -145,3 +145,14 @@ impl PracticeMode {
         g
     }
 }
+
+/// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
+/// landing card and its panel header.
+pub fn section_line(ctx: &AppCtx, meta: &TopicMeta) -> String {
+    let sections = meta.sections.join(", ");
+    match meta.demo {
+        // A topic with no companion demo (`#/llm`): the notes only, not "demo —".
+        "" | "—" => ctx.tf("landing.section-notes", &[("s", &sections)]),
+        demo => ctx.tf("landing.section", &[("s", &sections), ("d", demo)]),
+    }
+}

@@ -205,7 +205,7 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
             if !ctx.embed {
                 <header class="panel-header">
                     <div class="panel-titles">
-                        <p class="panel-section">{ section_line(&ctx, meta) }</p>
+                        <p class="panel-section">{ super::ctx::section_line(&ctx, meta) }</p>
                         <h1>{ ctx.t(&format!("topic.{id}.title")) }</h1>
                     </div>
                     <p class="panel-summary">{ ctx.t(&format!("topic.{id}.summary")) }</p>
@@ -445,7 +445,7 @@ impl Panel {
                     if !ctx.embed {
                         <header class="panel-header">
                             <div class="panel-titles">
-                                <p class="panel-section">{ section_line(ctx, meta) }</p>
+                                <p class="panel-section">{ super::ctx::section_line(ctx, meta) }</p>
                                 <h1>{ title.clone() }</h1>
                             </div>
                             <div class="panel-tools">
@@ -548,12 +548,6 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     };
     let height = (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor();
     Some(StageBox { width: width.floor(), height })
-}
-
-/// The section line of a topic ("Notes §6.6, 7 · demo 04"), the same on its
-/// landing card and its panel header.
-pub fn section_line(ctx: &AppCtx, meta: &TopicMeta) -> String {
-    ctx.tf("landing.section", &[("s", &meta.sections.join(", ")), ("d", meta.demo)])
 }
 
 const DRAWER_KEY: &str = "warpscope.drawer";

@@ -314,6 +314,9 @@ pub fn Player(props: &PlayerProps) -> Html {
             </div>
             <input class="player-scrub" data-testid="player-scrub" type="range" min="0" max={len.to_string()} step="1"
                 value={pos.to_string()} oninput={on_scrub} aria-label={ctx.t(props.unit)} />
+            // Position and speed: one row, the speed wrapping under the
+            // position where the player is narrow (a projector's side column).
+            <div class="player-row">
             <span class="player-position">
                 { ctx.t(props.unit) }{" "}
                 { ctx.tf("player.position", &[("pos", &pos.to_string()), ("len", &len.to_string())]) }
@@ -332,6 +335,7 @@ pub fn Player(props: &PlayerProps) -> Html {
                     }) }
                 </select>
             </label>
+            </div>
             <p class="player-keys">{ ctx.t("player.keys") }</p>
             if let Some(export) = props.export.clone() {
                 <super::export::GifExport export={export} pos={pos} len={len} speed={props.speed} />

@@ -79,8 +79,14 @@ pub fn readouts_pending(ctx: &AppCtx, topic: &'static str, metrics: &[Metric], p
                     <div class="metric" data-metric={m.name} data-value={m.raw()} title={title}>
                         <span class="metric-label">{ text }</span>
                         <span class="metric-value">{ match m.word_key() {
-                            Some(key) => ctx.t(&key),
-                            None => format_metric(m),
+                            Some(key) => html! { ctx.t(&key) },
+                            // A number is never broken across lines: in a
+                            // narrow card it is drawn smaller (style/main.css, `.fit`).
+                            None => {
+                                let text = format_metric(m);
+                                let chars = text.chars().count().max(1);
+                                html! { <span class="fit" style={format!("--chars:{chars}")}>{ text }</span> }
+                            }
                         } }</span>
                     </div>
                 }

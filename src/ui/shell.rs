@@ -395,7 +395,7 @@ fn Landing() -> Html {
                                 <div class="card" data-topic={meta.id} data-params={params.join(",")} data-param-spec={meta.params_json()}>
                                     <Link<Route, Vec<(String, String)>> to={Route::Topic { id: meta.id.to_string() }}
                                         query={Some(ctx.globals())} classes="card-link">
-                                        <span class="card-section">{ ctx.tf("landing.section", &[("s", &meta.sections.join(", ")), ("d", meta.demo)]) }</span>
+                                        <span class="card-section">{ super::ctx::section_line(&ctx, meta) }</span>
                                         <span class="card-title">{ ctx.t(&format!("topic.{}.title", meta.id)) }</span>
                                         <span class="card-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</span>
                                         <span class="card-open">{ ctx.t("landing.open") }{" →"}</span>

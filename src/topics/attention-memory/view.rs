@@ -49,7 +49,7 @@ pub fn use_memory_panel() -> Html {
     let stage = html! {
         <>
             { p.chart_stage("attention-memory.chart", html! {
-                <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("metric.standard-bytes")}
+                <LogChart series={series} marker={h.n as f64} x_desc={"n"} y_desc={ctx.t("attention-memory.axis.bytes")}
                     width={chart_w} height={chart_h} present={ctx.present}
                     label={ctx.t("attention-memory.chart")} />
             }) }

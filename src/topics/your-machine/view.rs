@@ -218,7 +218,7 @@ pub fn use_your_machine_panel() -> Html {
             { chart_title(ctx, "your-machine.m4-table") }
             <div class="bench-scroll">
             <table class="ledger" data-testid="m4-table">
-                <thead><tr><th>{ ctx.t("your-machine.col.what") }</th><th>{ "FLOP/byte" }</th>
+                <thead><tr><th>{ ctx.t("your-machine.col.what") }</th><th>{ ctx.t("your-machine.col.intensity") }</th>
                     <th>{ ctx.t("your-machine.col.measured") }{ " GFLOP/s" }</th><th>{ ctx.t("your-machine.col.roof") }</th></tr></thead>
                 <tbody>{ for m4_rows }</tbody>
             </table>
