@@ -242,6 +242,8 @@ pub struct Panel {
     pub fit: Callback<(f64, f64)>,
     /// The height the canvas must fit in (CSS pixels).
     pub fit_height: f64,
+    /// The page's type over its usual size ([`StageBox::type_scale`]).
+    pub type_scale: f64,
     /// Is the controls drawer open?
     pub drawer: UseStateHandle<bool>,
     callbacks: Rc<std::cell::RefCell<Callbacks>>,
@@ -253,6 +255,9 @@ pub struct Panel {
 pub struct StageBox {
     pub width: f64,
     pub height: f64,
+    /// The page's type over its usual size (more than 1 on a wide projected
+    /// screen, where the type grows with the width: style/main.css).
+    pub type_scale: f64,
 }
 
 /// The next drawing width, given the box and a drawing of `drawn.1` CSS pixels
@@ -315,6 +320,7 @@ pub fn use_panel(topic: &'static Topic) -> Panel {
     Panel {
         fit,
         fit_height: bx.height,
+        type_scale: bx.type_scale,
         drawer,
         theme: Theme::for_mode(ctx.present),
         ctx,
@@ -381,7 +387,8 @@ impl Panel {
     /// its title, a control), between 220 px and three quarters of its width.
     pub fn chart_size(&self, max_w: f64, reserve: f64) -> (f64, f64) {
         let w = (self.width.min(max_w) - 4.0).max(240.0).floor();
-        let h = (self.fit_height - reserve).min(w * 0.75).max(220.0).floor();
+        // The reserve is text (titles, choices, values): it grows with the type.
+        let h = (self.fit_height - reserve * self.type_scale).min(w * 0.75).max(220.0).floor();
         (w, h)
     }
 
@@ -491,7 +498,7 @@ pub struct FitCtx {
 /// The width is that of the canvas's column (`.scene`) if there is one.
 #[hook]
 fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
-    let bx = use_state(|| StageBox { width: 860.0, height: 640.0 });
+    let bx = use_state(|| StageBox { width: 860.0, height: 640.0, type_scale: 1.0 });
     {
         let bx = bx.clone();
         use_effect_with((node, present, notices), move |(node, _, _)| {
@@ -541,13 +548,22 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     // (narrow screens), the player and key figures go under it.
     let stacked = stage.client_width() < 760;
     let embed = w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains("embed"));
-    let below = match (stacked, embed) {
-        (true, _) => 150.0,
-        (false, true) => 8.0,
-        (false, false) => 46.0,
-    };
+    let root = w.document().and_then(|d| d.document_element());
+    let present = root.as_ref().is_some_and(|e| e.class_list().contains("present"));
+    let root_px = root
+        .and_then(|e| w.get_computed_style(&e).ok().flatten())
+        .and_then(|st| st.get_property_value("font-size").ok())
+        .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok());
+    let type_scale = root_px.map_or(1.0, |px| (px / if present { 21.0 } else { 16.0 }).max(1.0));
+    // What goes under the canvas (its caption, the export buttons) grows with the type.
+    let below = type_scale
+        * match (stacked, embed) {
+            (true, _) => 150.0,
+            (false, true) => 8.0,
+            (false, false) => 46.0,
+        };
     let height = (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor();
-    Some(StageBox { width: width.floor(), height })
+    Some(StageBox { width: width.floor(), height, type_scale })
 }
 
 const DRAWER_KEY: &str = "warpscope.drawer";
