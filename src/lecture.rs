@@ -89,12 +89,14 @@ pub fn rows(base: &Values, cases: Vec<Case>, metrics: impl Fn(&Values) -> Vec<Me
                 .printed
                 .iter()
                 .map(|&(metric, printed)| {
-                    let value = m.iter().find(|x| x.name == metric).map_or(f64::NAN, |x| x.value);
-                    // Neither printed nor computed (a custom machine's SMs): a dash, not "NaN".
-                    let computed = if value.is_nan() && printed == NOT_PRINTED {
-                        NOT_PRINTED.to_string()
-                    } else {
-                        like(printed, value)
+                    let found = m.iter().find(|x| x.name == metric);
+                    let value = found.map_or(f64::NAN, |x| x.value);
+                    let computed = match found {
+                        // Neither printed nor computed (a custom machine's SMs): a dash, not "NaN".
+                        _ if value.is_nan() && printed == NOT_PRINTED => NOT_PRINTED.to_string(),
+                        // Not printed: as the panel's key figure shows it (12.6 MB, not 12582912).
+                        Some(x) if printed == NOT_PRINTED => crate::i18n::format_metric(x),
+                        _ => like(printed, value),
                     };
                     Cell { metric, printed, computed }
                 })

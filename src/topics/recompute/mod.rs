@@ -219,6 +219,16 @@ mod tests {
     }
 
     #[test]
+    fn a_figure_the_slides_do_not_print_reads_as_the_panel_shows_it() {
+        let (values, _) = RECOMPUTE.parse(&[]);
+        let rows = lecture_rows(&values);
+        let slides = rows.iter().find(|r| r.label == "recompute.case.slides").expect("the slides' row");
+        let cell = |m: &str| slides.cells.iter().find(|c| c.metric == m).expect("a cell").computed.clone();
+        assert_eq!((cell("saved-bytes-store"), cell("saved-bytes-recompute")), ("12.6 MB".into(), "4.19 MB".into()));
+        assert_eq!(cell("accesses-store"), "8");
+    }
+
+    #[test]
     fn deep_stacks_are_abbreviated() {
         let r = parse(&[("depth", "6"), ("dtype", "bf16")]);
         assert_eq!(r.elem_bytes, 2);

@@ -451,18 +451,30 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     }
     if d.roof.is_none() {
         // Not measured yet: say so in the empty lower right of the plot,
-        // under the M4's flat roof, clear of the axes.
+        // under the M4's flat roof, right of its measured points (the one at
+        // 10 FLOP/byte sits half-way across), on white over the grid.
         let (xr, yr) = chart.plotting_area().get_pixel_range();
         let px = crate::ui::chart::MIN_FONT * k;
         let plot_w = (xr.end - xr.start) as f64 / dpr;
-        let lines = crate::scene::wrap(&d.waiting, px, plot_w * 0.55);
+        let lines = crate::scene::wrap(&d.waiting, px, plot_w * 0.36);
         let line_h = px * 1.3 * dpr;
-        let cx = xr.start as f64 + (xr.end - xr.start) as f64 * 0.7;
+        let widest = lines.iter().map(|l| crate::scene::text_width(l, px)).fold(0.0, f64::max) * dpr;
+        let pad = 4.0 * dpr;
+        let right = xr.end as f64 - pad;
         let y0 = yr.end as f64 - line_h * (lines.len() as f64 + 0.3);
+        let back = WHITE.mix(0.9).filled();
+        root.draw(&Rectangle::new(
+            [
+                ((right - widest - 2.0 * pad) as i32, (y0 - pad) as i32),
+                (right as i32 + pad as i32 / 2, (y0 + line_h * lines.len() as f64) as i32),
+            ],
+            back,
+        ))
+        .ok()?;
         for (i, line) in lines.iter().enumerate() {
             let style =
-                look.font(crate::ui::chart::MIN_FONT).into_font().color(&MINE).pos(Pos::new(HPos::Center, VPos::Top));
-            root.draw(&Text::new(line.clone(), (cx as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
+                look.font(crate::ui::chart::MIN_FONT).into_font().color(&MINE).pos(Pos::new(HPos::Right, VPos::Top));
+            root.draw(&Text::new(line.clone(), ((right - pad) as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
         }
     }
     crate::ui::chart::legend(&mut chart, &look)?;
