@@ -24,14 +24,6 @@ pub fn min_font(present: bool) -> String {
     format!("{:.1}", Look::new(present, 1.0).min_font())
 }
 
-/// Projected on a screen wider than 1500 px, text grows with the width, as
-/// the page's does (`html.present` at 1.4vw in style/main.css): a 1920 × 1080
-/// screen is seen from as far as a 1024 × 768 one.
-fn wide_screen_scale() -> f64 {
-    let width = super::dom::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
-    (width / 1500.0).max(1.0)
-}
-
 /// The look every plotters chart shares: type, margins and label areas
 /// scaled by the device pixel ratio and by projector mode (no text under
 /// [`MIN_FONT`] × its scale).
@@ -44,7 +36,9 @@ pub struct Look {
 
 impl Look {
     pub fn new(present: bool, dpr: f64) -> Self {
-        Look { dpr, k: if present { PRESENT_SCALE * wide_screen_scale() } else { 1.0 } }
+        // A wide projected screen is seen from as far as a 1024 × 768 one:
+        // the charts' text grows with the page's type.
+        Look { dpr, k: if present { PRESENT_SCALE * super::dom::type_scale(true) } else { 1.0 } }
     }
     /// The smallest text a chart draws, in CSS pixels (what `data-min-font` says).
     pub fn min_font(&self) -> f64 {

@@ -17,6 +17,21 @@ pub fn window() -> web_sys::Window {
     web_sys::window().expect("no window")
 }
 
+/// Above this window width a projected page's type grows with the width
+/// (style/main.css: `html.present` at 1.4vw, 21 px at 1500 px).
+const WIDE_PROJECTED_PX: f64 = 1500.0;
+
+/// How much larger than usual the type is: 1, except projected on a screen
+/// wider than [`WIDE_PROJECTED_PX`] (27 px type at 1920 → 1.28), where
+/// charts' text and what the stage reserves for text grow with it.
+pub fn type_scale(present: bool) -> f64 {
+    if !present {
+        return 1.0;
+    }
+    let width = window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    (width / WIDE_PROJECTED_PX).max(1.0)
+}
+
 /// Offer `text` as a file download.
 pub fn download(name: &str, text: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));

@@ -547,14 +547,9 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     // The canvas's column is beside the player on wide screens; stacked
     // (narrow screens), the player and key figures go under it.
     let stacked = stage.client_width() < 760;
-    let embed = w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains("embed"));
-    let root = w.document().and_then(|d| d.document_element());
-    let present = root.as_ref().is_some_and(|e| e.class_list().contains("present"));
-    let root_px = root
-        .and_then(|e| w.get_computed_style(&e).ok().flatten())
-        .and_then(|st| st.get_property_value("font-size").ok())
-        .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok());
-    let type_scale = root_px.map_or(1.0, |px| (px / if present { 21.0 } else { 16.0 }).max(1.0));
+    let class = |c: &str| w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains(c));
+    let embed = class("embed");
+    let type_scale = super::dom::type_scale(class("present"));
     // What goes under the canvas (its caption, the export buttons) grows with the type.
     let below = type_scale
         * match (stacked, embed) {
