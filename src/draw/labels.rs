@@ -4,22 +4,49 @@
 /// down, then further) by a line until it overlaps no label placed before it (the
 /// lecture's matrix × vector and decode at B = 1 share intensity 1).
 pub fn place_labels(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
-    place(dots, line, i32::MAX, 12, |y, k| (if k % 2 == 0 { y + (k / 2) * line } else { y - (k / 2 + 1) * line }, true))
+    let rows = |y: i32, k: i32| (if k % 2 == 0 { y + (k / 2) * line } else { y - (k / 2 + 1) * line }, true);
+    let blocks: Vec<Block> = dots.iter().map(|&(x, y, w)| (x, y, w, line)).collect();
+    place(&blocks, (i32::MIN, i32::MAX), 12, rows, &|_| true)
 }
 
-/// Where each dot's label goes when it should stay below its dot (a dot on a
+/// A label's box in pixels, `(x, y, w, h)`: its top-left corner, width and
+/// height (a label of several lines is one box, so its lines stay together).
+pub type Block = (i32, i32, i32, i32);
+
+/// Where each label goes when it should stay below its dot (a dot on a
 /// roof: the label below it never crosses the line, which only rises to
 /// the right): beside its dot, moved down by a line until it overlaps no
 /// label placed before it, its bottom no lower than `bottom` (the plot's
 /// floor: under it are the axis's numbers); where no row below is free, the
-/// first free row above; else the first free row below, floor or not.
-pub fn place_labels_below(dots: &[(i32, i32, i32)], line: i32, bottom: i32) -> Vec<(i32, i32)> {
+/// first free row above, its top no higher than `top` (the plot's top);
+/// else the first free row below, floor or not.
+///
+/// `clear(box)` says whether a label there keeps off a line drawn on the
+/// plot (the roof: a label moved up from a dot under the slope ran across
+/// it); rows where it does not are taken only when no row is clear.
+pub fn place_labels_below(
+    labels: &[Block],
+    line: i32,
+    (top, bottom): (i32, i32),
+    clear: &dyn Fn(Block) -> bool,
+) -> Vec<(i32, i32)> {
+    // Up to 28 rows up: a phone's plot is about 17 rows tall, and a label
+    // over the roof (tied to its dot by a leader) reads better than one
+    // across the roof or over the axis's numbers under the floor.
     let rows = |y: i32, k: i32| match k {
         0..12 => (y + k * line, true),
-        12..24 => (y - (k - 11) * line, true),
-        _ => (y + (k - 24) * line, false),
+        12..40 => (y - (k - 11) * line, true),
+        _ => (y + (k - 40) * line, false),
     };
-    place(dots, line, bottom, 36, rows)
+    place(labels, (top, bottom), 52, rows, clear)
+}
+
+/// Whether a label's box keeps off a roof whose height in pixels at `x` is
+/// `roof(x)` and which only rises to the right (pixel y falls): wholly under
+/// it (its top under the roof at its left edge, where the roof is lowest) or
+/// wholly over it (its bottom over the roof at its right edge).
+pub fn clear_of_roof(roof: impl Fn(i32) -> i32, (x, y, w, h): Block) -> bool {
+    y >= roof(x) || y + h <= roof(x + w)
 }
 
 /// Dots that sit on one spot share one label: each dot joins the first group
@@ -37,26 +64,38 @@ pub fn group_spots(spots: &[(i32, i32)], near: i32) -> Vec<Vec<usize>> {
     groups
 }
 
-/// Each dot `(x, y, width)` in order takes the first of the heights
-/// `try_at(y, 0…tries − 1)` where its label overlaps no label placed before
-/// it and, where the try says so, ends above `bottom` (else its own height).
+/// Each label in order takes the first of the heights `try_at(y, 0…tries − 1)`
+/// where its box overlaps no label placed before it, starts under `top`,
+/// ends above `bottom` where the try says so, and is `clear`; else the first such height that is
+/// not clear (the floor matters more: under it are the axis's numbers);
+/// else the first clear one under the floor; else any free one; else its
+/// own height.
 fn place(
-    dots: &[(i32, i32, i32)],
-    line: i32,
-    bottom: i32,
+    labels: &[Block],
+    (top, bottom): (i32, i32),
     tries: i32,
     try_at: impl Fn(i32, i32) -> (i32, bool),
+    clear: &dyn Fn(Block) -> bool,
 ) -> Vec<(i32, i32)> {
-    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
-    let free = |x: i32, y: i32, w: i32, placed: &[(i32, i32, i32)]| {
-        !placed.iter().any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < line)
+    let mut placed: Vec<Block> = Vec::new();
+    let free = |(x, y, w, h): Block, placed: &[Block]| {
+        !placed.iter().any(|&(px, py, pw, ph)| x < px + pw && px < x + w && y < py + ph && py < y + h)
     };
-    dots.iter()
-        .map(|&(x, y, w)| {
-            let fits =
-                |(y2, floor): (i32, bool)| (!floor || y2.saturating_add(line) <= bottom) && free(x, y2, w, &placed);
-            let y2 = (0..tries).map(|k| try_at(y, k)).find(|&t| fits(t)).map_or(y, |t| t.0);
-            placed.push((x, y2, w));
+    labels
+        .iter()
+        .map(|&(x, y, w, h)| {
+            let fits = |(y2, floor): (i32, bool)| {
+                y2 >= top && (!floor || y2.saturating_add(h) <= bottom) && free((x, y2, w, h), &placed)
+            };
+            let tried = || (0..tries).map(|k| try_at(y, k)).filter(|&t| fits(t));
+            let clear = |y2: i32| clear((x, y2, w, h));
+            let y2 = tried()
+                .find(|&(y2, floor)| floor && clear(y2))
+                .or_else(|| tried().find(|&(_, floor)| floor))
+                .or_else(|| tried().find(|&(y2, _)| clear(y2)))
+                .or_else(|| tried().next())
+                .map_or(y, |t| t.0);
+            placed.push((x, y2, w, h));
             (x, y2)
         })
         .collect()
@@ -82,9 +121,49 @@ mod tests {
         assert_eq!(tick_every(0.1, 18.0), 32);
     }
 
+    const ANYWHERE: &dyn Fn(Block) -> bool = &|_| true;
+
+    #[test]
+    fn labels_keep_off_the_roof() {
+        // A roof rising to the right: y = 200 − x (pixels), flat at 0 from x = 200.
+        let roof = |x: i32| (200 - x).max(0);
+        let clear = |b: Block| clear_of_roof(roof, b);
+        assert!(clear((50, 150, 40, 10)), "under the roof at its left edge");
+        assert!(!clear((50, 140, 40, 10)), "its left end pokes through the slope");
+        assert!(clear((50, 100, 40, 10)), "over the roof at its right edge");
+        assert!(!clear((50, 100, 40, 20)), "two lines there reach down across it");
+        // Two labels under the slope at x = 100 (the roof is at 100 there), a
+        // third dot just over them whose own row (95) crosses the slope: it
+        // goes down past the two, not across the line ...
+        let at = place_labels_below(
+            &[(100, 105, 60, 10), (100, 105, 60, 10), (100, 95, 60, 10)],
+            10,
+            (i32::MIN, 145),
+            &clear,
+        );
+        assert_eq!(at, vec![(100, 105), (100, 115), (100, 125)]);
+        let before = place_labels_below(
+            &[(100, 105, 60, 10), (100, 105, 60, 10), (100, 95, 60, 10)],
+            10,
+            (i32::MIN, 145),
+            ANYWHERE,
+        );
+        assert_eq!(before[2], (100, 95), "where nothing is drawn, its own row");
+        // ... and with no clear row, the first free one as before.
+        let dots = [(100, 105, 60, 10), (100, 95, 60, 10)];
+        let none = place_labels_below(&dots, 10, (i32::MIN, 110), &|_| false);
+        assert_eq!(none, place_labels_below(&dots, 10, (i32::MIN, 110), ANYWHERE));
+        assert_eq!(none, vec![(100, 95), (100, 85)]);
+    }
+
     #[test]
     fn labels_below_only_move_down() {
-        let at = place_labels_below(&[(0, 100, 50), (0, 100, 50), (10, 105, 50), (400, 10, 40)], 10, i32::MAX);
+        let at = place_labels_below(
+            &[(0, 100, 50, 10), (0, 100, 50, 10), (10, 105, 50, 10), (400, 10, 40, 10)],
+            10,
+            (i32::MIN, i32::MAX),
+            ANYWHERE,
+        );
         assert_eq!(at, vec![(0, 100), (0, 110), (10, 125), (400, 10)]);
         for (i, &(_, y)) in at.iter().enumerate() {
             assert!(y >= [100, 100, 105, 10][i]);
@@ -92,10 +171,26 @@ mod tests {
     }
 
     #[test]
+    fn labels_stay_under_the_top() {
+        // Rows under the dot taken to the floor: up, but not past the top at 80.
+        let at = place_labels_below(&[(0, 100, 50, 10), (0, 100, 50, 10), (0, 100, 50, 30)], 10, (80, 120), ANYWHERE);
+        assert_eq!(at[2].1, 120, "no room for it over the floor and under the top: under the floor");
+        assert!(at.iter().all(|&(_, y)| y >= 80));
+    }
+
+    #[test]
+    fn a_label_of_two_lines_moves_as_one() {
+        // Its box (95..115) covers the label at 100: both lines go down past it together.
+        let at = place_labels_below(&[(0, 100, 50, 10), (0, 95, 50, 20)], 10, (i32::MIN, i32::MAX), ANYWHERE);
+        assert_eq!(at, vec![(0, 100), (0, 115)]);
+    }
+
+    #[test]
     fn labels_below_stay_above_the_floor() {
         // Three labels at one spot, room for two rows under the dot before the
         // floor at 125: the third goes to the first free row above the dot.
-        let at = place_labels_below(&[(0, 100, 50), (0, 100, 50), (0, 100, 50)], 10, 125);
+        let at =
+            place_labels_below(&[(0, 100, 50, 10), (0, 100, 50, 10), (0, 100, 50, 10)], 10, (i32::MIN, 125), ANYWHERE);
         assert_eq!(at, vec![(0, 100), (0, 110), (0, 90)]);
         assert!(at.iter().all(|&(_, y)| y + 10 <= 125));
     }

@@ -113,7 +113,10 @@ pub fn draw_tiling(t: &Tiling, ti: u64, tj: u64, state: &TileState, th: &Theme, 
     let (mt, nt, ktn) = (t.m.div_ceil(t.t), t.n.div_ceil(t.t), t.k.div_ceil(kt));
     let avail = width - 2.0 * pad;
     // One cell of space between B and C (and A and C), at least a label's.
-    let mut cell = (avail / (ktn + nt + 1) as f64).min(40.0).min(300.0 / (mt + ktn) as f64);
+    // As wide as the width allows, and no taller than it is wide (the stage
+    // narrows the width of a drawing taller than its box).
+    let mut cell =
+        (avail / (ktn + nt + 1) as f64).min(40.0 * th.text_scale).min((avail - 4.0 * font) / (mt + ktn + 1) as f64);
     let gap = cell.max(font * 1.3);
     cell = cell.min((avail - gap) / (ktn + nt) as f64);
     let mut scene = Scene::new(width, 0.0, th.bg);
@@ -363,7 +366,7 @@ mod tests {
         let th = Theme::normal();
         let t = Tiling { m: 256, n: 256, k: 256, t: 16, elem_bytes: 4, tiled: true };
         let s = draw_tiling(&t, 1, 2, &at(t, 1, 2, 3), &th, 900.0, "x");
-        assert!(s.height > 100.0 && s.height < 900.0);
+        assert!(s.height > 100.0 && s.height <= 900.0, "{}", s.height);
         let naive = Tiling { tiled: false, ..t };
         let ns = draw_tiling(&naive, 0, 0, &at(naive, 0, 0, 3), &th, 900.0, "x");
         assert!(ns.shapes.iter().any(|x| matches!(x, Shape::Rect { fill: Some(f), .. } if *f == th.busy_hot)));
@@ -418,7 +421,7 @@ mod tests {
                 let (px, shapes) = cost(&s);
                 assert_eq!(px, 0);
                 assert!(shapes <= 40, "{shapes} shapes");
-                assert!(s.height < 450.0, "height {}", s.height);
+                assert!(s.height < 1.1 * s.width, "height {} at width {}", s.height, s.width);
                 inside(&s);
                 // The current pair stays visible: at least MIN_STRIP × MIN_CELL pixels.
                 let hot: Vec<(f64, f64)> = s

@@ -4,6 +4,7 @@
 
 use super::paint::{context_2d, FONT_STACK};
 use super::part::part;
+use crate::draw::labels::Block;
 use crate::scene::Rgba;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -529,7 +530,8 @@ pub struct RooflineProps {
 
 /// One line of a roofline label: its text, colour, and the dot it names if
 /// it is its group's first line.
-type LabelLine = (String, RGBColor, Option<(i32, i32)>);
+/// A dot's (or a spot's dots') label: its lines, colour and the dot.
+type GroupLabel = (Vec<String>, RGBColor, (i32, i32));
 
 fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Option<()> {
     let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
@@ -585,14 +587,16 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     let (rx, _) = chart.backend_coord(&(ridge, p.peak));
     let ridge_w = text_w(&p.ridge_label);
     let floor = chart.plotting_area().get_pixel_range().1.end;
+    let row = (font_px * 1.2) as i32;
     // The ridge's label at the foot of its line, right of it: below the roof
     // and right of the slope, where no operation's dot lands (at the top,
     // the labels of the dots on the roof ran into it). Placed first, the
     // others keep clear of it.
-    let mut pixel: Vec<(i32, i32, i32)> = vec![(
+    let mut boxes: Vec<Block> = vec![(
         (rx + (4.0 * dpr) as i32).min((p.width * dpr) as i32 - 2 - ridge_w),
         floor - (font_px * 1.4) as i32,
         ridge_w,
+        row,
     )];
     // A label that would run past the canvas's right edge ends at it.
     let right = (p.width * dpr) as i32 - 2;
@@ -603,7 +607,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     // B) share one label, their names joined, wrapped to the room on the
     // right: stacked one under another they ran off the plot.
     let groups = crate::draw::labels::group_spots(&spots, (6.0 * dpr * k) as i32);
-    let mut lines: Vec<LabelLine> = Vec::new();
+    let mut labels: Vec<GroupLabel> = Vec::new();
     for g in &groups {
         let (x, y) = spots[g[0]];
         let r = 7.0 * dpr * k;
@@ -614,18 +618,31 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
             }
         }
         let color = if g.iter().any(|&i| p.dots[i].selected) { selected } else { plain };
+        // Its lines are one box, placed together.
         let room = (right - x - r as i32).max((160.0 * dpr * k) as i32) as f64;
-        for (n, line) in crate::scene::wrap(&names.join(" · "), font_px, room).into_iter().enumerate() {
-            let w = text_w(&line);
-            pixel.push(((x + r as i32).min(right - w), y + (r * 0.8) as i32, w));
-            lines.push((line, color, (n == 0).then_some((x, y))));
-        }
+        let lines = crate::scene::wrap(&names.join(" · "), font_px, room);
+        let w = lines.iter().map(|l| text_w(l)).max().unwrap_or(0);
+        boxes.push(((x + r as i32).min(right - w), y + (r * 0.8) as i32, w, row * lines.len() as i32));
+        labels.push((lines, color, (x, y)));
     }
-    let labels = crate::draw::labels::place_labels_below(&pixel, (font_px * 1.2) as i32, floor);
+    // The roof in pixels (straight on log axes up to the ridge, then flat):
+    // labels keep off it where a row allows, and inside the plot.
+    let (foot, (ridge_x, roof_y)) =
+        (chart.backend_coord(&(x0, x0 * p.bandwidth)), chart.backend_coord(&(ridge, p.peak)));
+    let roof = move |x: i32| {
+        if x >= ridge_x || ridge_x == foot.0 {
+            roof_y
+        } else {
+            foot.1 + ((x - foot.0) as f64 * (roof_y - foot.1) as f64 / (ridge_x - foot.0) as f64) as i32
+        }
+    };
+    let top = chart.plotting_area().get_pixel_range().1.start;
+    let clear = |b: Block| crate::draw::labels::clear_of_roof(roof, b);
+    let placed = crate::draw::labels::place_labels_below(&boxes, row, (top, floor), &clear);
     if !p.ridge_label.is_empty() {
         root.draw(&Text::new(
             p.ridge_label.to_string(),
-            labels[0],
+            placed[0],
             look.font(MIN_FONT).into_font().color(&grey).pos(Pos::new(HPos::Left, VPos::Top)),
         ))
         .ok()?;
@@ -634,19 +651,18 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         let (color, r) = if d.selected { (selected, 7.0) } else { (plain, 5.0) };
         chart.draw_series(std::iter::once(Circle::new(pos, (r * dpr * k) as u32, color.filled()))).ok()?;
     }
-    let row = (font_px * 1.2) as i32;
-    for ((line, color, dot), &at) in lines.iter().zip(&labels[1..]) {
+    for ((lines, color, (dx, dy)), &(lx, ly)) in labels.iter().zip(&placed[1..]) {
         // A label moved away from its dot (others were in the way) is tied
-        // to it by a thin leader.
-        if let Some((dx, dy)) = *dot {
-            let (lx, ly) = (at.0 - (2.0 * dpr) as i32, at.1 + row / 2);
-            if (ly - dy).abs() > 2 * row {
-                let leader = color.mix(0.55).stroke_width((1.0 * dpr * k).max(1.0) as u32);
-                root.draw(&PathElement::new(vec![(dx, dy), (lx, ly)], leader)).ok()?;
-            }
+        // to it by a thin leader, to its first line.
+        let (ex, ey) = (lx - (2.0 * dpr) as i32, ly + row / 2);
+        if (ey - dy).abs() > 2 * row {
+            let leader = color.mix(0.55).stroke_width((1.0 * dpr * k).max(1.0) as u32);
+            root.draw(&PathElement::new(vec![(*dx, *dy), (ex, ey)], leader)).ok()?;
         }
         let style = look.font(MIN_FONT).into_font().color(color).pos(Pos::new(HPos::Left, VPos::Top));
-        root.draw(&Text::new(line.clone(), at, style)).ok()?;
+        for (n, line) in lines.iter().enumerate() {
+            root.draw(&Text::new(line.clone(), (lx, ly + n as i32 * row), style.clone())).ok()?;
+        }
     }
     root.present().ok()
 }

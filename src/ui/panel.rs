@@ -461,6 +461,9 @@ impl Panel {
                                     <span aria-hidden="true">{ "☰ " }</span>{ ctx.t("frame.controls") }
                                 </button>
                                 <PanelTools meta={MetaRef(meta)} title={title} />
+                                // Phones have no room for the toggle in the site header: it is
+                                // in the panel's row of tools instead.
+                                <span class="practice-phone"><super::practice::PracticeToggle /></span>
                             </div>
                             <p class="panel-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</p>
                         </header>

@@ -160,13 +160,11 @@ pub fn PracticeCard(p: &PracticeCardProps) -> Html {
             }
         });
     }
-    // Phones have no room for the toggle in the header: it is here instead.
-    let phone = html! { <div class="practice-phone"><PracticeToggle /></div> };
     let Some(q) = mode.q.filter(|_| mode.on).map(|s| practice::question(p.bank.0, s)) else {
-        return phone;
+        return html! {};
     };
     let key = format!("{}-{}", q.topic, q.seed);
-    html! { <>{ phone }<LazyQuestion {key} q={Rc::new(q)} dispatch={p.dispatch.clone()} /></> }
+    html! { <LazyQuestion {key} q={Rc::new(q)} dispatch={p.dispatch.clone()} /> }
 }
 
 /// A panel's question card, as its chunk gives it (the split build, issue 24).

@@ -126,11 +126,19 @@ export async function chunkIn(page) {
   await page.waitForFunction(() => !document.querySelector('[data-chunk-state="loading"]'));
 }
 
-export async function metric(page, name) {
-  // A figure still being computed (flash's reference check) has no
-  // data-value yet: wait for it rather than read Number(null) = 0.
+export async function metric(page, name, { timeout = 30_000 } = {}) {
+  // A figure still being computed (flash's and systolic's result checks) has
+  // no data-value yet: wait for it rather than read Number(null) = 0. If it
+  // never comes, say what the page shows in its place (a check's progress
+  // tells a slow check from a stalled one).
   const el = page.locator(`[data-metric="${name}"][data-value]`);
-  await el.waitFor();
+  try {
+    await el.waitFor({ timeout });
+  } catch (e) {
+    const pending = await page.locator(`[data-pending-metric="${name}"]`).allInnerTexts().catch(() => []);
+    const shown = pending.length ? `; in its place: ${JSON.stringify(pending.join(' '))}` : '';
+    throw new Error(`no ${name} after ${timeout} ms${shown}`, { cause: e });
+  }
   return Number(await el.getAttribute('data-value'));
 }
 

@@ -23,7 +23,7 @@ use yew::prelude::*;
 
 /// Checks of at most this many multiply-adds (a few milliseconds) run at once,
 /// in the render; larger ones (up to 2 × 4.3 G at m = n = 1024, k = 4096) run
-/// in slices while the browser is idle, the panel showing "checking…".
+/// in slices at background priority, the panel showing "checking…".
 const SYNC_CHECK_MACS: u64 = 1 << 22;
 /// Work per slice of the background check, in milliseconds.
 const SLICE_MS: f64 = 4.0;
