@@ -88,6 +88,19 @@ pub fn chart_title(ctx: &AppCtx, key: &str) -> Html {
     html! { <h2 class="chart-title">{ ctx.t(key) }</h2> }
 }
 
+/// What goes right under a short canvas (a strip), in its column beside the
+/// side column (style/main.css, `.beside-scene`), while the canvas is at most
+/// `first_side` CSS pixels tall: about the side column's first item, so that
+/// the side column's later items (the key figures) start no lower than they
+/// would without it. A taller canvas (many waves) leaves it below as before.
+pub fn beside_short_scene(content: Html, scene_height: f64, first_side: f64) -> Html {
+    if scene_height <= first_side {
+        html! { <div class="beside-scene">{ content }</div> }
+    } else {
+        content
+    }
+}
+
 /// A table's head row: one `<th>` per translated key.
 pub fn table_head(ctx: &AppCtx, keys: &[&str]) -> Html {
     html! { <thead><tr>{ for keys.iter().map(|k| html! { <th>{ ctx.t(k) }</th> }) }</tr></thead> }
