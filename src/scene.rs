@@ -210,13 +210,21 @@ pub fn wrap(text: &str, size: f64, max_w: f64) -> Vec<String> {
     // Pieces that may start a line: a word with the spaces after it, or one
     // CJK character. Closing punctuation stays with what it closes.
     let closing = |c: char| "，。、；：！？）」』》〉】”’,.;:!?)".contains(c);
+    // A number (or the "/" after one) keeps what follows it (its unit, or
+    // "/ 16"): never "17.9" at a line's end and "µs" at the next one's start.
+    let holds_next = |p: &str| {
+        let last = p.split_whitespace().last().unwrap_or("");
+        last == "/"
+            || (last.starts_with(|c: char| c.is_ascii_digit()) && last.chars().all(|c| "0123456789.,%".contains(c)))
+    };
     let mut pieces: Vec<String> = Vec::new();
     for c in text.chars() {
         let starts = pieces.is_empty()
-            || (wide(c) && !closing(c))
-            || (c != ' '
-                && !closing(c)
-                && pieces.last().is_some_and(|p| p.ends_with(' ') || p.chars().last().is_some_and(wide)));
+            || (!pieces.last().is_some_and(|p| holds_next(p))
+                && ((wide(c) && !closing(c))
+                    || (c != ' '
+                        && !closing(c)
+                        && pieces.last().is_some_and(|p| p.ends_with(' ') || p.chars().last().is_some_and(wide)))));
         if starts {
             pieces.push(c.to_string());
         } else {
@@ -360,6 +368,11 @@ mod tests {
         assert_eq!(wrap("   ", 10.0, 60.0), [""]);
         assert_eq!(wrap("a b", 10.0, 0.0), ["a", "b"]);
         assert_eq!(wrap("a b", 10.0, f64::NAN), ["a", "b"]);
+        // A number and what follows it stay on one line.
+        assert_eq!(wrap("H100 takes 17.9 µs", 10.0, 90.0), ["H100 takes", "17.9 µs"]);
+        assert_eq!(wrap("H100 takes", 10.0, 30.0), ["H100", "takes"], "a name is not a number");
+        assert_eq!(wrap("Cycle 0 / 16 PE", 10.0, 50.0), ["Cycle", "0 / 16 PE"]);
+        assert_eq!(wrap("带宽 1.6 倍", 10.0, 40.0), ["带宽", "1.6 倍"]);
         assert_eq!(wrap("周期 3：A 进入", 10.0, 40.0).concat().replace(' ', ""), "周期3：A进入");
         for line in wrap("Output-stationary: row i of A enters from the left i cycles late", 12.0, 150.0) {
             assert!(text_width(&line, 12.0) <= 150.0 || !line.contains(' '), "{line}");

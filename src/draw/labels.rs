@@ -23,7 +23,8 @@ pub type Block = (i32, i32, i32, i32);
 ///
 /// `clear(box)` says whether a label there keeps off a line drawn on the
 /// plot (the roof: a label moved up from a dot under the slope ran across
-/// it); rows where it does not are taken only when no row is clear.
+/// it); a row where it does not is taken only when no row over the floor is
+/// clear (over the floor counts first: under it are the axis's numbers).
 pub fn place_labels_below(
     labels: &[Block],
     line: i32,
@@ -88,11 +89,11 @@ fn place(
                 y2 >= top && (!floor || y2.saturating_add(h) <= bottom) && free((x, y2, w, h), &placed)
             };
             let tried = || (0..tries).map(|k| try_at(y, k)).filter(|&t| fits(t));
-            let clear = |y2: i32| clear((x, y2, w, h));
+            let clear_at = |y2: i32| clear((x, y2, w, h));
             let y2 = tried()
-                .find(|&(y2, floor)| floor && clear(y2))
+                .find(|&(y2, floor)| floor && clear_at(y2))
                 .or_else(|| tried().find(|&(_, floor)| floor))
-                .or_else(|| tried().find(|&(y2, _)| clear(y2)))
+                .or_else(|| tried().find(|&(y2, _)| clear_at(y2)))
                 .or_else(|| tried().next())
                 .map_or(y, |t| t.0);
             placed.push((x, y2, w, h));

@@ -1,6 +1,8 @@
 //! Online softmax → scene: the input in rows of cells grouped in blocks
 //! (processed, current, still to come), and once every block is processed a
-//! bar under each value for its probability (the largest full height).
+//! bar under each value for its probability (the largest full height), in
+//! room kept for them from the first step (the canvas does not grow at the
+//! end of the run, so nothing under or beside it moves).
 
 use crate::scene::{Align, Scene, Theme};
 use crate::sim::softmax::OnlineSoftmax;
@@ -35,7 +37,7 @@ pub fn draw(s: &OnlineSoftmax, step: u64, th: &Theme, width: f64) -> Scene {
     let done_all = step as usize >= s.blocks();
     let probs = done_all.then(|| s.probabilities());
     let p_max = probs.as_ref().map_or(1.0, |p| p.iter().cloned().fold(f64::MIN_POSITIVE, f64::max));
-    let bar_h = if probs.is_some() { cell * 0.9 } else { 0.0 };
+    let bar_h = cell * 0.9;
     let row_h = cell + bar_h + 8.0;
     let current = (step >= 1).then(|| s.block_range(step));
     let mut scene = Scene::new(width, 0.0, th.bg);
@@ -137,7 +139,15 @@ mod tests {
         let mid = draw(&s, 1, &Theme::normal(), 600.0);
         assert!(["1", "3", "2", "5"].iter().all(|v| mid.texts().contains(v)));
         let end = draw(&s, 2, &Theme::normal(), 600.0);
-        assert!(end.height > mid.height, "probability bars appear at the end");
+        let bars = |sc: &Scene| {
+            let tint = Theme::normal().fill_tint;
+            sc.shapes
+                .iter()
+                .filter(|x| matches!(x, crate::scene::Shape::Rect { fill: Some(f), .. } if *f == tint))
+                .count()
+        };
+        assert_eq!((bars(&mid), bars(&end)), (0, 4), "probability bars appear at the end");
+        assert_eq!(end.height, mid.height, "in room kept for them: the canvas does not grow");
         assert_eq!(crate::format::trimmed3(-0.0001), "0");
         assert_eq!(crate::format::trimmed3(2.5), "2.5");
     }

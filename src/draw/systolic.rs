@@ -234,6 +234,10 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
     if narrow {
         (ql, qt) = (ql.min(2), qt.min(2));
     }
+    // "…" where any operand waits past the slots drawn, not only in the next
+    // one: a row skewed by more than the slots shown has its first operand
+    // further out, at most rows + cols slots (the skew) past them.
+    let (all_l, all_t) = (ql + p.rows + p.cols, qt + p.rows + p.cols);
     let q_ratio = 0.72;
     let label_w = if narrow { 14.0 } else { 26.0 } * th.text_scale;
     let avail = width - 2.0 * PAD - label_w;
@@ -286,7 +290,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                 scene.text(x + qs / 2.0, cy, v.to_string(), vsize, th.a_color, Align::Center, true);
             }
         }
-        if s.left_queue(c, i, ql).is_some() {
+        if (ql..all_l).any(|slot| s.left_queue(c, i, slot).is_some()) {
             scene.text(gx - cs * 0.3 - ql as f64 * qs - 4.0, cy, "…", vsize, th.a_color, Align::Right, true);
         }
     }
@@ -307,7 +311,7 @@ fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labe
                 scene.text(cx, y + qs / 2.0, v.to_string(), vsize, th.b_color, Align::Center, true);
             }
         }
-        if s.top_queue(c, j, qt).is_some() {
+        if (qt..all_t).any(|slot| s.top_queue(c, j, slot).is_some()) {
             scene.text(cx, gy - cs * 0.3 - qt as f64 * qs - 6.0, "⋮", vsize, th.b_color, Align::Center, true);
         }
     }
@@ -723,6 +727,20 @@ mod tests {
         let th = Theme::present();
         let scene = draw(&s, 12, &th, 640.0, "Cycle 12", &Labels::PLAIN);
         assert!(scene.smallest_text(0.0).unwrap() >= 18.0);
+    }
+
+    #[test]
+    fn every_queue_with_operands_still_to_come_says_so() {
+        // The lecture's 4 × 4, K = 6 at cycle 0 on a phone (two slots a
+        // side): rows 2 and 3 are skewed past the slots drawn, yet each of
+        // the four rows and columns has operands to come.
+        let s = sim(4, 4, 6, Dataflow::Os);
+        let scene = draw(&s, 0, &Theme::normal(), 320.0, "cycle 0", &Labels::PLAIN);
+        let count = |t: &str| scene.texts().iter().filter(|x| **x == t).count();
+        assert_eq!((count("…"), count("⋮")), (4, 4));
+        // At the end no operand waits: none.
+        let end = draw(&s, s.total_cycles(), &Theme::normal(), 320.0, "end", &Labels::PLAIN);
+        assert!(!end.texts().iter().any(|x| *x == "…" || *x == "⋮"));
     }
 
     #[test]

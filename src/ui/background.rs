@@ -39,7 +39,7 @@ pub async fn next_task() {
 /// not come (a `requestIdleCallback` chain on a page that keeps producing
 /// frames once stalled a check for over 30 s in CI). Where there is no
 /// `scheduler`, an idle callback with a 50 ms timeout; else a zero timeout.
-pub async fn when_idle() {
+pub async fn at_background_priority() {
     use js_sys::{Function, Object, Reflect};
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let global = js_sys::global();

@@ -4,7 +4,7 @@
 
 use super::paint::{context_2d, FONT_STACK};
 use super::part::part;
-use crate::draw::labels::Block;
+use crate::draw::labels::{clear_of_roof, group_spots, place_labels_below, Block};
 use crate::scene::Rgba;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -528,8 +528,6 @@ pub struct RooflineProps {
     pub ridge_label: AttrValue,
 }
 
-/// One line of a roofline label: its text, colour, and the dot it names if
-/// it is its group's first line.
 /// A dot's (or a spot's dots') label: its lines, colour and the dot.
 type GroupLabel = (Vec<String>, RGBColor, (i32, i32));
 
@@ -606,7 +604,7 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     // Dots on one spot (a decode step's weight matmuls all sit at intensity
     // B) share one label, their names joined, wrapped to the room on the
     // right: stacked one under another they ran off the plot.
-    let groups = crate::draw::labels::group_spots(&spots, (6.0 * dpr * k) as i32);
+    let groups = group_spots(&spots, (6.0 * dpr * k) as i32);
     let mut labels: Vec<GroupLabel> = Vec::new();
     for g in &groups {
         let (x, y) = spots[g[0]];
@@ -637,8 +635,8 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
         }
     };
     let top = chart.plotting_area().get_pixel_range().1.start;
-    let clear = |b: Block| crate::draw::labels::clear_of_roof(roof, b);
-    let placed = crate::draw::labels::place_labels_below(&boxes, row, (top, floor), &clear);
+    let clear = |b: Block| clear_of_roof(roof, b);
+    let placed = place_labels_below(&boxes, row, (top, floor), &clear);
     if !p.ridge_label.is_empty() {
         root.draw(&Text::new(
             p.ridge_label.to_string(),

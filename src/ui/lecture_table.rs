@@ -25,7 +25,7 @@ pub fn lecture_table(
         <section class="lecture-table" data-testid="lecture-table">
             <h2 class="chart-title">{ ctx.t(title) }</h2>
             <table class="ledger">
-                <thead><tr><th></th>{ for heads.map(|h| html! { <th>{ h }</th> }) }<th></th></tr></thead>
+                <thead><tr><th></th>{ for heads.map(|h| html! { <th class="num">{ h }</th> }) }<th></th></tr></thead>
                 <tbody>
                     { for rows.iter().enumerate().map(|(i, r)| {
                         let onclick = emit_on_click(dispatch, Action::SetMany(r.values.clone()));

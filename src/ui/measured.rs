@@ -79,10 +79,12 @@ pub fn measured_table(head: Html, rows: Html) -> Html {
     table_in("ledger", head, rows)
 }
 
-/// A compact measured grid (numbers right-aligned, column heads `keys`).
+/// A compact measured grid (column heads `keys`; the first column names the
+/// row, the others are numbers, right-aligned under right-aligned heads).
 pub fn measured_grid(ctx: &AppCtx, keys: &[&str], rows: Html) -> Html {
-    let head =
-        html! { <thead><tr>{ for keys.iter().map(|k| html! { <th scope="col">{ ctx.t(k) }</th> }) }</tr></thead> };
+    let th =
+        |(i, k): (usize, &&str)| html! { <th scope="col" class={classes!((i > 0).then_some("num"))}>{ ctx.t(k) }</th> };
+    let head = html! { <thead><tr>{ for keys.iter().enumerate().map(th) }</tr></thead> };
     table_in("ledger measured-table", head, rows)
 }
 

@@ -147,7 +147,7 @@ pub fn install_prefetch(all: &'static [&'static TopicMeta], views: &'static [Loa
     }
 }
 
-/// A little after a panel is shown, once the browser is idle, prefetch the
+/// A little after a panel is shown, at background priority, prefetch the
 /// panels before and after it in lecture order (the likely next pages; not
 /// part of what a first visit needs to show the page); the service worker
 /// caches the rest.
@@ -161,7 +161,7 @@ fn prefetch_neighbours_on_idle(id: &'static str) {
     let ids: Vec<&'static str> =
         [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| all.get(j)).map(|t| t.id).collect();
     wasm_bindgen_futures::spawn_local(async move {
-        super::background::when_idle().await;
+        super::background::at_background_priority().await;
         ids.iter().for_each(|id| prefetch_route(id));
     });
 }

@@ -89,16 +89,14 @@ pub fn chart_title(ctx: &AppCtx, key: &str) -> Html {
 }
 
 /// What goes right under a short canvas (a strip), in its column beside the
-/// side column (style/main.css, `.beside-scene`), while the canvas is at most
-/// `first_side` CSS pixels tall: about the side column's first item, so that
-/// the side column's later items (the key figures) start no lower than they
-/// would without it. A taller canvas (many waves) leaves it below as before.
-pub fn beside_short_scene(content: Html, scene_height: f64, first_side: f64) -> Html {
-    if scene_height <= first_side {
-        html! { <div class="beside-scene">{ content }</div> }
-    } else {
-        content
-    }
+/// side column (style/main.css, `.beside-scene`) while `short`; else below,
+/// full width. The side column's later items (the key figures) then start
+/// under the taller of the canvas and the side column's first item, so a
+/// panel says `short` only for a canvas about as tall as that item. The
+/// wrapper is there either way (a change of `short` moves it, never mounts
+/// its content again).
+pub fn beside_scene(content: Html, short: bool) -> Html {
+    html! { <div class={classes!(short.then_some("beside-scene"))}>{ content }</div> }
 }
 
 /// A table's head row: one `<th>` per translated key.

@@ -135,7 +135,10 @@ export async function metric(page, name, { timeout = 30_000 } = {}) {
   try {
     await el.waitFor({ timeout });
   } catch (e) {
-    const pending = await page.locator(`[data-pending-metric="${name}"]`).allInnerTexts().catch(() => []);
+    if (e?.name !== 'TimeoutError') throw e;
+    // Systolic's check marks its stand-in data-pending-metric; flash's, data-state="checking".
+    const stand_in = `[data-pending-metric="${name}"], [data-metric="${name}"][data-state="checking"]`;
+    const pending = await page.locator(stand_in).allInnerTexts().catch(() => []);
     const shown = pending.length ? `; in its place: ${JSON.stringify(pending.join(' '))}` : '';
     throw new Error(`no ${name} after ${timeout} ms${shown}`, { cause: e });
   }

@@ -138,8 +138,8 @@ fn measured_overlay(
         <section class="measured" data-testid="measured-coalescing">
             <h2 class="chart-title">{ ctx.tf("coalescing.measured.title", &[("dtype", dtype)]) }</h2>
             { measured_grid(ctx, &["coalescing.measured.stride", "coalescing.measured.m1", "coalescing.measured.m8",
-                "coalescing.measured.model128", "coalescing.measured.ratio", "coalescing.measured.model32",
-                "coalescing.measured.ratio"], rows.collect()) }
+                "coalescing.measured.model128", "coalescing.measured.ratio128", "coalescing.measured.model32",
+                "coalescing.measured.ratio32"], rows.collect()) }
             <p class="muted">{ ctx.tf("coalescing.measured.model-note", &[("peak", &peak)]) }</p>
             { beyond }
             if let Some(v) = verdict {

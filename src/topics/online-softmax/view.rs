@@ -12,7 +12,7 @@ use crate::ui::panel::use_panel;
 use crate::ui::player::Player;
 use crate::ui::readouts::readouts;
 use crate::ui::url_state::Action;
-use crate::ui::widgets::{beside_short_scene, chart_title, emit_on_click, table_head};
+use crate::ui::widgets::{beside_scene, chart_title, emit_on_click, table_head};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -196,8 +196,9 @@ pub fn use_softmax_panel() -> Html {
                 on_speed={p.set("speed")} export={Some((*export).clone())} />
             { readouts(ctx, "online-softmax", &sim.metrics(step)) }
             // The running table and the probabilities right under the strip,
-            // beside the key figures (the player is the side column's first item).
-            { beside_short_scene(html! {
+            // beside the key figures, while the canvas (as tall at every step)
+            // is about as short as the player beside it.
+            { beside_scene(html! {
                 <>
                 <table class="ledger" data-testid="softmax-table">
                     { table_head(ctx, &["online-softmax.table.block", "online-softmax.table.values", "online-softmax.table.bmax", "online-softmax.table.m", "online-softmax.table.rescale", "online-softmax.table.l"]) }
@@ -210,7 +211,7 @@ pub fn use_softmax_panel() -> Html {
                     <p class="muted">{ ctx.t("online-softmax.probs-wait") }</p>
                 }
                 </>
-            }, scene.0.height, 220.0) }
+            }, scene.0.height <= 220.0) }
             <div class="passes">
                 { chart_title(ctx, "online-softmax.passes") }
                 <p>{ ctx.t("online-softmax.passes.three") }</p>

@@ -5,7 +5,7 @@ use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
 use crate::sim::{Metric, Steppable};
-use crate::ui::background::{slice, when_idle};
+use crate::ui::background::{at_background_priority, slice};
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Band, Chart, SeriesChart};
 use crate::ui::ctx::AppCtx;
@@ -36,7 +36,7 @@ fn check_in_background(sim: Rc<Systolic>, cancel: Rc<Cell<bool>>, progress: UseS
         let mut shown = 0;
         next_frame().await;
         loop {
-            when_idle().await;
+            at_background_priority().await;
             if cancel.get() {
                 return;
             }

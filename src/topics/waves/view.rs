@@ -10,7 +10,7 @@ use crate::ui::lecture_table::lecture_table;
 use crate::ui::measured::{measured_note, use_measured};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
-use crate::ui::widgets::{beside_short_scene, chart_title, legend_item, preset_row, Preset};
+use crate::ui::widgets::{beside_scene, chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -24,7 +24,6 @@ pub fn use_waves_panel() -> Html {
     let g = hw::gpu(v.choice("gpu"));
     let wave_label = |i: u64| ctx.tf("waves.wave", &[("w", &i.to_string())]);
     let scene = SceneRef(Rc::new(draw_waves(&w, &p.theme, p.width, &wave_label)));
-    let scene_height = scene.0.height;
     // The measured H200 sweep (h200-matmul.csv), overlaid on the H200's model.
     let table = use_measured(super::MATMUL_FILE, v.choice("measured") == "1");
     let on_gpu = table.as_ref().is_some_and(|t| super::measured_on(t, g));
@@ -89,15 +88,15 @@ pub fn use_waves_panel() -> Html {
                 { legend_item(ctx, p.theme.waiting, "waves.legend.idle") }
             </div>
             { readouts(ctx, "waves", &super::metrics(v)) }
-            // The sawtooth right under a strip of a few waves, beside the key
-            // figures (the legend is the side column's first item).
-            { beside_short_scene(html! {
+            // The sawtooth right under the strip (never taller than
+            // draw::matmul::WAVES_MAX_H), beside the key figures.
+            { beside_scene(html! {
                 <>
                     { chart_title(ctx, "waves.chart") }
                     <Chart data={(*chart).clone()} width={(p.width - 4.0).max(240.0)} height={if ctx.present { 260.0 } else { 220.0 }}
                         cursor={n as f64} on_seek={on_seek} label={ctx.t("waves.chart")} />
                 </>
-            }, scene_height, 130.0) }
+            }, true) }
             <p class="muted">{ ctx.t("waves.model") }</p>
             { lecture_table(ctx, "waves", "lecture.table", &super::lecture_rows(&p.v), &p.dispatch) }
             <p class="formula" data-testid="why" data-sms={w.sms.to_string()} data-last-wave-tiles={w.last_wave_tiles().to_string()}

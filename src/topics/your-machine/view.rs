@@ -191,7 +191,10 @@ pub fn use_your_machine_panel() -> Html {
     // The roofline is the stage, drawn before anything has run: the
     // lecture's M4 Pro and empty axes waiting for this machine's points.
     let (width, height) = p.chart_size(1100.0, p.chart_title_height());
-    let data = Rc::new(ChartData::new(ctx, res.as_ref()));
+    // A phone's plot has no empty corner wide enough for the "points appear
+    // here" note: it goes under the chart instead of over the M4's roof.
+    let hint_on_canvas = width >= 480.0;
+    let data = Rc::new(ChartData::new(ctx, res.as_ref(), hint_on_canvas));
     let sweep = res.as_ref().map(|r| {
         html! {
             <>
@@ -212,6 +215,9 @@ pub fn use_your_machine_panel() -> Html {
             <figure class="scene chart-scene" data-testid="bench" data-state={state}>
                 <h2 class="chart-title">{ ctx.t("your-machine.chart.roof") }</h2>
                 <BenchChart data={data} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
+                if res.is_none() && !hint_on_canvas {
+                    <figcaption class="chart-hint" data-testid="chart-hint">{ ctx.t("your-machine.chart.waiting") }</figcaption>
+                }
             </figure>
             { readouts_pending(ctx, "your-machine", &figures, &pending) }
             { for sweep }
@@ -339,14 +345,15 @@ struct ChartData {
     sweep: Vec<(f64, f64)>,
     mine: String,
     m4: String,
-    /// Written across the empty chart before a run.
+    /// Written across the empty chart before a run (where the plot is wide
+    /// enough; else empty, and the view says it under the chart).
     waiting: String,
     x_roof: String,
     x_size: String,
 }
 
 impl ChartData {
-    fn new(ctx: &crate::ui::ctx::AppCtx, r: Option<&Results>) -> Self {
+    fn new(ctx: &crate::ui::ctx::AppCtx, r: Option<&Results>, hint_on_canvas: bool) -> Self {
         let dots = r
             .map(roof_points)
             .unwrap_or_default()
@@ -362,7 +369,7 @@ impl ChartData {
             sweep: r.map(|r| r.sweep.iter().map(|&(e, g)| ((1u64 << e) as f64, g)).collect()).unwrap_or_default(),
             mine: ctx.t("your-machine.legend.mine"),
             m4: ctx.t("your-machine.legend.m4"),
-            waiting: ctx.t("your-machine.chart.waiting"),
+            waiting: if hint_on_canvas { ctx.t("your-machine.chart.waiting") } else { String::new() },
             x_roof: ctx.t("your-machine.axis.intensity"),
             x_size: ctx.t("your-machine.axis.size"),
         }
@@ -449,7 +456,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     for ((label, _, _), (lx, ly)) in d.dots.iter().zip(place_labels(&centres, &sizes, 6.0 * dpr * k)) {
         root.draw(&Text::new(label.clone(), (lx.round() as i32, ly.round() as i32), style.clone())).ok()?;
     }
-    if d.roof.is_none() {
+    if d.roof.is_none() && !d.waiting.is_empty() {
         // Not measured yet: say so in the empty lower right of the plot,
         // under the M4's flat roof, right of its measured points (the one at
         // 10 FLOP/byte sits half-way across), on white over the grid.
