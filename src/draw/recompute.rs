@@ -32,6 +32,8 @@ pub struct Labels<'a> {
     pub in_registers: &'a str,
     pub forward: &'a str,
     pub backward: &'a str,
+    /// Inside a version's empty track of accesses, before its first one.
+    pub track: &'a str,
 }
 
 impl Labels<'static> {
@@ -48,6 +50,7 @@ impl Labels<'static> {
         in_registers: "recomputed in registers",
         forward: "forward",
         backward: "backward",
+        track: "HBM accesses, in order",
     };
 }
 
@@ -229,6 +232,10 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
     let own = pass_slots(run, lane.version);
     let full = own.0 as f64 * side + pass_gap + own.1 as f64 * side;
     scene.rect(PAD, y - 2.0, full.max(side), side + 4.0, None, Some((th.grid, lw)));
+    // Before the first access the outline is empty: say what fills it.
+    if made.is_empty() && text_width(labels.track, f) + 12.0 <= full && f <= side + 2.0 {
+        scene.text(PAD + 6.0, y + side / 2.0, labels.track, f, th.muted, Align::Left, false);
+    }
     y += side + if show_names { letter * 1.4 } else { 4.0 };
     y
 }
@@ -286,6 +293,17 @@ mod tests {
         let s = draw(&r, r.steps(), &th, 800.0, "", &Labels::PLAIN);
         assert!(s.texts().contains(&"8 / 8 accesses") && s.texts().contains(&"4 / 4 accesses"));
         assert_eq!(squares(&s, &th), (4 + 2, 4 + 2));
+    }
+
+    #[test]
+    fn an_empty_track_says_what_fills_it() {
+        let th = Theme::normal();
+        let r = run(3, true);
+        let count = |t: u64| {
+            draw(&r, t, &th, 800.0, "", &Labels::PLAIN).texts().iter().filter(|x| **x == Labels::PLAIN.track).count()
+        };
+        assert_eq!(count(0), 2, "both versions' tracks before any access");
+        assert_eq!(count(r.steps()), 0);
     }
 
     #[test]

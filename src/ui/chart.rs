@@ -447,7 +447,9 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
     }
     let look = Look::new(p.present, dpr);
     let k = look.k;
-    let mut builder = look.builder(&root, 10.0, 36.0, 70.0);
+    // Room on the left for "1000 GB" and the axis's name beside it (at 70
+    // the name ran into the ticks).
+    let mut builder = look.builder(&root, 10.0, 36.0, 88.0);
     // The last tick's label ("1M") is centred on the right edge: room for its half.
     builder.margin_right((18.0 * look.dpr * k) as u32);
     let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale()).ok()?;

@@ -32,6 +32,15 @@ pub fn type_scale(present: bool) -> f64 {
     (width / WIDE_PROJECTED_PX).max(1.0)
 }
 
+/// The canvas drawings' look for this screen: [`Theme::for_mode`], its text
+/// [`type_scale`] times larger on a wide projected screen (at 1920 × 1080 the
+/// canvases' text grows with the page's, as the charts' does).
+pub fn theme(present: bool) -> crate::scene::Theme {
+    let mut th = crate::scene::Theme::for_mode(present);
+    th.text_scale *= type_scale(present);
+    th
+}
+
 /// Offer `text` as a file download.
 pub fn download(name: &str, text: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));

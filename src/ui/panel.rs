@@ -322,7 +322,7 @@ pub fn use_panel(topic: &'static Topic) -> Panel {
         fit_height: bx.height,
         type_scale: bx.type_scale,
         drawer,
-        theme: Theme::for_mode(ctx.present),
+        theme: crate::ui::dom::theme(ctx.present),
         ctx,
         topic,
         meta,

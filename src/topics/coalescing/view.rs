@@ -2,7 +2,6 @@
 //! (notes §6.5, demo 3 of 02).
 
 use crate::draw::coalescing::draw;
-use crate::scene::Theme;
 use crate::sim::coalescing::Access;
 use crate::sim::measured::Table;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
@@ -27,7 +26,7 @@ pub fn use_coalescing_panel() -> Html {
         use_memo((params, p.width as u32, ctx.present, ctx.lang), move |(_, w, present, _)| {
             let skipped = |n: u64| ctx.tf("coalescing.skipped", &[("n", &n.to_string())]);
             let lanes = ctx.t("coalescing.lanes.short");
-            SceneRef(Rc::new(draw(&access, &Theme::for_mode(*present), *w as f64, &lanes, &skipped)))
+            SceneRef(Rc::new(draw(&access, &crate::ui::dom::theme(*present), *w as f64, &lanes, &skipped)))
         })
     };
     let presets = super::LECTURE_CASES

@@ -68,7 +68,7 @@ pub fn use_divergence_panel() -> Html {
             move |(_, s, w, present, _, cap)| {
                 let warp = |w: usize| ctx.tf("divergence.warp", &[("w", &w.to_string())]);
                 let lanes = ctx.t("divergence.lanes");
-                SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64, cap, &warp, &lanes)))
+                SceneRef(Rc::new(draw(&sim, *s, &crate::ui::dom::theme(*present), *w as f64, cap, &warp, &lanes)))
             },
         )
     };
@@ -81,7 +81,7 @@ pub fn use_divergence_panel() -> Html {
             scene_at: Rc::new(move |s| {
                 let warp = |w: usize| ctx.tf("divergence.warp", &[("w", &w.to_string())]);
                 let cap = super::caption(ctx.lang, &sim, s);
-                draw(&sim, s, &Theme::for_mode(ctx.present), width, &cap, &warp, &ctx.t("divergence.lanes"))
+                draw(&sim, s, &crate::ui::dom::theme(ctx.present), width, &cap, &warp, &ctx.t("divergence.lanes"))
             }),
         })
     };

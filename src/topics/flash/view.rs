@@ -91,7 +91,7 @@ pub fn use_flash_panel() -> Html {
         use_memo(
             (params, pass, step, width as u32, ctx.present, caption.clone()),
             move |(_, pass, s, w, present, cap)| {
-                SceneRef(Rc::new(draw(&run.flash, *pass, *s, &Theme::for_mode(*present), *w as f64, cap)))
+                SceneRef(Rc::new(draw(&run.flash, *pass, *s, &crate::ui::dom::theme(*present), *w as f64, cap)))
             },
         )
     };
@@ -102,7 +102,7 @@ pub fn use_flash_panel() -> Html {
             name: format!("flash-{}-n{}-d{}", if pass == Pass::Fwd { "fwd" } else { "bwd" }, params.n, params.d),
             scene_at: Rc::new(move |s| {
                 let cap = super::caption(lang, &run.flash, pass, s);
-                draw(&run.flash, pass, s, &Theme::for_mode(present), w as f64, &cap)
+                draw(&run.flash, pass, s, &crate::ui::dom::theme(present), w as f64, &cap)
             }),
         })
     };

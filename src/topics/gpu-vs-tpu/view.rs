@@ -2,7 +2,6 @@
 //! (notes §9.1, demo 06).
 
 use crate::draw::matmul::draw_compare;
-use crate::scene::Theme;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::panel::use_panel;
 use crate::ui::readouts::readouts;
@@ -18,7 +17,7 @@ pub fn use_gpu_tpu_panel() -> Html {
     let titles = [ctx.t("gpu-vs-tpu.tpu"), ctx.t("gpu-vs-tpu.gpu")];
     let [chip_tpu, chip_gpu] = super::chip_detail(ctx.lang, &p.v);
     let scene = use_memo((c, p.width as u32, ctx.present, titles), |(c, w, present, titles)| {
-        SceneRef(Rc::new(draw_compare(c, &Theme::for_mode(*present), *w as f64, [&titles[0], &titles[1]])))
+        SceneRef(Rc::new(draw_compare(c, &crate::ui::dom::theme(*present), *w as f64, [&titles[0], &titles[1]])))
     });
     let controls = html! {
         <>

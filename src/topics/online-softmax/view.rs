@@ -3,7 +3,6 @@
 
 use crate::draw::softmax::draw;
 use crate::params::Value;
-use crate::scene::Theme;
 use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
@@ -115,7 +114,7 @@ pub fn use_softmax_panel() -> Html {
     let scene = {
         let sim = sim.clone();
         use_memo((key.clone(), step, p.width as u32, ctx.present), move |(_, s, w, present)| {
-            SceneRef(Rc::new(draw(&sim, *s, &Theme::for_mode(*present), *w as f64)))
+            SceneRef(Rc::new(draw(&sim, *s, &crate::ui::dom::theme(*present), *w as f64)))
         })
     };
     let export = {
@@ -125,7 +124,7 @@ pub fn use_softmax_panel() -> Html {
             let present = *present;
             Export {
                 name: "online-softmax".into(),
-                scene_at: Rc::new(move |s| draw(&sim, s, &Theme::for_mode(present), width)),
+                scene_at: Rc::new(move |s| draw(&sim, s, &crate::ui::dom::theme(present), width)),
             }
         })
     };

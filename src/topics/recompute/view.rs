@@ -19,7 +19,7 @@ use yew::prelude::*;
 /// The drawing of `run` at step `t` in the context's language and mode.
 fn scene(ctx: &AppCtx, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
     let w = |k: &str| ctx.t(k);
-    let (store, recompute, accesses, waits, done, sigmoids, registers, forward, backward) = (
+    let (store, recompute, accesses, waits, done, sigmoids, registers, forward, backward, track) = (
         w("recompute.store"),
         w("recompute.recompute"),
         w("recompute.d.accesses"),
@@ -29,6 +29,7 @@ fn scene(ctx: &AppCtx, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
         w("recompute.d.registers"),
         w("recompute.forward"),
         w("recompute.backward"),
+        w("recompute.d.track"),
     );
     let labels = Labels {
         store: &store,
@@ -42,9 +43,10 @@ fn scene(ctx: &AppCtx, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
         in_registers: &registers,
         forward: &forward,
         backward: &backward,
+        track: &track,
     };
     let cap = super::caption(ctx.lang, run, t);
-    draw(run, t, &Theme::for_mode(ctx.present), width, &cap, &labels)
+    draw(run, t, &crate::ui::dom::theme(ctx.present), width, &cap, &labels)
 }
 
 #[hook]

@@ -104,7 +104,7 @@ fn scene_and_strip(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) 
     let strip = ctx.tf("systolic.strip", &[("what", &what)]);
     let dims = super::strip_words(ctx.lang, sim);
     let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip, dims: &dims };
-    draw_with_strip(sim, c, &Theme::for_mode(ctx.present), width, cap, &labels)
+    draw_with_strip(sim, c, &crate::ui::dom::theme(ctx.present), width, cap, &labels)
 }
 
 /// The first cycle of fold `index` (clamped to the run's folds).
@@ -154,7 +154,7 @@ pub fn use_systolic_panel() -> Html {
     let chart = {
         let sim = sim.clone();
         let ctx = ctx.clone();
-        use_memo((params, ctx.clone()), move |_| Rc::new(timeline(&ctx, &sim, &Theme::for_mode(ctx.present))))
+        use_memo((params, ctx.clone()), move |_| Rc::new(timeline(&ctx, &sim, &crate::ui::dom::theme(ctx.present))))
     };
     // The result check: at once when small, else in slices after the render.
     if sim.check_result().is_none() && sim.check_macs() <= SYNC_CHECK_MACS {

@@ -22,7 +22,7 @@ pub fn use_threads_panel() -> Html {
         use_memo((g, sel, p.width as u32, ctx.present, ctx.lang), move |(g, sel, w, present, _)| {
             let more = |n: u64| ctx.tf("threads.more-blocks", &[("n", &n.to_string())]);
             let block = |b: u64| ctx.tf("threads.block", &[("b", &b.to_string())]);
-            SceneRef(Rc::new(draw(g, *sel, &Theme::for_mode(*present), *w as f64, &more, &block)))
+            SceneRef(Rc::new(draw(g, *sel, &crate::ui::dom::theme(*present), *w as f64, &more, &block)))
         })
     };
     let presets = vec![Preset {

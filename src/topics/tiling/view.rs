@@ -1,7 +1,6 @@
 //! The `#/tiling` panel: tiled matmul and its reuse (notes §6.6, demo 04).
 
 use crate::draw::matmul::draw_tiling;
-use crate::scene::Theme;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
@@ -28,7 +27,7 @@ pub fn use_tiling_panel() -> Html {
     let scene = use_memo(
         (t, run.ti, run.tj, state, p.width as u32, ctx.present, caption.clone()),
         |(t, ti, tj, state, w, present, cap)| {
-            SceneRef(Rc::new(draw_tiling(t, *ti, *tj, state, &Theme::for_mode(*present), *w as f64, cap)))
+            SceneRef(Rc::new(draw_tiling(t, *ti, *tj, state, &crate::ui::dom::theme(*present), *w as f64, cap)))
         },
     );
     let export = use_memo((run, p.width as u32, ctx.present, ctx.lang), |&(run, w, present, lang)| Export {
@@ -36,7 +35,7 @@ pub fn use_tiling_panel() -> Html {
         scene_at: Rc::new(move |s| {
             let state = run.state_at(s);
             let cap = super::caption(lang, &run, &state);
-            draw_tiling(&run.tiling, run.ti, run.tj, &state, &Theme::for_mode(present), w as f64, &cap)
+            draw_tiling(&run.tiling, run.ti, run.tj, &state, &crate::ui::dom::theme(present), w as f64, &cap)
         }),
     });
     let (fits, fit) = super::fit_text(ctx.lang, &p.v);

@@ -2,7 +2,6 @@
 //! 5 of 02).
 
 use crate::draw::matmul::draw_waves;
-use crate::scene::Theme;
 use crate::sim::hw;
 use crate::ui::canvas::{SceneCanvas, SceneRef};
 use crate::ui::chart::{Chart, SeriesChart};
@@ -62,7 +61,7 @@ pub fn use_waves_panel() -> Html {
                 bands: vec![],
                 x_desc: "n".into(),
                 y_desc: "TFLOP/s".into(),
-                color: Theme::for_mode(present).fill_tint,
+                color: crate::ui::dom::theme(present).fill_tint,
                 present,
                 overlay,
             })
