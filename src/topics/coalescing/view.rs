@@ -17,16 +17,18 @@ use yew::prelude::*;
 #[hook]
 pub fn use_coalescing_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let params = super::coalescing_params(&p.v);
     let access = use_memo(params, |p| Access::new(*p));
     let scene = {
         let access = access.clone();
         let ctx = ctx.clone();
-        use_memo((params, p.width as u32, ctx.present, ctx.lang), move |(_, w, present, _)| {
+        use_memo((params, p.width as u32, ctx.present, ctx.lang), move |(_, w, _, _)| {
             let skipped = |n: u64| ctx.tf("coalescing.skipped", &[("n", &n.to_string())]);
             let lanes = ctx.t("coalescing.lanes.short");
-            SceneRef(Rc::new(draw(&access, &crate::ui::dom::theme(*present), *w as f64, &lanes, &skipped)))
+            SceneRef(Rc::new(draw(&access, &theme, *w as f64, &lanes, &skipped)))
         })
     };
     let presets = super::LECTURE_CASES

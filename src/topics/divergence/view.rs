@@ -41,6 +41,8 @@ pub(crate) fn error_box(err: &super::BoxError, text: &str, testid: &'static str)
 #[hook]
 pub fn use_divergence_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let params = super::divergence_params(&p.v);
     let sim = {
@@ -65,10 +67,10 @@ pub fn use_divergence_panel() -> Html {
         let ctx = ctx.clone();
         use_memo(
             (params.clone(), step, p.width as u32, ctx.present, ctx.lang, caption.clone()),
-            move |(_, s, w, present, _, cap)| {
+            move |(_, s, w, _, _, cap)| {
                 let warp = |w: usize| ctx.tf("divergence.warp", &[("w", &w.to_string())]);
                 let lanes = ctx.t("divergence.lanes");
-                SceneRef(Rc::new(draw(&sim, *s, &crate::ui::dom::theme(*present), *w as f64, cap, &warp, &lanes)))
+                SceneRef(Rc::new(draw(&sim, *s, &theme, *w as f64, cap, &warp, &lanes)))
             },
         )
     };
@@ -81,7 +83,7 @@ pub fn use_divergence_panel() -> Html {
             scene_at: Rc::new(move |s| {
                 let warp = |w: usize| ctx.tf("divergence.warp", &[("w", &w.to_string())]);
                 let cap = super::caption(ctx.lang, &sim, s);
-                draw(&sim, s, &crate::ui::dom::theme(ctx.present), width, &cap, &warp, &ctx.t("divergence.lanes"))
+                draw(&sim, s, &theme, width, &cap, &warp, &ctx.t("divergence.lanes"))
             }),
         })
     };

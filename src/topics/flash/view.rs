@@ -73,6 +73,8 @@ async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>
 #[hook]
 pub fn use_flash_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let v = &p.v;
     let params = super::flash_params(v);
@@ -88,21 +90,18 @@ pub fn use_flash_panel() -> Html {
     let caption = super::caption(ctx.lang, sim, pass, step);
     let scene = {
         let run = run.clone();
-        use_memo(
-            (params, pass, step, width as u32, ctx.present, caption.clone()),
-            move |(_, pass, s, w, present, cap)| {
-                SceneRef(Rc::new(draw(&run.flash, *pass, *s, &crate::ui::dom::theme(*present), *w as f64, cap)))
-            },
-        )
+        use_memo((params, pass, step, width as u32, ctx.present, caption.clone()), move |(_, pass, s, w, _, cap)| {
+            SceneRef(Rc::new(draw(&run.flash, *pass, *s, &theme, *w as f64, cap)))
+        })
     };
     let export = {
         let run = run.clone();
         let lang = ctx.lang;
-        use_memo((params, pass, width as u32, ctx.present, lang), move |&(params, pass, w, present, lang)| Export {
+        use_memo((params, pass, width as u32, ctx.present, lang), move |&(params, pass, w, _, lang)| Export {
             name: format!("flash-{}-n{}-d{}", if pass == Pass::Fwd { "fwd" } else { "bwd" }, params.n, params.d),
             scene_at: Rc::new(move |s| {
                 let cap = super::caption(lang, &run.flash, pass, s);
-                draw(&run.flash, pass, s, &crate::ui::dom::theme(present), w as f64, &cap)
+                draw(&run.flash, pass, s, &theme, w as f64, &cap)
             }),
         })
     };

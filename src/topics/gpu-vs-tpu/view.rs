@@ -12,12 +12,14 @@ use yew::prelude::*;
 #[hook]
 pub fn use_gpu_tpu_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let c = super::gpu_tpu(&p.v);
     let titles = [ctx.t("gpu-vs-tpu.tpu"), ctx.t("gpu-vs-tpu.gpu")];
     let [chip_tpu, chip_gpu] = super::chip_detail(ctx.lang, &p.v);
-    let scene = use_memo((c, p.width as u32, ctx.present, titles), |(c, w, present, titles)| {
-        SceneRef(Rc::new(draw_compare(c, &crate::ui::dom::theme(*present), *w as f64, [&titles[0], &titles[1]])))
+    let scene = use_memo((c, p.width as u32, ctx.present, titles), |(c, w, _, titles)| {
+        SceneRef(Rc::new(draw_compare(c, &theme, *w as f64, [&titles[0], &titles[1]])))
     });
     let controls = html! {
         <>

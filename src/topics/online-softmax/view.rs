@@ -92,6 +92,8 @@ fn Probabilities(props: &ProbabilitiesProps) -> Html {
 #[hook]
 pub fn use_softmax_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let v = &p.v;
     let key = (v.text("x").to_string(), v.int("block"));
@@ -113,19 +115,16 @@ pub fn use_softmax_panel() -> Html {
     let draft_error = use_memo((*draft).clone(), |d| parse_vector(d).err());
     let scene = {
         let sim = sim.clone();
-        use_memo((key.clone(), step, p.width as u32, ctx.present), move |(_, s, w, present)| {
-            SceneRef(Rc::new(draw(&sim, *s, &crate::ui::dom::theme(*present), *w as f64)))
+        use_memo((key.clone(), step, p.width as u32, ctx.present), move |(_, s, w, _)| {
+            SceneRef(Rc::new(draw(&sim, *s, &theme, *w as f64)))
         })
     };
     let export = {
         let sim = sim.clone();
         let width = p.width;
-        use_memo((key.clone(), p.width as u32, ctx.present), move |(_, _, present)| {
-            let present = *present;
-            Export {
-                name: "online-softmax".into(),
-                scene_at: Rc::new(move |s| draw(&sim, s, &crate::ui::dom::theme(present), width)),
-            }
+        use_memo((key.clone(), p.width as u32, ctx.present), move |_| Export {
+            name: "online-softmax".into(),
+            scene_at: Rc::new(move |s| draw(&sim, s, &theme, width)),
         })
     };
     let on_x = {

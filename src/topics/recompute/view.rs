@@ -17,7 +17,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// The drawing of `run` at step `t` in the context's language and mode.
-fn scene(ctx: &AppCtx, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
+fn scene(ctx: &AppCtx, th: &crate::scene::Theme, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
     let w = |k: &str| ctx.t(k);
     let (store, recompute, accesses, waits, done, sigmoids, registers, forward, backward, track) = (
         w("recompute.store"),
@@ -46,12 +46,14 @@ fn scene(ctx: &AppCtx, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
         track: &track,
     };
     let cap = super::caption(ctx.lang, run, t);
-    draw(run, t, &crate::ui::dom::theme(ctx.present), width, &cap, &labels)
+    draw(run, t, th, width, &cap, &labels)
 }
 
 #[hook]
 pub fn use_recompute_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let r = super::recompute(&p.v);
     let run = Run::new(r);
@@ -59,14 +61,14 @@ pub fn use_recompute_panel() -> Html {
     let drawn = {
         let (ctx, run) = (ctx.clone(), run.clone());
         use_memo((r, step, p.width as u32, ctx.present, ctx.lang), move |(_, t, w, _, _)| {
-            SceneRef(Rc::new(scene(&ctx, &run, *t, *w as f64)))
+            SceneRef(Rc::new(scene(&ctx, &theme, &run, *t, *w as f64)))
         })
     };
     let export = {
         let (ctx, run, width) = (ctx.clone(), run.clone(), p.width);
         use_memo((r, p.width as u32, ctx.present, ctx.lang), move |_| Export {
             name: "recompute".into(),
-            scene_at: Rc::new(move |t| scene(&ctx, &run, t, width)),
+            scene_at: Rc::new(move |t| scene(&ctx, &theme, &run, t, width)),
         })
     };
     let rows = super::ledger_rows(&r).map(|row| {

@@ -82,12 +82,19 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
 
 /// The array at cycle `c`, drawn `width` wide with its caption (the canvas
 /// and the GIF export draw the same).
-fn scene_at(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
-    scene_and_strip(ctx, sim, c, width, cap).0
+fn scene_at(ctx: &AppCtx, th: &Theme, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
+    scene_and_strip(ctx, th, sim, c, width, cap).0
 }
 
 /// [`scene_at`], and where its fold strip is (for clicks on it).
-fn scene_and_strip(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) -> (Scene, Option<StripBox>) {
+fn scene_and_strip(
+    ctx: &AppCtx,
+    th: &Theme,
+    sim: &Systolic,
+    c: u64,
+    width: f64,
+    cap: &str,
+) -> (Scene, Option<StripBox>) {
     let is = sim.params().dataflow == Dataflow::Is;
     let [a, b, weights, out] = [
         if is { "systolic.b-queue" } else { "systolic.a-queue" },
@@ -104,7 +111,7 @@ fn scene_and_strip(ctx: &AppCtx, sim: &Systolic, c: u64, width: f64, cap: &str) 
     let strip = ctx.tf("systolic.strip", &[("what", &what)]);
     let dims = super::strip_words(ctx.lang, sim);
     let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip, dims: &dims };
-    draw_with_strip(sim, c, &crate::ui::dom::theme(ctx.present), width, cap, &labels)
+    draw_with_strip(sim, c, th, width, cap, &labels)
 }
 
 /// The first cycle of fold `index` (clamped to the run's folds).
@@ -117,7 +124,8 @@ fn fold_start(sim: &Systolic, index: usize) -> u64 {
 pub fn use_systolic_panel() -> Html {
     let p = use_panel(&super::TOPIC);
     let ctx = &p.ctx;
-    let theme = &p.theme;
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let params = super::systolic_params(&p.v);
     let sim = use_memo(params, |p| Systolic::new(*p));
     let cycle = p.v.int("cycle") as u64;
@@ -126,7 +134,7 @@ pub fn use_systolic_panel() -> Html {
         let sim = sim.clone();
         let ctx = ctx.clone();
         use_memo((params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, _, _, cap)| {
-            let (scene, strip) = scene_and_strip(&ctx, &sim, *c, *w as f64, cap);
+            let (scene, strip) = scene_and_strip(&ctx, &theme, &sim, *c, *w as f64, cap);
             (SceneRef(Rc::new(scene)), strip)
         })
     };
@@ -147,14 +155,14 @@ pub fn use_systolic_panel() -> Html {
             let (p, d) = (sim.params(), sim.params().dataflow.code());
             Export {
                 name: format!("systolic-{}x{}-m{}k{}n{}-{d}", p.rows, p.cols, p.m, p.k, p.n),
-                scene_at: Rc::new(move |c| scene_at(&ctx, &sim, c, width, &super::caption(ctx.lang, &sim, c))),
+                scene_at: Rc::new(move |c| scene_at(&ctx, &theme, &sim, c, width, &super::caption(ctx.lang, &sim, c))),
             }
         })
     };
     let chart = {
         let sim = sim.clone();
         let ctx = ctx.clone();
-        use_memo((params, ctx.clone()), move |_| Rc::new(timeline(&ctx, &sim, &crate::ui::dom::theme(ctx.present))))
+        use_memo((params, ctx.clone()), move |_| Rc::new(timeline(&ctx, &sim, &theme)))
     };
     // The result check: at once when small, else in slices after the render.
     if sim.check_result().is_none() && sim.check_macs() <= SYNC_CHECK_MACS {
@@ -186,7 +194,7 @@ pub fn use_systolic_panel() -> Html {
         html! {
             <span class={classes!("phase-chip", active.then_some("active"))} data-phase={ph.code()}
                 aria-current={active.then_some("step")}
-                style={format!("--tint:{}", phase_tint(*ph, theme).css())}>{ ctx.t(&format!("phase.{}", ph.code())) }</span>
+                style={format!("--tint:{}", phase_tint(*ph, &theme).css())}>{ ctx.t(&format!("phase.{}", ph.code())) }</span>
         }
     };
     let chart_w = (p.width - 4.0).max(240.0);
@@ -222,7 +230,7 @@ pub fn use_systolic_panel() -> Html {
         })
     };
     let legend = {
-        let (ctx, theme) = (ctx.clone(), *theme);
+        let (ctx, theme) = (ctx.clone(), theme);
         part((params, ctx.clone()), move || {
             let ctx = &ctx;
             html! {

@@ -13,16 +13,18 @@ use yew::prelude::*;
 #[hook]
 pub fn use_threads_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let g = super::threads_grid(&p.v);
     let sel = p.v.int("thread") as u64;
     let t = g.thread(sel);
     let scene = {
         let ctx = ctx.clone();
-        use_memo((g, sel, p.width as u32, ctx.present, ctx.lang), move |(g, sel, w, present, _)| {
+        use_memo((g, sel, p.width as u32, ctx.present, ctx.lang), move |(g, sel, w, _, _)| {
             let more = |n: u64| ctx.tf("threads.more-blocks", &[("n", &n.to_string())]);
             let block = |b: u64| ctx.tf("threads.block", &[("b", &b.to_string())]);
-            SceneRef(Rc::new(draw(g, *sel, &crate::ui::dom::theme(*present), *w as f64, &more, &block)))
+            SceneRef(Rc::new(draw(g, *sel, &theme, *w as f64, &more, &block)))
         })
     };
     let presets = vec![Preset {

@@ -17,6 +17,8 @@ use yew::prelude::*;
 #[hook]
 pub fn use_tiling_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let run = super::tile_run(&p.v);
     let t = run.tiling;
@@ -26,16 +28,14 @@ pub fn use_tiling_panel() -> Html {
     // Drawn again only when what it shows changes (not on a speed or smem change).
     let scene = use_memo(
         (t, run.ti, run.tj, state, p.width as u32, ctx.present, caption.clone()),
-        |(t, ti, tj, state, w, present, cap)| {
-            SceneRef(Rc::new(draw_tiling(t, *ti, *tj, state, &crate::ui::dom::theme(*present), *w as f64, cap)))
-        },
+        |(t, ti, tj, state, w, _, cap)| SceneRef(Rc::new(draw_tiling(t, *ti, *tj, state, &theme, *w as f64, cap))),
     );
-    let export = use_memo((run, p.width as u32, ctx.present, ctx.lang), |&(run, w, present, lang)| Export {
+    let export = use_memo((run, p.width as u32, ctx.present, ctx.lang), |&(run, w, _, lang)| Export {
         name: format!("tiling-n{}-ti{}-tj{}", run.tiling.n, run.ti, run.tj),
         scene_at: Rc::new(move |s| {
             let state = run.state_at(s);
             let cap = super::caption(lang, &run, &state);
-            draw_tiling(&run.tiling, run.ti, run.tj, &state, &crate::ui::dom::theme(present), w as f64, &cap)
+            draw_tiling(&run.tiling, run.ti, run.tj, &state, &theme, w as f64, &cap)
         }),
     });
     let (fits, fit) = super::fit_text(ctx.lang, &p.v);

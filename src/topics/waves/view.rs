@@ -16,6 +16,8 @@ use yew::prelude::*;
 #[hook]
 pub fn use_waves_panel() -> Html {
     let p = use_panel(&super::TOPIC);
+    // The look for this screen, read once a render (ui::dom::theme).
+    let theme = p.theme;
     let ctx = &p.ctx;
     let v = &p.v;
     let n = v.int("n") as u64;
@@ -61,7 +63,7 @@ pub fn use_waves_panel() -> Html {
                 bands: vec![],
                 x_desc: "n".into(),
                 y_desc: "TFLOP/s".into(),
-                color: crate::ui::dom::theme(present).fill_tint,
+                color: theme.fill_tint,
                 present,
                 overlay,
             })
