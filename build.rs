@@ -73,11 +73,11 @@ fn write_topic_list() {
          /// Each topic's panel loader, in the order of [`ALL`]: its folder's `view::VIEW`,\n\
          /// in a chunk of its own fetched on first use.\n\
          #[cfg(target_arch = \"wasm32\")]\n\
-         pub static VIEWS: &[crate::ui::panel::LoadView] = &[{}];\n\
+         pub static VIEWS: &[crate::ui::kit::panel::LoadView] = &[{}];\n\
          #[cfg(target_arch = \"wasm32\")]\n\
          mod lazy_views {{\n    \
          use crate::topic::Topic;\n    \
-         use crate::ui::panel::{{PanelView, ViewFuture}};\n    \
+         use crate::ui::kit::panel::{{PanelView, ViewFuture}};\n    \
          use wasm_split_helpers::SplitLoaderError;\n{}}}\n",
         list(&|m| format!("&{m}::TOPIC")),
         list(&|m| format!("{m}::TOPIC.meta")),

@@ -12,7 +12,11 @@ library's layering: tests may reach any layer (e.g. to install the
 registry's texts); `--with-tests` counts it too.
 
 Prints every import circle (strongly connected component of more than one
-node) and exits 1 if there is any.
+node) and exits 1 if there is any. Also checks the layers of `src/ui/`:
+the kit (`ui/kit/`, what a topic's view may call) sits below the registry
+(`topics/`) and names neither it nor the app; the app (`ui/app/`, the shell
+and pages) sits above it, and nothing below the app names it (only
+`ui/mod.rs` and `main.rs` start it). A crossing is printed and exits 1.
 
     python3 .ci/imports.py                # the check
     python3 .ci/imports.py --edges        # the whole graph, one edge a line
@@ -198,6 +202,20 @@ for targets in list(edges.values()):
         edges.setdefault(t, set())
 
 rel = lambda f: os.path.relpath(f, os.path.dirname(ROOT))
+
+# The layers of ui/: kit < topics (the registry and each topic) < app.
+def layer(f):
+    r = os.path.relpath(f, ROOT).split(os.sep)
+    if r[:2] == ["ui", "kit"]: return "kit"
+    if r[:2] == ["ui", "app"]: return "app"
+    if r[0] == "topics": return "topics"
+    return None
+FORBIDDEN = {("kit", "topics"), ("kit", "app"), ("topics", "app")}
+crossings = sorted(
+    (rel(f), rel(t)) for f in edges for t in edges[f]
+    if (layer(f), layer(t)) in FORBIDDEN
+    or (layer(t) == "app" and layer(f) is None and rel(f) not in ("src/ui/mod.rs", "src/main.rs"))
+)
 if "--edges" in sys.argv:
     for f in sorted(edges):
         for t in sorted(edges[f]): print(rel(f), "->", rel(t))
@@ -226,4 +244,7 @@ print(f"{len(files)} files ({len(test_files)} test-only) in {len(edges)} nodes, 
       + (" (test code counted)" if WITH_TESTS else ""))
 for c in circles:
     print(f"  circle of {len(c)}: " + ", ".join(sorted(rel(f) for f in c)))
-sys.exit(1 if circles else 0)
+print(f"{len(crossings)} layer crossings (ui/kit < topics < ui/app)")
+for f, t in crossings:
+    print(f"  {f} -> {t}")
+sys.exit(1 if circles or crossings else 0)

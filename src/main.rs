@@ -1,6 +1,6 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    warpscope::ui::start();
+    warpscope::ui::app::start();
 }
 
 /// Natively the binary prints the README's panel table (from the registry),

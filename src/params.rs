@@ -48,7 +48,7 @@ pub static GLOBALS: [ParamSpec; 6] = [
 ];
 
 /// The parameters of the start page (`#/`): only `broken`, the address
-/// the app could not read (put there by `ui::start`, shown as a notice).
+/// the app could not read (put there by `ui::app::start`, shown as a notice).
 pub static HOME_PARAMS: [ParamSpec; 1] = [ParamSpec::text("broken", 100_000, "", |_| Ok(())).optional()];
 
 /// The names of [`GLOBALS`].

@@ -15,7 +15,7 @@ use crate::practice::Bank;
 /// ```
 ///
 /// The registry (`crate::topics::ALL`) lists every `TOPIC`; the browser view
-/// is the folder's `view::panel` (see `crate::ui::panel::panel!`).
+/// is the folder's `view::panel` (see `crate::ui::kit::panel::panel!`).
 pub struct Topic {
     pub meta: &'static TopicMeta,
     /// The topic's texts (`texts.tsv` in its folder), looked up through [`crate::i18n`].

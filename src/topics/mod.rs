@@ -55,7 +55,7 @@ include!(concat!(env!("OUT_DIR"), "/topics_all.rs"));
 /// The loader of the panel of route `id` (its folder's `view::VIEW` and
 /// `TOPIC`, in its own chunk).
 #[cfg(target_arch = "wasm32")]
-pub fn view(id: &str) -> Option<crate::ui::panel::LoadView> {
+pub fn view(id: &str) -> Option<crate::ui::kit::panel::LoadView> {
     METAS.iter().position(|m| m.id == id).map(|i| VIEWS[i])
 }
 

@@ -1,84 +1,18 @@
-//! The Yew app (wasm32 only): the shell over `topics::ALL`, one player,
-//! one slider, one canvas adapter, one chart helper, the panel frame and
-//! hook (`panel`) and shared widgets; each panel is in `topics/<id>/view.rs`.
+//! The Yew app (wasm32 only), in two layers on either side of the topic
+//! registry (`crate::topics`):
+//!
+//! - [`kit`]: what a topic's view may call (the panel and its hook, the
+//!   player, sliders, the canvas and charts, readouts, widgets, export, the
+//!   DOM helpers and theme, chunk loading). It never names the registry or
+//!   the app.
+//! - [`app`]: what sits above the registry: the shell and its routes, the
+//!   pages (deck, lecture, practice round), lazily loaded pages, the panic
+//!   card and start-up.
+//!
+//! `.ci/imports.py` checks the layering. Each panel is in
+//! `topics/<id>/view.rs`.
 
-pub mod background;
-pub mod canvas;
-pub mod chunk;
-pub mod ctx;
-pub mod deck_page;
-pub mod dom;
-pub mod chart;
-pub mod custom_gpu;
-pub mod export;
-pub mod inset;
-pub mod lazy;
-pub mod lecture_page;
-pub mod lecture_table;
-pub mod measured;
-pub mod panel;
-pub mod part;
-pub mod paint;
-pub mod panic;
-pub mod player;
-pub mod practice;
-pub mod practice_round;
-pub mod readouts;
-pub mod shell;
-pub mod slider;
-pub mod texts;
-pub mod tools;
-pub mod url_state;
-pub mod widgets;
+pub mod app;
+pub mod kit;
 
-/// A hash the router can't use (`#%%%`, `#//`, `#x`, `#/\\`, a bare `#`) is replaced, before the
-/// router sees it, by the start page with the original in `?broken=`, where the
-/// shell shows a notice about it.
-fn sanitize_hash() {
-    let w = dom::window();
-    let location = w.location();
-    let hash = location.hash().unwrap_or_default();
-    // `location.hash` is "" both without a fragment and for a bare `#` (a
-    // click on `<a href="#">`), which the router can't read: tell them apart
-    // by the address (read only then: this runs twice on every navigation).
-    let bare = || hash.is_empty() && location.href().unwrap_or_default().ends_with('#');
-    if crate::params::routable_hash(&hash) && !bare() {
-        return;
-    }
-    let shown: String = hash.chars().skip(1).take(200).collect();
-    let q = js_sys::encode_uri_component(&shown).as_string().unwrap_or_default();
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#/?broken={q}")));
-    }
-}
-
-/// Entry point: install the panic card, load the texts of the language the
-/// page opens in, then mount the app on `<body>`.
-pub fn start() {
-    panic::install();
-    ctx::install_topics(crate::topics::METAS);
-    panel::install_prefetch(crate::topics::METAS, crate::topics::VIEWS);
-    shell::install_pages();
-    sanitize_hash();
-    // Registered before the router's own listeners, so they see the clean hash.
-    for event in ["popstate", "hashchange"] {
-        gloo::events::EventListener::new(&dom::window(), event, |_| sanitize_hash()).forget();
-    }
-    wasm_bindgen_futures::spawn_local(async {
-        let boot = dom::window().document().and_then(|d| d.get_element_by_id("boot"));
-        match texts::initial().await {
-            Ok(_) => {
-                if let Some(boot) = boot {
-                    boot.remove();
-                }
-                yew::Renderer::<shell::App>::new().render();
-            }
-            Err((lang, problem)) => {
-                web_sys::console::warn_1(&format!("warpscope: texts not loaded: {problem}").into());
-                if let Some(boot) = boot {
-                    texts::show_failure(&boot, lang);
-                }
-            }
-        }
-    });
-}
+pub use app::start;

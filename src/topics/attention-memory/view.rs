@@ -3,12 +3,12 @@
 
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::sim::measured::Table;
-use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::measured::{measured_cell, measured_note, measured_table, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, emit_on_click};
+use crate::ui::kit::chart::{LogChart, LogSeries};
+use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, emit_on_click};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -79,7 +79,7 @@ fn mib(bytes: f64) -> String {
 }
 
 /// The H200 overlay: the measured sweep beside the model at 16 heads, d = 128, bf16.
-fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
+fn measured(ctx: &crate::ui::kit::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
     let rows = super::measured_rows(&t);
     let ratio = |name: String, q: Option<f64>| match q {
         Some(q) => measured_cell(name, q, format!("{q:.3}")),
@@ -129,4 +129,4 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, current: u64) -> Html {
     }
 }
 
-crate::ui::panel::panel!(use_memory_panel);
+crate::ui::kit::panel::panel!(use_memory_panel);

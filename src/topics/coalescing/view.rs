@@ -4,13 +4,13 @@
 use crate::draw::coalescing::draw;
 use crate::sim::coalescing::Access;
 use crate::sim::measured::Table;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::ctx::AppCtx;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_grid, measured_note, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{preset_row, Preset};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::measured::{measured_grid, measured_note, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -158,4 +158,4 @@ fn measured_overlay(
     }
 }
 
-crate::ui::panel::panel!(use_coalescing_panel);
+crate::ui::kit::panel::panel!(use_coalescing_panel);

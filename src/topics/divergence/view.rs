@@ -7,16 +7,16 @@ use crate::scene::Theme;
 use crate::sim::divergence::{evaluate, Divergence, Part};
 use crate::sim::measured::Table;
 use crate::sim::Steppable;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::ctx::AppCtx;
-use crate::ui::export::Export;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_grid, measured_note, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::player::Player;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, emit_on_click, legend_item};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::export::Export;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::measured::{measured_grid, measured_note, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, emit_on_click, legend_item};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -236,4 +236,4 @@ fn measured_overlay(ctx: &AppCtx, t: &Rc<Table>, tid_current: bool) -> Html {
     }
 }
 
-crate::ui::panel::panel!(use_divergence_panel);
+crate::ui::kit::panel::panel!(use_divergence_panel);

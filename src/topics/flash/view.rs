@@ -18,16 +18,16 @@ use crate::scene::Theme;
 use crate::sim::flash::{Check, Flash, FlashRun, Pass, NUMERIC_MAX_N};
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
-use crate::ui::background::{next_task, now, slice};
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::ctx::AppCtx;
-use crate::ui::export::Export;
-use crate::ui::inset::RooflineInset;
-use crate::ui::panel::use_panel;
-use crate::ui::player::Player;
-use crate::ui::readouts::{readouts_pending, Pending};
-use crate::ui::slider::{slider, Slider};
-use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
+use crate::ui::kit::background::{next_task, now, slice};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::export::Export;
+use crate::ui::kit::inset::RooflineInset;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::{readouts_pending, Pending};
+use crate::ui::kit::slider::{slider, Slider};
+use crate::ui::kit::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -297,4 +297,4 @@ fn ledger_html(ctx: &AppCtx, sim: &Flash, v: &Values) -> Html {
     }
 }
 
-crate::ui::panel::panel!(use_flash_panel);
+crate::ui::kit::panel::panel!(use_flash_panel);

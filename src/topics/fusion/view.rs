@@ -3,12 +3,12 @@
 use crate::params::Value;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::sim::measured::Table;
-use crate::ui::inset::RooflineInset;
-use crate::ui::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, emit_on_click, table_head};
+use crate::ui::kit::inset::RooflineInset;
+use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, emit_on_click, table_head};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -105,7 +105,7 @@ pub fn use_fusion_panel() -> Html {
 }
 
 /// The H200 overlay: measured time ratios beside the ledger's byte ratios.
-fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
+fn measured(ctx: &crate::ui::kit::ctx::AppCtx, t: Rc<Table>) -> Html {
     let rows = super::measured_rows(&t);
     let exprs = super::MEASURED_EXPRS.iter().map(|(_, e)| e.to_string()).collect::<Vec<_>>().join(" · ");
     html! {
@@ -135,4 +135,4 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
     }
 }
 
-crate::ui::panel::panel!(use_fusion_panel);
+crate::ui::kit::panel::panel!(use_fusion_panel);

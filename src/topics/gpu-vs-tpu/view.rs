@@ -2,10 +2,10 @@
 //! (notes §9.1, demo 06).
 
 use crate::draw::matmul::draw_compare;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{chart_title, table_head};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{chart_title, table_head};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -66,4 +66,4 @@ pub fn use_gpu_tpu_panel() -> Html {
     p.frame(controls, stage, explain)
 }
 
-crate::ui::panel::panel!(use_gpu_tpu_panel);
+crate::ui::kit::panel::panel!(use_gpu_tpu_panel);

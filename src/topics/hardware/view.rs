@@ -2,13 +2,13 @@
 
 use crate::scene::Rgba;
 use crate::sim::measured::Table;
-use crate::ui::chart::{LogChart, LogSeries};
-use crate::ui::custom_gpu::custom_gpu;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{chart_title, table_head};
+use crate::ui::kit::chart::{LogChart, LogSeries};
+use crate::ui::kit::custom_gpu::custom_gpu;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{chart_title, table_head};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -102,7 +102,7 @@ pub fn use_hardware_panel() -> Html {
 }
 
 /// The H200 overlay: measured copy bandwidth against the spec.
-fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
+fn measured(ctx: &crate::ui::kit::ctx::AppCtx, t: Rc<Table>) -> Html {
     let rows = super::measured_copies(&t);
     let transpose = super::transposed_over_straight(&t);
     html! {
@@ -129,4 +129,4 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>) -> Html {
     }
 }
 
-crate::ui::panel::panel!(use_hardware_panel);
+crate::ui::kit::panel::panel!(use_hardware_panel);

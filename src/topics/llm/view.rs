@@ -4,14 +4,14 @@
 
 use crate::params::Value;
 use crate::sim::llm::{self, Phase};
-use crate::ui::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
-use crate::ui::ctx::AppCtx;
-use crate::ui::custom_gpu::custom_gpu;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
+use crate::ui::kit::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::custom_gpu::custom_gpu;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -318,7 +318,7 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
     for (i, c) in SERIES_COLORS.iter().enumerate() {
-        crate::ui::chart::line_series(&mut chart, series(d, i), *c, stroke, &d.labels[i])?;
+        crate::ui::kit::chart::line_series(&mut chart, series(d, i), *c, stroke, &d.labels[i])?;
     }
     let line = |x: f64, color: RGBColor| {
         PathElement::new(vec![(x, y0 / 2.0), (x, y1 * 2.0)], color.stroke_width((2.0 * dpr * k) as u32))
@@ -336,14 +336,14 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
             .label(d.measured_label.as_str())
             .legend(move |(x, y)| Circle::new((x + 10, y), r, style));
     }
-    crate::ui::chart::legend(&mut chart, &look)?;
+    crate::ui::kit::chart::legend(&mut chart, &look)?;
     root.present().ok()
 }
 
 #[component]
 pub fn BatchChart(p: &BatchChartProps) -> Html {
     let canvas = use_node_ref();
-    let dpr = crate::ui::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let canvas = canvas.clone();
@@ -377,4 +377,4 @@ pub fn BatchChart(p: &BatchChartProps) -> Html {
     }
 }
 
-crate::ui::panel::panel!(use_llm_panel);
+crate::ui::kit::panel::panel!(use_llm_panel);

@@ -5,13 +5,13 @@ use super::Sweep;
 use crate::draw::occupancy::draw;
 use crate::params::Value;
 use crate::sim::occupancy::{compute, Resource};
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, preset_row, Preset};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::chart::{Chart, SeriesChart};
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -85,4 +85,4 @@ pub fn use_occupancy_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_occupancy_panel);
+crate::ui::kit::panel::panel!(use_occupancy_panel);

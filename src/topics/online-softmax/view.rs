@@ -5,13 +5,13 @@ use crate::draw::softmax::draw;
 use crate::params::Value;
 use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::export::Export;
-use crate::ui::panel::use_panel;
-use crate::ui::player::Player;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{beside_scene, chart_title, emit_on_click, table_head};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::export::Export;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{beside_scene, chart_title, emit_on_click, table_head};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -33,7 +33,7 @@ struct ProbabilitiesProps {
 /// Resolve on a later task (a zero timeout): input and painting run between.
 async fn next_task() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = crate::ui::dom::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let _ = crate::ui::kit::dom::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
@@ -220,4 +220,4 @@ pub fn use_softmax_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_softmax_panel);
+crate::ui::kit::panel::panel!(use_softmax_panel);

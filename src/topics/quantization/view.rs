@@ -2,11 +2,11 @@
 //! §7, demo 04).
 
 use crate::draw::matmul::draw_quantization;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{chart_title, preset_row, Preset};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -40,4 +40,4 @@ pub fn use_quantization_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_quantization_panel);
+crate::ui::kit::panel::panel!(use_quantization_panel);

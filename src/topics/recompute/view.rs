@@ -5,14 +5,14 @@ use crate::draw::recompute::{draw, Labels};
 use crate::scene::Theme;
 use crate::sim::recompute::Run;
 use crate::sim::Steppable;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::ctx::AppCtx;
-use crate::ui::export::Export;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::panel::use_panel;
-use crate::ui::player::Player;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{chart_title, legend_item};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::export::Export;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{chart_title, legend_item};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -136,4 +136,4 @@ pub fn use_recompute_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_recompute_panel);
+crate::ui::kit::panel::panel!(use_recompute_panel);

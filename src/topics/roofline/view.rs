@@ -3,14 +3,14 @@
 
 use crate::sim::measured::Table;
 use crate::sim::roofline;
-use crate::ui::chart::{RoofDot, RooflineChart};
-use crate::ui::custom_gpu::custom_gpu;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
+use crate::ui::kit::chart::{RoofDot, RooflineChart};
+use crate::ui::kit::custom_gpu::custom_gpu;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -65,7 +65,7 @@ pub fn use_roofline_panel() -> Html {
             if p.v.choice("gpu") == "custom" {
                 { custom_gpu(ctx, p.v.text("peak"), p.v.int("bw"), &p.dispatch) }
             } else {
-                <button class="preset" data-preset="m4-pro" onclick={emit_on_click(&p.dispatch, Action::SetMany(crate::ui::custom_gpu::m4_pro()))}>{ ctx.t("custom.m4-pro") }</button>
+                <button class="preset" data-preset="m4-pro" onclick={emit_on_click(&p.dispatch, Action::SetMany(crate::ui::kit::custom_gpu::m4_pro()))}>{ ctx.t("custom.m4-pro") }</button>
             }
             { p.controls(&["dtype", "op", "n", "d", "batch", "measured"]) }
             if op == "custom" {
@@ -105,7 +105,7 @@ const MARKERS: [&str; 7] = ["①", "②", "③", "④", "⑤", "⑥", "⑦"];
 
 /// The H200 overlay: the copy as the measured memory roof, and the
 /// elementwise kernels as measured points beside the model's attainable.
-fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, on_chart: bool) -> Html {
+fn measured(ctx: &crate::ui::kit::ctx::AppCtx, t: Rc<Table>, on_chart: bool) -> Html {
     let roof = super::measured_roof(&t);
     let points = super::measured_points(&t);
     html! {
@@ -142,4 +142,4 @@ fn measured(ctx: &crate::ui::ctx::AppCtx, t: Rc<Table>, on_chart: bool) -> Html 
     }
 }
 
-crate::ui::panel::panel!(use_roofline_panel);
+crate::ui::kit::panel::panel!(use_roofline_panel);

@@ -5,18 +5,18 @@ use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
 use crate::sim::{Metric, Steppable};
-use crate::ui::background::{at_background_priority, slice};
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::chart::{Band, Chart, SeriesChart};
-use crate::ui::ctx::AppCtx;
-use crate::ui::dom::next_frame;
-use crate::ui::export::Export;
-use crate::ui::inset::RooflineInset;
-use crate::ui::panel::use_panel;
-use crate::ui::part::part;
-use crate::ui::player::Player;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{chart_title, legend_item, preset_row, Preset};
+use crate::ui::kit::background::{at_background_priority, slice};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::chart::{Band, Chart, SeriesChart};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::dom::next_frame;
+use crate::ui::kit::export::Export;
+use crate::ui::kit::inset::RooflineInset;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::part::part;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{chart_title, legend_item, preset_row, Preset};
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -423,4 +423,4 @@ fn accounting(ctx: &AppCtx, sim: &Systolic, fold: &Fold, metrics: &[Metric]) -> 
     }
 }
 
-crate::ui::panel::panel!(use_systolic_panel);
+crate::ui::kit::panel::panel!(use_systolic_panel);

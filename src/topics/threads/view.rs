@@ -3,10 +3,10 @@
 use crate::draw::threads::draw;
 use crate::params::Value;
 use crate::scene::{Rgba, Theme};
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{legend_item, preset_row, Preset};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{legend_item, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -73,4 +73,4 @@ pub fn use_threads_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_threads_panel);
+crate::ui::kit::panel::panel!(use_threads_panel);

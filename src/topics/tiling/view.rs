@@ -3,14 +3,14 @@
 use crate::draw::matmul::draw_tiling;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::export::Export;
-use crate::ui::inset::RooflineInset;
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::panel::use_panel;
-use crate::ui::player::Player;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{preset_row, Preset};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::export::Export;
+use crate::ui::kit::inset::RooflineInset;
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -68,4 +68,4 @@ pub fn use_tiling_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_tiling_panel);
+crate::ui::kit::panel::panel!(use_tiling_panel);

@@ -3,13 +3,13 @@
 
 use crate::draw::matmul::draw_waves;
 use crate::sim::hw;
-use crate::ui::canvas::{SceneCanvas, SceneRef};
-use crate::ui::chart::{Chart, SeriesChart};
-use crate::ui::lecture_table::lecture_table;
-use crate::ui::measured::{measured_note, use_measured};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::readouts;
-use crate::ui::widgets::{beside_scene, chart_title, legend_item, preset_row, Preset};
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::chart::{Chart, SeriesChart};
+use crate::ui::kit::lecture_table::lecture_table;
+use crate::ui::kit::measured::{measured_note, use_measured};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::widgets::{beside_scene, chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -134,4 +134,4 @@ pub fn use_waves_panel() -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-crate::ui::panel::panel!(use_waves_panel);
+crate::ui::kit::panel::panel!(use_waves_panel);

@@ -11,12 +11,12 @@ use super::{
 };
 use crate::params::Value;
 use crate::sim::bench::{Results, Session, Task};
-use crate::ui::background::now;
-use crate::ui::chart::{mesh, Look};
-use crate::ui::panel::use_panel;
-use crate::ui::readouts::{readouts_pending, Pending};
-use crate::ui::url_state::Action;
-use crate::ui::widgets::{chart_title, table_head};
+use crate::ui::kit::background::now;
+use crate::ui::kit::chart::{mesh, Look};
+use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::readouts::{readouts_pending, Pending};
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, table_head};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -248,7 +248,7 @@ fn slot_frame(slot: &Slot) -> Option<std::cell::RefMut<'_, Running>> {
 }
 
 /// The measurements table: every pass with its time, bytes/s and FLOP/s.
-fn table(ctx: &crate::ui::ctx::AppCtx, r: &Results) -> Html {
+fn table(ctx: &crate::ui::kit::ctx::AppCtx, r: &Results) -> Html {
     let (bw, peak) = (r.bandwidth_gbps(), r.peak_gflops());
     let f = |x: f64| {
         if x >= 100.0 {
@@ -353,7 +353,7 @@ struct ChartData {
 }
 
 impl ChartData {
-    fn new(ctx: &crate::ui::ctx::AppCtx, r: Option<&Results>, hint_on_canvas: bool) -> Self {
+    fn new(ctx: &crate::ui::kit::ctx::AppCtx, r: Option<&Results>, hint_on_canvas: bool) -> Self {
         let dots = r
             .map(roof_points)
             .unwrap_or_default()
@@ -419,7 +419,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     }
     for (bw, peak, color, label) in roofs {
         let ridge = peak / bw;
-        crate::ui::chart::line_series(
+        crate::ui::kit::chart::line_series(
             &mut chart,
             vec![(x0, x0 * bw), (ridge, peak), (x1, peak)],
             color,
@@ -461,7 +461,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         // under the M4's flat roof, right of its measured points (the one at
         // 10 FLOP/byte sits half-way across), on white over the grid.
         let (xr, yr) = chart.plotting_area().get_pixel_range();
-        let px = crate::ui::chart::MIN_FONT * k;
+        let px = crate::ui::kit::chart::MIN_FONT * k;
         let plot_w = (xr.end - xr.start) as f64 / dpr;
         let lines = crate::scene::wrap(&d.waiting, px, plot_w * 0.36);
         let line_h = px * 1.3 * dpr;
@@ -479,12 +479,15 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         ))
         .ok()?;
         for (i, line) in lines.iter().enumerate() {
-            let style =
-                look.font(crate::ui::chart::MIN_FONT).into_font().color(&MINE).pos(Pos::new(HPos::Right, VPos::Top));
+            let style = look
+                .font(crate::ui::kit::chart::MIN_FONT)
+                .into_font()
+                .color(&MINE)
+                .pos(Pos::new(HPos::Right, VPos::Top));
             root.draw(&Text::new(line.clone(), ((right - pad) as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
         }
     }
-    crate::ui::chart::legend(&mut chart, &look)?;
+    crate::ui::kit::chart::legend(&mut chart, &look)?;
     root.present().ok()
 }
 
@@ -527,7 +530,7 @@ fn draw_sweep(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64
 #[component]
 fn BenchChart(p: &BenchChartProps) -> Html {
     let canvas = use_node_ref();
-    let dpr = crate::ui::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
     let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
     {
         let (canvas, data, roof, present) = (canvas.clone(), p.data.clone(), p.roof, p.present);
@@ -544,9 +547,9 @@ fn BenchChart(p: &BenchChartProps) -> Html {
     html! {
         <div class="chart" style={style.clone()} data-testid={if p.roof { "bench-roofline" } else { "bench-sweep" }}>
             <canvas ref={canvas} width={pw.to_string()} height={ph.to_string()} style={style} role="img" aria-label={p.label.clone()}
-                data-min-font={crate::ui::chart::min_font(p.present)} />
+                data-min-font={crate::ui::kit::chart::min_font(p.present)} />
         </div>
     }
 }
 
-crate::ui::panel::panel!(use_your_machine_panel);
+crate::ui::kit::panel::panel!(use_your_machine_panel);

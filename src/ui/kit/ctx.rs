@@ -1,6 +1,6 @@
 //! What every component may read, and nothing above it: the route, the
 //! [`AppCtx`] context (language, projector, embed, deck view, practice), the
-//! query helpers, and the topics of the app as handed in by [`crate::ui::start`]
+//! query helpers, and the topics of the app as handed in by [`crate::ui::app::start`]
 //! (this layer never imports the registry: the panels, the tools and the
 //! widgets sit below it).
 

@@ -79,7 +79,7 @@ pub fn topic_panel(topic: &'static Topic, view: PanelView) -> Html {
 macro_rules! panel {
     ($hook:ident) => {
         /// This topic's panel as a hook (loaded by the registry's `VIEWS`).
-        pub const VIEW: $crate::ui::panel::PanelView = |c| yew::functional::Hook::run($hook(), c);
+        pub const VIEW: $crate::ui::kit::panel::PanelView = |c| yew::functional::Hook::run($hook(), c);
     };
 }
 pub(crate) use panel;
@@ -117,34 +117,10 @@ pub fn prefetch_route(id: &str) {
     }
 }
 
-/// The route id a link's `href` goes to (`#/systolic?lang=zh` → `systolic`).
-fn route_of(href: &str) -> Option<&str> {
-    let rest = &href[href.find("#/")? + 2..];
-    Some(rest.split(['?', '/', '#']).next().unwrap_or_default()).filter(|r| !r.is_empty())
-}
-
-/// Hands in the registry's topics and loaders, and prefetches a panel's
-/// chunk as soon as a link to it is hovered or focused (one listener on the
-/// document for every link: landing cards, neighbours, decks, lecture).
-pub fn install_prefetch(all: &'static [&'static TopicMeta], views: &'static [LoadView]) {
-    use wasm_bindgen::JsCast;
+/// Hands in the registry's topics and loaders (at start-up), for
+/// [`prefetch_route`] and the prefetching of a shown panel's neighbours.
+pub fn install_registry(all: &'static [&'static TopicMeta], views: &'static [LoadView]) {
     REGISTRY.with(|r| r.set((all, views)));
-    let Some(doc) = super::dom::window().document() else { return };
-    for event in ["pointerover", "focusin"] {
-        gloo::events::EventListener::new(&doc, event, |e| {
-            let link = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest("a[href]").ok().flatten());
-            if let Some(href) = link.and_then(|a| a.get_attribute("href")) {
-                if let Some(id) = route_of(&href) {
-                    prefetch_route(id);
-                    super::lazy::prefetch(id);
-                }
-            }
-        })
-        .forget();
-    }
 }
 
 /// A little after a panel is shown, at background priority, prefetch the
@@ -322,7 +298,7 @@ pub fn use_panel(topic: &'static Topic) -> Panel {
         fit_height: bx.height,
         type_scale: bx.type_scale,
         drawer,
-        theme: crate::ui::dom::theme(ctx.present),
+        theme: crate::ui::kit::dom::theme(ctx.present),
         ctx,
         topic,
         meta,

@@ -3,7 +3,9 @@
 //! `#[wasm_split]` chunk (see `shell.rs`); [`LazyPage`] shows a page's
 //! "loading…" line until its chunk is in, or an error with Retry.
 
-use super::ctx::AppCtx;
+use crate::topic::TopicMeta;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::panel::{self, LoadView};
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
@@ -19,7 +21,7 @@ type PageView = fn() -> Html;
 
 thread_local! {
     /// The pages whose chunks are in, by name.
-    static LOADED: super::chunk::Slots<PageView> = const { RefCell::new(Vec::new()) };
+    static LOADED: crate::ui::kit::chunk::Slots<PageView> = const { RefCell::new(Vec::new()) };
 }
 
 thread_local! {
@@ -33,10 +35,10 @@ pub fn install_pages(pages: &'static [(&'static str, LoadPage)]) {
 }
 
 /// Fetch the chunk of page `name` (a route: `deck`, `practice`, `lecture`)
-/// ahead of use, if it is one (see [`super::chunk::prefetch`]).
+/// ahead of use, if it is one (see [`crate::ui::kit::chunk::prefetch`]).
 pub fn prefetch(name: &str) {
     if let Some(&(name, load)) = PAGES.with(|p| p.get()).iter().find(|(n, _)| *n == name) {
-        super::chunk::prefetch(&LOADED, name, load);
+        crate::ui::kit::chunk::prefetch(&LOADED, name, load);
     }
 }
 
@@ -57,10 +59,10 @@ impl PartialEq for LazyPageProps {
 /// line, then the page; an error with Retry if the chunk can't be fetched.
 #[component]
 pub fn LazyPage(p: &LazyPageProps) -> Html {
-    use super::chunk::{pending, state_name, use_chunk, Chunk};
+    use crate::ui::kit::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     // These pages show every topic: all their texts.
-    let ids: Vec<&'static str> = super::ctx::topics().iter().map(|t| t.id).collect();
+    let ids: Vec<&'static str> = crate::ui::kit::ctx::topics().iter().map(|t| t.id).collect();
     let chunk = use_chunk(&LOADED, p.name, p.load, &ids);
     if let Chunk::Ready(page) = chunk {
         return page();
@@ -70,5 +72,36 @@ pub fn LazyPage(p: &LazyPageProps) -> Html {
             aria-busy={(state_name(&chunk) == "loading").to_string()}>
             { pending(&ctx, &chunk, "page.loading", "page.load-failed") }
         </div>
+    }
+}
+
+/// The route id a link's `href` goes to (`#/systolic?lang=zh` → `systolic`).
+fn route_of(href: &str) -> Option<&str> {
+    let rest = &href[href.find("#/")? + 2..];
+    Some(rest.split(['?', '/', '#']).next().unwrap_or_default()).filter(|r| !r.is_empty())
+}
+
+/// Hands in the registry's topics and loaders, and prefetches a panel's or
+/// a page's chunk as soon as a link to it is hovered or focused (one
+/// listener on the document for every link: landing cards, neighbours,
+/// decks, lecture).
+pub fn install_prefetch(all: &'static [&'static TopicMeta], views: &'static [LoadView]) {
+    use wasm_bindgen::JsCast;
+    panel::install_registry(all, views);
+    let Some(doc) = crate::ui::kit::dom::window().document() else { return };
+    for event in ["pointerover", "focusin"] {
+        gloo::events::EventListener::new(&doc, event, |e| {
+            let link = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("a[href]").ok().flatten());
+            if let Some(href) = link.and_then(|a| a.get_attribute("href")) {
+                if let Some(id) = route_of(&href) {
+                    panel::prefetch_route(id);
+                    prefetch(id);
+                }
+            }
+        })
+        .forget();
     }
 }

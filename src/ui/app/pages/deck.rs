@@ -2,11 +2,11 @@
 //! present them, export and import them as JSON, copy one link that carries
 //! the whole deck.
 
-use super::ctx::{self, query_pairs, AppCtx};
-use super::tools::{base_url, copied, copy_text, load, present, store, DECK_KEY};
 use crate::deck::{read_json, read_link, Deck, DeckError};
 use crate::i18n::notice_text;
 use crate::params::Notice;
+use crate::ui::kit::ctx::{self, query_pairs, AppCtx};
+use crate::ui::kit::tools::{base_url, copied, copy_text, load, present, store, DECK_KEY};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -63,7 +63,7 @@ pub fn DeckPage() -> Html {
     };
     let export = {
         let deck = deck.clone();
-        Callback::from(move |_: MouseEvent| super::dom::download("warpscope-deck.json", &deck.to_json()))
+        Callback::from(move |_: MouseEvent| crate::ui::kit::dom::download("warpscope-deck.json", &deck.to_json()))
     };
     let import = {
         let deck = deck.clone();

@@ -4,9 +4,9 @@
 
 use super::widgets::choice;
 use crate::sim::roofline::{attainable_tflops, Work};
-use crate::ui::chart::{RoofDot, RooflineChart};
-use crate::ui::ctx::AppCtx;
-use crate::ui::url_state::Action;
+use crate::ui::kit::chart::{RoofDot, RooflineChart};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::url_state::Action;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -34,7 +34,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
     let node = use_node_ref();
     let natural = if ctx.present { 520.0 } else { 420.0 };
     // The inset's padding and border take 24 px of its width.
-    let fitted = (crate::ui::canvas::use_width(node.clone(), natural + 24.0) - 24.0).min(natural).max(200.0);
+    let fitted = (crate::ui::kit::canvas::use_width(node.clone(), natural + 24.0) - 24.0).min(natural).max(200.0);
     let (width, height) = p.size.unwrap_or((fitted, if ctx.present { 300.0 } else { 240.0 }));
     let machine = match (&p.custom, p.gpu) {
         (Some((peak, bw)), "custom") => {
@@ -71,7 +71,7 @@ pub fn RooflineInset(p: &InsetProps) -> Html {
             { choice(&ctx, "gpu", if p.custom.is_some() { crate::sim::hw::GPU_CHOICES } else { crate::sim::hw::GPU_CODES },
                 p.gpu, &p.dispatch) }
             if let (Some((peak, bw)), "custom") = (&p.custom, p.gpu) {
-                { crate::ui::custom_gpu::custom_gpu(&ctx, peak, *bw, &p.dispatch) }
+                { crate::ui::kit::custom_gpu::custom_gpu(&ctx, peak, *bw, &p.dispatch) }
             }
             <RooflineChart peak={h.peak_tflops(p.dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("chart.roofline-axis")}
                 ridge_label={ctx.tf("chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(p.dtype)))])}

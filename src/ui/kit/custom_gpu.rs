@@ -4,9 +4,9 @@
 
 use crate::params::Value;
 use crate::sim::hw::M4_PRO;
-use crate::ui::ctx::AppCtx;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::emit_on_click;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::emit_on_click;
 use yew::prelude::*;
 
 /// The values of the M4 Pro preset (fp32: the notes measured an fp32 matmul).

@@ -3,9 +3,9 @@
 //! loads its configuration.
 
 use crate::lecture::Row;
-use crate::ui::ctx::AppCtx;
-use crate::ui::url_state::Action;
-use crate::ui::widgets::emit_on_click;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::emit_on_click;
 use yew::prelude::*;
 
 /// The table, titled by the translation key `title`; column heads are the

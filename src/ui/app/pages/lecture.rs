@@ -5,11 +5,11 @@
 //! numbers at the end of each part, progress kept in local storage. Also
 //! the landing page's two entries and its "continue where you left off".
 
-use super::ctx::{query_pairs, AppCtx};
-use super::practice::Ask;
-use super::tools::{base_url, present, store, DECK_KEY};
 use crate::lecture_deck::{self as lecture, Answered, Stop, Study, Sum, PARTS, SKIPPED, VIEWS};
 use crate::practice::{self, Given, Grade};
+use crate::ui::kit::ctx::{query_pairs, AppCtx};
+use crate::ui::kit::practice::Ask;
+use crate::ui::kit::tools::{base_url, present, store, DECK_KEY};
 use gloo::storage::{LocalStorage, Storage};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -77,7 +77,7 @@ fn PresentPage() -> Html {
                 <button class="tool" data-testid="lecture-mine" title={ctx.t("lecture.mine.title")}
                     onclick={mine}>{ ctx.t("lecture.mine") }</button>
                 if let Some(n) = *copied {
-                    { crate::ui::tools::added_to_deck(&ctx, "lecture-mine-done", &ctx.tf("lecture.mine.done", &[("n", &n.to_string())])) }
+                    { crate::ui::kit::tools::added_to_deck(&ctx, "lecture-mine-done", &ctx.tf("lecture.mine.done", &[("n", &n.to_string())])) }
                 }
             </div>
             <p class="muted">{ ctx.t("deck.keys") }</p>
@@ -195,7 +195,7 @@ fn StudyPath() -> Html {
         Callback::from(move |s: Study| {
             save_study(&s);
             study.set(s);
-            if let Some(w) = super::dom::window().document().and_then(|d| d.document_element()) {
+            if let Some(w) = crate::ui::kit::dom::window().document().and_then(|d| d.document_element()) {
                 w.set_scroll_top(0);
             }
         })

@@ -2,15 +2,15 @@
 //! of the registry (or of one part of the lecture), the review and the
 //! rounds played before.
 
-use super::ctx::{query_pairs, AppCtx, Route};
-use super::practice::{
-    fresh_seed, href, mark_answered, question_href, rich, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN,
-};
-use super::readouts::Notices;
 use crate::params::{Notice, Problem, GLOBAL_PARAMS};
 use crate::practice::{self, Answer, Given, Grade, Question};
 use crate::topic::Part;
 use crate::topics;
+use crate::ui::kit::ctx::{query_pairs, AppCtx, Route};
+use crate::ui::kit::practice::{
+    fresh_seed, href, mark_answered, question_href, rich, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN,
+};
+use crate::ui::kit::readouts::Notices;
 use gloo::storage::{LocalStorage, Storage};
 use std::rc::Rc;
 use yew::prelude::*;

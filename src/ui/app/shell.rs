@@ -2,13 +2,13 @@
 //! parameters, the header, the landing page and the not-found page. The top
 //! of the app: it reads the registry (`topics::ALL`, each topic's view).
 
-use super::ctx::{key_belongs_to_control, query_pairs, AppCtx, Route};
 use super::lazy::{LazyPage, LoadPage};
-use super::readouts::Notices;
 use crate::i18n::{tr, Lang};
 use crate::params::{Notice, Problem};
 use crate::topic::Part;
 use crate::topics::{self, METAS as TOPICS};
+use crate::ui::kit::ctx::{key_belongs_to_control, query_pairs, AppCtx, Route};
+use crate::ui::kit::readouts::Notices;
 use gloo::events::EventListener;
 use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
@@ -21,13 +21,13 @@ const LANG_KEY: &str = "warpscope.lang";
 /// function below is where the split build cuts; its page's code is reached
 /// only from there.
 mod pages {
-    use crate::ui::lazy::PageFuture;
+    use crate::ui::app::lazy::PageFuture;
     use wasm_split_helpers::{wasm_split, SplitLoaderError};
     use yew::prelude::*;
 
     #[wasm_split(page_deck, fallible)]
     fn deck_page() -> Result<fn() -> Html, SplitLoaderError> {
-        Ok(|| html! { <crate::ui::deck_page::DeckPage /> })
+        Ok(|| html! { <crate::ui::app::pages::deck::DeckPage /> })
     }
     pub fn deck() -> PageFuture {
         Box::pin(deck_page())
@@ -35,7 +35,7 @@ mod pages {
 
     #[wasm_split(page_lecture, fallible)]
     fn lecture_page() -> Result<fn() -> Html, SplitLoaderError> {
-        Ok(|| html! { <crate::ui::lecture_page::LecturePage /> })
+        Ok(|| html! { <crate::ui::app::pages::lecture::LecturePage /> })
     }
     pub fn lecture() -> PageFuture {
         Box::pin(lecture_page())
@@ -43,14 +43,14 @@ mod pages {
 
     #[wasm_split(page_practice, fallible)]
     fn practice_page() -> Result<fn() -> Html, SplitLoaderError> {
-        Ok(|| html! { <crate::ui::practice_round::RoundPage /> })
+        Ok(|| html! { <crate::ui::app::pages::practice_round::RoundPage /> })
     }
     pub fn practice() -> PageFuture {
         Box::pin(practice_page())
     }
 
     /// Every one of them, by route (for prefetching, `lazy::install_pages`).
-    pub static ALL: &[(&str, crate::ui::lazy::LoadPage)] =
+    pub static ALL: &[(&str, crate::ui::app::lazy::LoadPage)] =
         &[("deck", deck), ("lecture", lecture), ("practice", practice)];
 }
 
@@ -147,7 +147,7 @@ fn Shell() -> Html {
         k => Some(k as usize),
     };
     let question = (given("q") && !refused(&global_notices, "q")).then(|| globals.int("q") as u64);
-    let practice = super::ctx::PracticeMode { on: globals.choice("practice") == "1", q: question };
+    let practice = crate::ui::kit::ctx::PracticeMode { on: globals.choice("practice") == "1", q: question };
     // Say what was used instead: the remembered language, no deck, no question.
     for n in &mut global_notices {
         match (n.param.as_str(), &mut n.problem) {
@@ -197,7 +197,7 @@ fn Shell() -> Html {
             if !crate::i18n::is_loaded(wanted) {
                 texts_failed.set(None);
                 wasm_bindgen_futures::spawn_local(async move {
-                    match super::texts::load(wanted).await {
+                    match crate::ui::kit::texts::load(wanted).await {
                         Ok(()) => texts_arrived.force_update(),
                         Err(problem) => {
                             web_sys::console::warn_1(&format!("warpscope: texts not loaded: {problem}").into());
@@ -208,7 +208,7 @@ fn Shell() -> Html {
             }
         });
     }
-    super::texts::showing(&location.path, lang);
+    crate::ui::kit::texts::showing(&location.path, lang);
     let ctx = AppCtx { lang, asked_lang: wanted, present, embed, deck, practice };
 
     // Global notices stay up after the URL has been rewritten (same page),
@@ -237,12 +237,12 @@ fn Shell() -> Html {
     // Reflect language and projector mode on <html>.
     use_effect_with((lang, present, embed), |&(lang, present, embed)| {
         let (lang, present) = (&lang, &present);
-        if let Some(root) = super::dom::window().document().and_then(|d| d.document_element()) {
+        if let Some(root) = crate::ui::kit::dom::window().document().and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", if *lang == Lang::Zh { "zh-CN" } else { "en" });
             let _ = root.set_attribute("class", if *present { "present" } else { "" });
             let _ = root.class_list().toggle_with_force("embed", embed);
         }
-        if let Some(doc) = super::dom::window().document() {
+        if let Some(doc) = crate::ui::kit::dom::window().document() {
             doc.set_title(&format!("{} · {}", tr(*lang, "app.name"), tr(*lang, "app.tagline")));
         }
     });
@@ -255,7 +255,7 @@ fn Shell() -> Html {
         let navigator = navigator.clone();
         let route = route.clone();
         Callback::from(move |(key, value): (&'static str, Option<String>)| {
-            super::url_state::flush_pending();
+            crate::ui::kit::url_state::flush_pending();
             let now = yew_router::history::History::location(&yew_router::history::HashHistory::new());
             let route = Route::recognize(now.path()).unwrap_or_else(|| route.clone());
             let pairs = query_pairs(&now).unwrap_or_default();
@@ -292,7 +292,7 @@ fn Shell() -> Html {
     // A new page starts at its top (a link from far down the practice
     // review, a deck's next view); a change of query on the same page keeps
     // the scroll.
-    use_effect_with(location.path.clone(), |_| super::dom::window().scroll_to_with_x_and_y(0.0, 0.0));
+    use_effect_with(location.path.clone(), |_| crate::ui::kit::dom::window().scroll_to_with_x_and_y(0.0, 0.0));
 
     // Key P toggles projector mode anywhere.
     {
@@ -300,7 +300,7 @@ fn Shell() -> Html {
         // Set up again whenever the page changes: the toggle keeps the
         // current route and query (not those of the page first shown).
         use_effect_with((present, route.clone(), pairs.clone()), move |_| {
-            let doc = super::dom::window().document().expect("document");
+            let doc = crate::ui::kit::dom::window().document().expect("document");
             let opts = gloo::events::EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 let e = e.dyn_ref::<web_sys::KeyboardEvent>().expect("keydown is a KeyboardEvent");
@@ -309,14 +309,14 @@ fn Shell() -> Html {
                     toggle_present.emit(());
                 }
                 if e.key() == "Escape" {
-                    super::tools::release_focus();
+                    crate::ui::kit::tools::release_focus();
                 }
             });
             // A slider or button used with the pointer gives the keys back to
             // the player when let go: a clicker's PageDown or Space never
             // changes a parameter or presses a preset again. Tab still
             // focuses them for the keyboard.
-            let pointer = EventListener::new(&doc, "pointerup", |_| super::tools::release_focus());
+            let pointer = EventListener::new(&doc, "pointerup", |_| crate::ui::kit::tools::release_focus());
             move || {
                 drop(listener);
                 drop(pointer);
@@ -329,8 +329,8 @@ fn Shell() -> Html {
         Route::Deck => html! { <LazyPage key="deck" name="deck" load={pages::deck as LoadPage} /> },
         Route::Lecture => html! { <LazyPage key="lecture" name="lecture" load={pages::lecture as LoadPage} /> },
         Route::Practice => html! { <LazyPage key="practice" name="practice" load={pages::practice as LoadPage} /> },
-        Route::Topic { id } => match super::ctx::find(id).and_then(|m| Some((m, topics::view(id)?))) {
-            Some((meta, load)) => html! { <super::panel::LazyPanel key={meta.id} meta={meta} load={load} /> },
+        Route::Topic { id } => match crate::ui::kit::ctx::find(id).and_then(|m| Some((m, topics::view(id)?))) {
+            Some((meta, load)) => html! { <crate::ui::kit::panel::LazyPanel key={meta.id} meta={meta} load={load} /> },
             None => html! { <NotFoundPage path={format!("/{id}")} /> },
         },
         Route::NotFound => html! { <NotFoundPage path={location.path.clone()} /> },
@@ -347,7 +347,7 @@ fn Shell() -> Html {
                         <span class="brand-tagline">{ ctx.t("app.tagline") }</span>
                     </Link<Route, Vec<(String, String)>>>
                     <nav class="site-nav">
-                        <super::practice::PracticeToggle />
+                        <crate::ui::kit::practice::PracticeToggle />
                         <button class="lang-switch" data-testid="lang-switch" title={ctx.t("app.lang-switch.title")}
                             onclick={switch_lang}>{ ctx.t("app.lang-switch") }</button>
                         <button class="present-toggle" data-testid="present-toggle" title={ctx.t("app.present.title")}
@@ -356,7 +356,7 @@ fn Shell() -> Html {
                     </nav>
                 </header>
                 // Panels have the exit among their header's tools.
-                if present && !matches!(&route, Route::Topic { id } if super::ctx::is_route(id)) {
+                if present && !matches!(&route, Route::Topic { id } if crate::ui::kit::ctx::is_route(id)) {
                     <button class="present-exit" data-testid="present-exit"
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }
@@ -382,7 +382,7 @@ fn Landing() -> Html {
         <div class="landing">
             <h1>{ ctx.t("landing.title") }</h1>
             <p class="lead">{ ctx.t("landing.intro") }</p>
-            <super::lecture_page::LectureLinks />
+            <crate::ui::app::pages::lecture::LectureLinks />
             <ContinueLink />
             <DeckLine />
             { for parts.iter().map(|part| html! {
@@ -395,7 +395,7 @@ fn Landing() -> Html {
                                 <div class="card" data-topic={meta.id} data-params={params.join(",")} data-param-spec={meta.params_json()}>
                                     <Link<Route, Vec<(String, String)>> to={Route::Topic { id: meta.id.to_string() }}
                                         query={Some(ctx.globals())} classes="card-link">
-                                        <span class="card-section">{ super::ctx::section_line(&ctx, meta) }</span>
+                                        <span class="card-section">{ crate::ui::kit::ctx::section_line(&ctx, meta) }</span>
                                         <span class="card-title">{ ctx.t(&format!("topic.{}.title", meta.id)) }</span>
                                         <span class="card-summary">{ ctx.t(&format!("topic.{}.summary", meta.id)) }</span>
                                         <span class="card-open">{ ctx.t("landing.open") }{" →"}</span>
@@ -433,8 +433,8 @@ fn NotFoundPage(props: &NotFoundProps) -> Html {
 #[component]
 pub fn ContinueLink() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let last: Option<String> = LocalStorage::get::<String>(super::tools::LAST_KEY).ok();
-    let Some(t) = last.as_deref().and_then(super::ctx::find) else { return html! {} };
+    let last: Option<String> = LocalStorage::get::<String>(crate::ui::kit::tools::LAST_KEY).ok();
+    let Some(t) = last.as_deref().and_then(crate::ui::kit::ctx::find) else { return html! {} };
     let title = ctx.t(&format!("topic.{}.title", t.id));
     html! {
         <p class="continue" data-testid="continue">
@@ -450,7 +450,7 @@ pub fn ContinueLink() -> Html {
 #[component]
 fn DeckLine() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let n = super::tools::load(super::tools::DECK_KEY).views.len();
+    let n = crate::ui::kit::tools::load(crate::ui::kit::tools::DECK_KEY).views.len();
     html! {
         <p class="landing-deck" data-testid="landing-deck">
             { ctx.t("landing.deck") }{" "}

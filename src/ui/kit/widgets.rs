@@ -2,8 +2,8 @@
 //! and legend entries. (The frame itself is `ui::panel`.)
 
 use crate::params::Value;
-use crate::ui::ctx::AppCtx;
-use crate::ui::url_state::Action;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::url_state::Action;
 use yew::prelude::*;
 
 /// A segmented control for a choice parameter `name` (labels: `param.<name>`,
