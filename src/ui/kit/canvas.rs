@@ -61,6 +61,14 @@ fn canvas_style(w: f64, h: f64, max_h: Option<f64>) -> String {
     format!("width:min({w}px, 100%{fit_w});aspect-ratio:{w} / {h};height:auto")
 }
 
+/// Where a canvas inside a panel's frame reports the size it was drawn at, and the
+/// height it must fit in (scaled down below that, as a last resort).
+#[derive(Clone, PartialEq)]
+pub struct FitCtx {
+    pub report: Callback<(f64, f64)>,
+    pub max_height: f64,
+}
+
 #[derive(Properties, PartialEq)]
 pub struct SceneCanvasProps {
     pub scene: SceneRef,
@@ -80,7 +88,7 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
     let canvas = use_node_ref();
     let scratch = use_mut_ref(Scratch::default);
     let frame = use_mut_ref(|| None::<AnimationFrame>);
-    let fit = use_context::<super::panel::FitCtx>();
+    let fit = use_context::<FitCtx>();
     // Report the size drawn at, so that the panel can redraw to fit the
     // screen (before this scene is painted: no flash of the wrong size).
     {
