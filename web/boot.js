@@ -6,7 +6,7 @@
 // The texts of the language the page opens in (the URL's lang=, else the
 // one remembered, else English) download while the wasm does (the shared
 // file, and a deep-linked panel's own); the app takes them from here
-// (src/ui/texts.rs) and fetches anything else itself.
+// (src/ui/kit/texts.rs) and fetches anything else itself.
 const remembered = (() => {
   try { return JSON.parse(localStorage.getItem('warpscope.lang')); } catch { return null; }
 })();

@@ -32,7 +32,7 @@ async function references(html) {
   return [...new Set(urls)].filter(ours);
 }
 
-/** The texts of both languages, which the app fetches itself (src/ui/texts.rs):
+/** The texts of both languages, which the app fetches itself (src/ui/kit/texts.rs):
  *  each one's shared file and the topics' files it lists. */
 const LANGS = ['en', 'zh'];
 

@@ -1,11 +1,13 @@
 //! The `#/attention-memory` panel: S and P against flash's statistics (notes
 //! §8.5, demo 4 of 05).
 
+use crate::scene::Theme;
 use crate::sim::attention_memory::{metrics, qkvo_bytes};
 use crate::sim::measured::Table;
 use crate::ui::kit::chart::{LogChart, LogSeries};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
 use crate::ui::kit::widgets::{chart_title, emit_on_click};
@@ -16,13 +18,11 @@ use yew::prelude::*;
 const MAX_CHART_WIDTH: f64 = 1100.0;
 
 #[hook]
-pub fn use_memory_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_memory_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let h = super::head(&p.v);
     let measured_table = use_measured(super::ATTENTION_FILE, p.v.choice("measured") == "1");
     let (chart_w, chart_h) = p.chart_size(MAX_CHART_WIDTH, p.chart_title_height());
-    let theme = &p.theme;
+    let theme = &theme;
     let c = super::curves(h);
     let series = Rc::new(vec![
         LogSeries { label: ctx.t("attention-memory.series.standard"), color: theme.busy_hot, points: c.standard },

@@ -2,24 +2,21 @@
 //! (notes §6.5, demo 3 of 02).
 
 use crate::draw::coalescing::draw;
+use crate::scene::Theme;
 use crate::sim::coalescing::Access;
 use crate::sim::measured::Table;
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::measured::{measured_grid, measured_note, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_coalescing_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_coalescing_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let params = super::coalescing_params(&p.v);
     let access = use_memo(params, |p| Access::new(*p));
     let scene = {

@@ -12,7 +12,7 @@ use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::export::Export;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::measured::{measured_grid, measured_note, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
@@ -39,11 +39,7 @@ pub(crate) fn error_box(err: &super::BoxError, text: &str, testid: &'static str)
 }
 
 #[hook]
-pub fn use_divergence_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_divergence_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let params = super::divergence_params(&p.v);
     let sim = {
         let params = params.clone();
@@ -155,7 +151,7 @@ pub fn use_divergence_panel() -> Html {
                 { legend_item(ctx, part_color(Part::Then), "divergence.legend.then") }
                 { legend_item(ctx, part_color(Part::Else), "divergence.legend.else") }
                 { legend_item(ctx, part_color(Part::After), "divergence.legend.after") }
-                { legend_item(ctx, Theme::normal().waiting, "divergence.legend.masked") }
+                { legend_item(ctx, theme.waiting, "divergence.legend.masked") }
             </div>
             <Player pos={step} len={sim.steps()} speed={p.v.int("speed")} unit="param.step"
                 on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />

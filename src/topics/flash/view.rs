@@ -23,7 +23,7 @@ use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::export::Export;
 use crate::ui::kit::inset::RooflineInset;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::{readouts_pending, Pending};
 use crate::ui::kit::slider::{slider, Slider};
@@ -71,11 +71,7 @@ async fn run_check(mut job: Check, key: Key, live: UseStateHandle<Option<Checks>
 }
 
 #[hook]
-pub fn use_flash_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let v = &p.v;
     let params = super::flash_params(v);
     let pass = super::flash_pass(v);
@@ -194,7 +190,7 @@ pub fn use_flash_panel() -> Html {
             }], &p.dispatch) }
         </>
     };
-    let c = colors(&Theme::normal());
+    let c = colors(&theme);
     let stage = html! {
         <>
             { chart_title(ctx, "flash.grid") }

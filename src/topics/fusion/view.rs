@@ -1,11 +1,13 @@
 //! The `#/fusion` panel: operator fusion (notes §6.3, demo 03).
 
 use crate::params::Value;
+use crate::scene::Theme;
 use crate::sim::fusion::{inputs, kernels, ledger, parse, PRESETS};
 use crate::sim::measured::Table;
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::inset::RooflineInset;
 use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
 use crate::ui::kit::widgets::{chart_title, emit_on_click, table_head};
@@ -14,9 +16,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_fusion_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_fusion_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     let d = p.dispatch.clone();
     let expr = super::expression(&p.v);
     let ks = kernels(&expr);

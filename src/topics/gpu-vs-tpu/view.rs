@@ -2,19 +2,17 @@
 //! (notes §9.1, demo 06).
 
 use crate::draw::matmul::draw_compare;
+use crate::scene::Theme;
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{chart_title, table_head};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_gpu_tpu_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_gpu_tpu_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let c = super::gpu_tpu(&p.v);
     let titles = [ctx.t("gpu-vs-tpu.tpu"), ctx.t("gpu-vs-tpu.gpu")];
     let [chip_tpu, chip_gpu] = super::chip_detail(ctx.lang, &p.v);

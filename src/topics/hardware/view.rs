@@ -1,12 +1,13 @@
 //! The `#/hardware` panel: compute against memory (notes §1–2, §4, demo 1 of 01).
 
-use crate::scene::Rgba;
+use crate::scene::{Rgba, Theme};
 use crate::sim::measured::Table;
 use crate::ui::kit::chart::{LogChart, LogSeries};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{chart_title, table_head};
 use std::rc::Rc;
@@ -16,9 +17,7 @@ use yew::prelude::*;
 const GROWTH_COLORS: [Rgba; 3] = [Rgba::rgb(235, 110, 20), Rgba::rgb(20, 90, 200), Rgba::rgb(16, 130, 60)];
 
 #[hook]
-pub fn use_hardware_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_hardware_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     let h = super::machine(&p.v);
     let dtype = p.v.choice("dtype");
     let custom = p.v.choice("gpu") == "custom";

@@ -3,12 +3,13 @@
 //! sweeps, the notes' §5.3 rows.
 
 use crate::params::Value;
+use crate::scene::Theme;
 use crate::sim::llm::{self, Phase};
 use crate::ui::kit::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
 use crate::ui::kit::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
@@ -19,9 +20,7 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_llm_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let v = &p.v;
     let g = super::gpu(v);
     let c = super::case(v);
@@ -159,12 +158,12 @@ pub fn use_llm_panel() -> Html {
     let context_series = Rc::new(vec![
         LogSeries {
             label: ctx.t("llm.series.weights"),
-            color: p.theme.fill_tint,
+            color: theme.fill_tint,
             points: csweep.iter().map(|&(x, w, _)| (x, w)).collect(),
         },
         LogSeries {
             label: ctx.t("llm.series.kv"),
-            color: p.theme.busy_hot,
+            color: theme.busy_hot,
             points: csweep.iter().map(|&(x, _, k)| (x, k)).collect(),
         },
     ]);

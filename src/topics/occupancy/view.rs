@@ -4,11 +4,13 @@
 use super::Sweep;
 use crate::draw::occupancy::draw;
 use crate::params::Value;
+use crate::scene::Theme;
 use crate::sim::occupancy::{compute, Resource};
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
 use crate::ui::kit::chart::{Chart, SeriesChart};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::lecture_table::lecture_table;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
 use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
@@ -16,15 +18,13 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_occupancy_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_occupancy_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let (arch, k) = super::occupancy_kernel(&p.v);
     let o = compute(arch, k);
     let labels: [String; 4] = Resource::ALL
         .map(|r| ctx.tf(&format!("occupancy.limit.{}", r.code()), &[("n", &o.limits[r as usize].to_string())]));
     let block_label = |b: u32| ctx.tf("occupancy.block.short", &[("b", &b.to_string())]);
-    let scene = SceneRef(Rc::new(draw(arch, &o, &p.theme, p.width, &labels, &block_label)));
+    let scene = SceneRef(Rc::new(draw(arch, &o, &theme, p.width, &labels, &block_label)));
     let presets = super::LECTURE_CASES
         .iter()
         .map(|&(id, threads, regs)| Preset { label: id, id, values: super::lecture_case(threads, regs) })
@@ -41,7 +41,7 @@ pub fn use_occupancy_panel() -> Html {
             bands: vec![],
             x_desc: ctx.t(s.axis_key()),
             y_desc: ctx.t("metric.occupancy"),
-            color: p.theme.fill_tint,
+            color: theme.fill_tint,
             present: ctx.present,
             overlay: vec![],
         });

@@ -3,11 +3,13 @@
 
 use crate::draw::softmax::draw;
 use crate::params::Value;
+use crate::scene::Theme;
 use crate::sim::softmax::{parse_vector, softmax_three_pass, OnlineSoftmax};
 use crate::sim::Steppable;
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::export::Export;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
@@ -90,11 +92,7 @@ fn Probabilities(props: &ProbabilitiesProps) -> Html {
 }
 
 #[hook]
-pub fn use_softmax_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_softmax_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let v = &p.v;
     let key = (v.text("x").to_string(), v.int("block"));
     let sim: Rc<OnlineSoftmax> = {

@@ -2,20 +2,20 @@
 //! §7, demo 04).
 
 use crate::draw::matmul::draw_quantization;
+use crate::scene::Theme;
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::lecture_table::lecture_table;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_quantization_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_quantization_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let q = super::quantization(&p.v);
-    let scene = SceneRef(Rc::new(draw_quantization(&q, &p.theme, p.width.min(900.0))));
+    let scene = SceneRef(Rc::new(draw_quantization(&q, &theme, p.width.min(900.0))));
     let presets = super::LECTURE_CASES
         .iter()
         .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })

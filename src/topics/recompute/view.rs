@@ -9,7 +9,7 @@ use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::export::Export;
 use crate::ui::kit::lecture_table::lecture_table;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{chart_title, legend_item};
@@ -50,11 +50,7 @@ fn scene(ctx: &AppCtx, th: &crate::scene::Theme, run: &Run, t: u64, width: f64) 
 }
 
 #[hook]
-pub fn use_recompute_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_recompute_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let r = super::recompute(&p.v);
     let run = Run::new(r);
     let step = (p.v.int("step") as u64).min(run.steps());
@@ -106,7 +102,6 @@ pub fn use_recompute_panel() -> Html {
             </p>
         }
     };
-    let theme = Theme::normal();
     let mut figures = r.metrics();
     figures.extend(run.metrics(step));
     let stage = html! {

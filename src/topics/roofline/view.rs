@@ -1,13 +1,15 @@
 //! The `#/roofline` panel: attainable = min(peak, intensity × bandwidth)
 //! (notes §5, §6.2, demos 2–3 of 01).
 
+use crate::scene::Theme;
 use crate::sim::measured::Table;
 use crate::sim::roofline;
 use crate::ui::kit::chart::{RoofDot, RooflineChart};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, ratio_cell, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
 use crate::ui::kit::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
@@ -15,9 +17,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_roofline_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_roofline_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     let h = super::gpu(&p.v);
     let dtype = p.v.choice("dtype");
     let op = p.v.choice("op");

@@ -12,7 +12,7 @@ use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::dom::next_frame;
 use crate::ui::kit::export::Export;
 use crate::ui::kit::inset::RooflineInset;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::part::part;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::readouts;
@@ -121,11 +121,7 @@ fn fold_start(sim: &Systolic, index: usize) -> u64 {
 }
 
 #[hook]
-pub fn use_systolic_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
+pub fn use_systolic_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let params = super::systolic_params(&p.v);
     let sim = use_memo(params, |p| Systolic::new(*p));
     let cycle = p.v.int("cycle") as u64;

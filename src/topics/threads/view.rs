@@ -4,18 +4,15 @@ use crate::draw::threads::draw;
 use crate::params::Value;
 use crate::scene::{Rgba, Theme};
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{legend_item, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_threads_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_threads_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let g = super::threads_grid(&p.v);
     let sel = p.v.int("thread") as u64;
     let t = g.thread(sel);
@@ -61,7 +58,7 @@ pub fn use_threads_panel() -> Html {
             <div class="legend">
                 { legend_item(ctx, Rgba::rgb(90, 140, 230), "threads.legend.active") }
                 { legend_item(ctx, Rgba::rgb(230, 90, 80), "threads.legend.idle") }
-                { legend_item(ctx, Theme::normal().fg, "threads.legend.selected") }
+                { legend_item(ctx, theme.fg, "threads.legend.selected") }
             </div>
             <p class="formula" data-testid="formula">
                 { formula }{" · "}{ place }

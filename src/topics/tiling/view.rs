@@ -1,13 +1,15 @@
 //! The `#/tiling` panel: tiled matmul and its reuse (notes §6.6, demo 04).
 
 use crate::draw::matmul::draw_tiling;
+use crate::scene::Theme;
 use crate::sim::roofline::Work;
 use crate::sim::Steppable;
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::export::Export;
 use crate::ui::kit::inset::RooflineInset;
 use crate::ui::kit::lecture_table::lecture_table;
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{preset_row, Preset};
@@ -15,11 +17,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_tiling_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_tiling_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let run = super::tile_run(&p.v);
     let t = run.tiling;
     let step = p.v.int("step") as u64;

@@ -2,29 +2,27 @@
 //! 5 of 02).
 
 use crate::draw::matmul::draw_waves;
+use crate::scene::Theme;
 use crate::sim::hw;
 use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
 use crate::ui::kit::chart::{Chart, SeriesChart};
+use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::measured::{measured_note, use_measured};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{beside_scene, chart_title, legend_item, preset_row, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_waves_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    // The look for this screen, read once a render (ui::dom::theme).
-    let theme = p.theme;
-    let ctx = &p.ctx;
+pub fn use_waves_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let v = &p.v;
     let n = v.int("n") as u64;
     let w = super::waves_at(v, n);
     let g = hw::gpu(v.choice("gpu"));
     let wave_label = |i: u64| ctx.tf("waves.wave", &[("w", &i.to_string())]);
-    let scene = SceneRef(Rc::new(draw_waves(&w, &p.theme, p.width, &wave_label)));
+    let scene = SceneRef(Rc::new(draw_waves(&w, &theme, p.width, &wave_label)));
     // The measured H200 sweep (h200-matmul.csv), overlaid on the H200's model.
     let table = use_measured(super::MATMUL_FILE, v.choice("measured") == "1");
     let on_gpu = table.as_ref().is_some_and(|t| super::measured_on(t, g));
@@ -85,8 +83,8 @@ pub fn use_waves_panel() -> Html {
             { chart_title(ctx, "waves.grid") }
             <SceneCanvas scene={scene} name={format!("waves-{}-n{}", g.code, n)} label={ctx.t("waves.grid")} />
             <div class="legend">
-                { legend_item(ctx, p.theme.busy_hot, "waves.legend.busy") }
-                { legend_item(ctx, p.theme.waiting, "waves.legend.idle") }
+                { legend_item(ctx, theme.busy_hot, "waves.legend.busy") }
+                { legend_item(ctx, theme.waiting, "waves.legend.idle") }
             </div>
             { readouts(ctx, "waves", &super::metrics(v)) }
             // The sawtooth right under the strip (never taller than

@@ -10,10 +10,12 @@ use super::{
     M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE,
 };
 use crate::params::Value;
+use crate::scene::Theme;
 use crate::sim::bench::{Results, Session, Task};
 use crate::ui::kit::background::now;
 use crate::ui::kit::chart::{mesh, Look};
-use crate::ui::kit::panel::use_panel;
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::{readouts_pending, Pending};
 use crate::ui::kit::url_state::Action;
 use crate::ui::kit::widgets::{chart_title, table_head};
@@ -81,9 +83,7 @@ enum Status {
 }
 
 #[hook]
-pub fn use_your_machine_panel() -> Html {
-    let p = use_panel(&super::TOPIC);
-    let ctx = &p.ctx;
+pub fn use_your_machine_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     let slot: Slot = use_mut_ref(|| None);
     let status = use_state(|| Status::Idle);
     let failed = use_state(Vec::<Task>::new);

@@ -74,14 +74,20 @@ pub fn topic_panel(topic: &'static Topic, view: PanelView) -> Html {
 }
 
 /// A topic's view, in its `view.rs`: `panel!(use_x_panel);` declares
-/// `pub const VIEW`, the hook `use_x_panel` as a [`PanelView`], which the
-/// registry's loader (`topics::VIEWS`, written by build.rs) returns from the
-/// topic's own chunk of the split build; [`LazyPanel`] shows it in a
-/// [`TopicPanel`] for the folder's `TOPIC`.
+/// `pub const VIEW`, a [`PanelView`] that runs [`use_panel`] for the
+/// folder's `TOPIC` and then the view's hook
+/// `use_x_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html` with the
+/// panel, its context and its theme (so that every view starts with its own
+/// content). The registry's loader (`topics::VIEWS`, written by build.rs)
+/// returns it from the topic's own chunk of the split build; [`LazyPanel`]
+/// shows it in a [`TopicPanel`].
 macro_rules! panel {
     ($hook:ident) => {
         /// This topic's panel as a hook (loaded by the registry's `VIEWS`).
-        pub const VIEW: $crate::ui::kit::panel::PanelView = |c| yew::functional::Hook::run($hook(), c);
+        pub const VIEW: $crate::ui::kit::panel::PanelView = |c| {
+            let p = yew::functional::Hook::run($crate::ui::kit::panel::use_panel(&super::TOPIC), c);
+            yew::functional::Hook::run($hook(&p, &p.ctx, p.theme), c)
+        };
     };
 }
 pub(crate) use panel;
