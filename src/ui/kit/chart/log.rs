@@ -1,0 +1,140 @@
+//! The log–log chart (and the growth chart: years against a logarithmic
+//! "N×" axis) of a few lines, with a vertical marker.
+
+use super::look::{legend, line_series, mesh, rgb, Look};
+use super::{data_table, draw_detached, plot_canvas, Detached, TABLE_ROWS};
+use crate::scene::Rgba;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// One line of a log–log chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogSeries {
+    pub label: String,
+    pub color: Rgba,
+    pub points: Vec<(f64, f64)>,
+}
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct LogChartProps {
+    pub series: Rc<Vec<LogSeries>>,
+    /// A vertical marker at this x (the current n).
+    pub marker: f64,
+    pub x_desc: AttrValue,
+    pub y_desc: AttrValue,
+    pub width: f64,
+    pub height: f64,
+    pub present: bool,
+    pub label: AttrValue,
+    /// A linear x axis (years), y still logarithmic and labelled "N×".
+    #[prop_or_default]
+    pub growth: bool,
+}
+
+fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
+    let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
+    let look = Look::new(p.present, dpr);
+    // Room on the right for the last year's tick to be drawn whole.
+    let mut builder = look.builder(&root, 10.0, 44.0, 78.0);
+    builder.margin_right((22.0 * dpr * look.k) as u32);
+    let mut chart = builder.build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
+    mesh!(chart, look)
+        .x_desc(p.x_desc.as_str())
+        .y_desc(p.y_desc.as_str())
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}×"))
+        .draw()
+        .ok()?;
+    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    for s in p.series.iter() {
+        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label)?;
+    }
+    legend(&mut chart, &look)?;
+    root.present().ok()
+}
+
+fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
+    if p.growth {
+        return draw_growth(canvas, p, dpr);
+    }
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    let all = p.series.iter().flat_map(|s| s.points.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in all {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    if x0 >= x1 || y0 >= y1 || y0 <= 0.0 {
+        return None;
+    }
+    let look = Look::new(p.present, dpr);
+    let k = look.k;
+    // Room on the left for "1000 GB" and the axis's name beside it (at 70
+    // the name ran into the ticks).
+    let mut builder = look.builder(&root, 10.0, 36.0, 88.0);
+    // The last tick's label ("1M") is centred on the right edge: room for its half.
+    builder.margin_right((18.0 * look.dpr * k) as u32);
+    let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale()).ok()?;
+    mesh!(chart, look)
+        .x_desc(p.x_desc.as_str())
+        .y_desc(p.y_desc.as_str())
+        .x_label_formatter(&|x| crate::format::count_tick(*x))
+        .y_label_formatter(&|y| crate::format::bytes(*y))
+        .draw()
+        .ok()?;
+    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    for s in p.series.iter() {
+        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label)?;
+    }
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(p.marker, y0 / 2.0), (p.marker, y1 * 2.0)],
+            RGBColor(208, 48, 10).stroke_width((2.0 * dpr * k) as u32),
+        )))
+        .ok()?;
+    legend(&mut chart, &look)?;
+    root.present().ok()
+}
+
+#[component]
+pub fn LogChart(p: &LogChartProps) -> Html {
+    let canvas = use_node_ref();
+    let detached: Detached = use_mut_ref(|| None);
+    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
+    {
+        let canvas = canvas.clone();
+        let props = p.clone();
+        use_effect_with((p.series.clone(), p.marker.to_bits(), pw, ph, p.present), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if draw_detached(&c, &detached, |off| draw_log(off, &props, dpr)).is_some() {
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }
+        });
+    }
+    let rows = p
+        .series
+        .iter()
+        .flat_map(|s| {
+            let every = s.points.len().div_ceil(TABLE_ROWS).max(1);
+            s.points
+                .iter()
+                .step_by(every)
+                .map(|(x, y)| vec![s.label.clone(), crate::format::sig4(*x), crate::format::sig4(*y)])
+        })
+        .collect();
+    let table = data_table(&p.label, &["", p.x_desc.as_str(), p.y_desc.as_str()], rows);
+    plot_canvas(canvas, p.width, p.height, pw, ph, p.present, p.label.clone(), table)
+}
