@@ -4,25 +4,22 @@
 //! "loading…" line until its chunk is in, or an error with Retry.
 
 use crate::topic::TopicMeta;
+use crate::ui::kit::chunk::{ChunkFuture, Load};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::panel::{self, LoadView};
-use std::cell::RefCell;
-use std::future::Future;
-use std::pin::Pin;
-use wasm_split_helpers::SplitLoaderError;
 use yew::prelude::*;
 
-/// What a page's loader gives: a function rendering the page, once its chunk is in.
-pub type PageFuture = Pin<Box<dyn Future<Output = Result<fn() -> Html, SplitLoaderError>>>>;
-/// A page's loader: fetches its chunk the first time.
-pub type LoadPage = fn() -> PageFuture;
 /// A page, rendered.
 type PageView = fn() -> Html;
+/// What a page's loader gives: a function rendering the page, once its chunk is in.
+pub type PageFuture = ChunkFuture<PageView>;
+/// A page's loader: fetches its chunk the first time.
+pub type LoadPage = Load<PageView>;
 
-thread_local! {
+crate::ui::kit::chunk::chunks!(
     /// The pages whose chunks are in, by name.
-    static LOADED: crate::ui::kit::chunk::Slots<PageView> = const { RefCell::new(Vec::new()) };
-}
+    static LOADED: PageView
+);
 
 thread_local! {
     /// Every lazily loaded page, by route name (handed in by the shell).
@@ -35,10 +32,10 @@ pub fn install_pages(pages: &'static [(&'static str, LoadPage)]) {
 }
 
 /// Fetch the chunk of page `name` (a route: `deck`, `practice`, `lecture`)
-/// ahead of use, if it is one (see [`crate::ui::kit::chunk::prefetch`]).
+/// ahead of use, if it is one (see [`Chunks::prefetch`](crate::ui::kit::chunk::Chunks::prefetch)).
 pub fn prefetch(name: &str) {
     if let Some(&(name, load)) = PAGES.with(|p| p.get()).iter().find(|(n, _)| *n == name) {
-        crate::ui::kit::chunk::prefetch(&LOADED, name, load);
+        LOADED.prefetch(name, load);
     }
 }
 
@@ -63,7 +60,7 @@ pub fn LazyPage(p: &LazyPageProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     // These pages show every topic: all their texts.
     let ids: Vec<&'static str> = crate::ui::kit::ctx::topics().iter().map(|t| t.id).collect();
-    let chunk = use_chunk(&LOADED, p.name, p.load, &ids);
+    let chunk = use_chunk(LOADED, p.name, p.load, &ids);
     if let Chunk::Ready(page) = chunk {
         return page();
     }

@@ -18,43 +18,72 @@ pub type ChunkFuture<T> = Pin<Box<dyn Future<Output = Result<T, SplitLoaderError
 /// keeps its own in a `thread_local`).
 pub type Slots<T> = RefCell<Vec<(&'static str, T)>>;
 
-/// `name`'s value, if its chunk is in.
-pub fn get<T: Copy + 'static>(slots: &'static LocalKey<Slots<T>>, name: &str) -> Option<T> {
-    slots.with(|s| s.borrow().iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+/// A split point's loader: fetches its chunk the first time.
+pub type Load<T> = fn() -> ChunkFuture<T>;
+
+/// One kind of split point (a topic's view, a page, the practice card's
+/// question, the GIF export's form): the values whose chunks are in, by
+/// name. Declared with [`chunks!`]; [`use_chunk`] shows one, [`Chunks::prefetch`]
+/// fetches one ahead of use.
+pub struct Chunks<T: 'static>(pub &'static LocalKey<Slots<T>>);
+
+impl<T: 'static> Clone for Chunks<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: 'static> Copy for Chunks<T> {}
+
+impl<T: Copy + 'static> Chunks<T> {
+    /// `name`'s value, if its chunk is in.
+    pub fn get(self, name: &str) -> Option<T> {
+        self.0.with(|s| s.borrow().iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+    }
+
+    /// Keeps `name`'s value (the first one stays).
+    pub fn put(self, name: &'static str, value: T) {
+        self.0.with(|s| {
+            if !s.borrow().iter().any(|(n, _)| *n == name) {
+                s.borrow_mut().push((name, value));
+            }
+        });
+    }
+
+    /// Fetch `name`'s chunk ahead of use (a link to it hovered or focused,
+    /// the browser idle); nothing if it is in or on its way. A failure is
+    /// forgotten: the place that needs it tries again.
+    pub fn prefetch(self, name: &'static str, load: Load<T>) {
+        if self.get(name).is_some() || PREFETCHING.with(|p| p.borrow().contains(&name)) {
+            return;
+        }
+        PREFETCHING.with(|p| p.borrow_mut().push(name));
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(value) = load().await {
+                self.put(name, value);
+            }
+            PREFETCHING.with(|p| p.borrow_mut().retain(|n| *n != name));
+        });
+    }
 }
 
-/// Keeps `name`'s value (the first one stays).
-pub fn put<T: Copy + 'static>(slots: &'static LocalKey<Slots<T>>, name: &'static str, value: T) {
-    slots.with(|s| {
-        if !s.borrow().iter().any(|(n, _)| *n == name) {
-            s.borrow_mut().push((name, value));
-        }
-    });
+/// Declares one kind of split point's [`Chunks`]: `chunks!(static LOADED: T);`
+/// (doc comments allowed before `static`).
+macro_rules! chunks {
+    ($(#[$m:meta])* static $name:ident: $t:ty) => {
+        $(#[$m])*
+        static $name: $crate::ui::kit::chunk::Chunks<$t> = {
+            thread_local! {
+                static SLOTS: $crate::ui::kit::chunk::Slots<$t> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            $crate::ui::kit::chunk::Chunks(&SLOTS)
+        };
+    };
 }
+pub(crate) use chunks;
 
 thread_local! {
     /// The chunks being fetched ahead of use, by name.
     static PREFETCHING: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Fetch `name`'s chunk ahead of use (a link to it hovered or focused, the
-/// browser idle); nothing if it is in or on its way. A failure is forgotten:
-/// the place that needs it tries again.
-pub fn prefetch<T: Copy + 'static>(
-    slots: &'static LocalKey<Slots<T>>,
-    name: &'static str,
-    load: fn() -> ChunkFuture<T>,
-) {
-    if get(slots, name).is_some() || PREFETCHING.with(|p| p.borrow().contains(&name)) {
-        return;
-    }
-    PREFETCHING.with(|p| p.borrow_mut().push(name));
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Ok(value) = load().await {
-            put(slots, name, value);
-        }
-        PREFETCHING.with(|p| p.borrow_mut().retain(|n| *n != name));
-    });
 }
 
 /// Where a chunk stands.
@@ -72,9 +101,9 @@ pub enum Chunk<T> {
 /// are in.
 #[hook]
 pub fn use_chunk<T: Copy + 'static>(
-    slots: &'static LocalKey<Slots<T>>,
+    chunks: Chunks<T>,
     name: &'static str,
-    load: fn() -> ChunkFuture<T>,
+    load: Load<T>,
     topics: &[&'static str],
 ) -> Chunk<T> {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
@@ -88,7 +117,7 @@ pub fn use_chunk<T: Copy + 'static>(
     {
         let failed = failed.clone();
         use_effect_with((name, ctx.lang, *attempt), move |&(name, lang, _)| {
-            let chunk = get(slots, name).is_none();
+            let chunk = chunks.get(name).is_none();
             if chunk || !missing.is_empty() {
                 failed.set(false);
             }
@@ -97,7 +126,7 @@ pub fn use_chunk<T: Copy + 'static>(
                 wasm_bindgen_futures::spawn_local(async move {
                     match load().await {
                         Ok(value) => {
-                            put(slots, name, value);
+                            chunks.put(name, value);
                             arrived.force_update();
                         }
                         Err(e) => {
@@ -120,7 +149,7 @@ pub fn use_chunk<T: Copy + 'static>(
             }
         });
     }
-    match get(slots, name).filter(|_| texts_in) {
+    match chunks.get(name).filter(|_| texts_in) {
         Some(value) => Chunk::Ready(value),
         None if *failed => Chunk::Failed(Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))),
         None => Chunk::Loading,

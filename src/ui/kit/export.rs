@@ -85,16 +85,14 @@ fn gif_form() -> Result<GifFormView, wasm_split_helpers::SplitLoaderError> {
     Ok(|p| html! { <GifForm export={p.export.clone()} pos={p.pos} len={p.len} speed={p.speed} /> })
 }
 
-thread_local! {
-    static GIF_FORM: super::chunk::Slots<GifFormView> = const { std::cell::RefCell::new(Vec::new()) };
-}
+super::chunk::chunks!(static GIF_FORM: GifFormView);
 
 /// The form once its chunk is in: until then "loading…", or an error with Retry.
 #[component]
 fn LazyGifForm(p: &GifExportProps) -> Html {
     use super::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let chunk = use_chunk(&GIF_FORM, "gif-export", || Box::pin(gif_form()), &[]);
+    let chunk = use_chunk(GIF_FORM, "gif-export", || Box::pin(gif_form()), &[]);
     if let Chunk::Ready(view) = chunk {
         return view(p);
     }

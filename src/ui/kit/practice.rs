@@ -178,9 +178,7 @@ fn question_view() -> Result<QuestionView, wasm_split_helpers::SplitLoaderError>
     Ok(|q, dispatch| html! { <PanelQuestion q={q} dispatch={dispatch} /> })
 }
 
-thread_local! {
-    static QUESTION_VIEW: super::chunk::Slots<QuestionView> = const { std::cell::RefCell::new(Vec::new()) };
-}
+super::chunk::chunks!(static QUESTION_VIEW: QuestionView);
 
 /// The question card once its chunk is in: until then a card saying
 /// "loading…", or, if the chunk can't be fetched, an error with Retry.
@@ -188,7 +186,7 @@ thread_local! {
 fn LazyQuestion(p: &PanelQuestionProps) -> Html {
     use super::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let chunk = use_chunk(&QUESTION_VIEW, "practice-question", || Box::pin(question_view()), &[]);
+    let chunk = use_chunk(QUESTION_VIEW, "practice-question", || Box::pin(question_view()), &[]);
     if let Chunk::Ready(view) = chunk {
         return view(p.q.clone(), p.dispatch.clone());
     }

@@ -5,6 +5,7 @@
 
 use super::{topic_panel, PanelView};
 use crate::topic::{Topic, TopicMeta};
+use crate::ui::kit::chunk::{ChunkFuture, Load};
 use crate::ui::kit::ctx::AppCtx;
 use yew::prelude::*;
 
@@ -12,19 +13,18 @@ use yew::prelude::*;
 /// come with its chunk: the main module knows only its meta.
 pub type Loaded = (PanelView, &'static Topic);
 /// What a topic's loader gives: its view and topic, once its chunk is in.
-pub type ViewFuture =
-    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Loaded, wasm_split_helpers::SplitLoaderError>>>>;
+pub type ViewFuture = ChunkFuture<Loaded>;
 /// A topic's loader (`topics::VIEWS`): fetches its chunk the first time.
-pub type LoadView = fn() -> ViewFuture;
+pub type LoadView = Load<Loaded>;
 
-thread_local! {
+crate::ui::kit::chunk::chunks!(
     /// The views whose chunks are in, by topic id.
-    static LOADED: crate::ui::kit::chunk::Slots<Loaded> = const { std::cell::RefCell::new(Vec::new()) };
-}
+    static LOADED: Loaded
+);
 
-/// Fetch a topic's chunk ahead of use (see [`crate::ui::kit::chunk::prefetch`]).
+/// Fetch a topic's chunk ahead of use (see [`Chunks::prefetch`](crate::ui::kit::chunk::Chunks::prefetch)).
 pub fn prefetch(id: &'static str, load: LoadView) {
-    crate::ui::kit::chunk::prefetch(&LOADED, id, load);
+    LOADED.prefetch(id, load);
 }
 
 thread_local! {
@@ -88,7 +88,7 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
     use crate::ui::kit::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let id = p.meta.id;
-    let chunk = use_chunk(&LOADED, id, p.load, &[id]);
+    let chunk = use_chunk(LOADED, id, p.load, &[id]);
     let ready = matches!(chunk, Chunk::Ready(_));
     use_effect_with((id, ready), |&(id, ready)| {
         if ready {
