@@ -1279,8 +1279,8 @@ fn accuracy_rows() -> Vec<AccuracyRow> {
     rows
 }
 
-/// The accuracy table as README prints it (markdown, from [`accuracy_table`]):
-/// a test keeps README's copy equal to it.
+/// The accuracy table as docs/measurements/2026-12-01-llm-accuracy.md prints it
+/// (markdown, from [`accuracy_table`]): a test keeps that copy equal to it.
 pub fn accuracy_markdown() -> String {
     let pct = |x: f64| format!("{:.1} %", 100.0 * x);
     let (f, cal) = (Fit::shipped(), Calibration::shipped());
