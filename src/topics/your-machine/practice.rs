@@ -5,7 +5,7 @@ use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
 use crate::message::Message;
 use crate::params::Values;
 use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng};
-use crate::sim::bench::Results;
+use crate::bench::Results;
 
 bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
 

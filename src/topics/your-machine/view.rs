@@ -1,6 +1,6 @@
 //! The `#/your-machine` panel: this machine's roofline, measured in the
 //! browser (notes §5.4, demo 4 of 01). The kernels and the bookkeeping are
-//! `sim::bench` (no clock); this view times batches with
+//! `crate::bench` (no clock); this view times batches with
 //! `performance.now()`, runs about 6 ms of work per animation frame, and
 //! writes the rounded results into the URL (`r`), where everything shown is
 //! read from.
@@ -10,7 +10,7 @@ use super::{
     M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE,
 };
 use crate::params::Value;
-use crate::sim::bench::{Results, Session, Task};
+use crate::bench::{Results, Session, Task};
 use crate::ui::background::now;
 use crate::ui::chart::{mesh, Look};
 use crate::ui::panel::use_panel;

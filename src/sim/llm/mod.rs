@@ -415,15 +415,15 @@ pub fn kernels(c: &Case) -> u64 {
 
 // --------------------------------------------------------------------------- calibration
 
-pub const DECODE_CSV: &str = include_str!("../../assets/measured/h200-llm-decode.csv");
-pub const PREFILL_CSV: &str = include_str!("../../assets/measured/h200-llm-prefill.csv");
-const GEMM_CSV: &str = include_str!("../../assets/measured/h200-llm-gemm.csv");
-const SDPA_CSV: &str = include_str!("../../assets/measured/h200-llm-sdpa.csv");
-const LAUNCH_CSV: &str = include_str!("../../assets/measured/h200-llm-launch.csv");
-const ELEMENTWISE_CSV: &str = include_str!("../../assets/measured/h200-llm-elementwise.csv");
-const HOST_CSV: &str = include_str!("../../assets/measured/h200-llm-host.csv");
+pub const DECODE_CSV: &str = include_str!("../../../assets/measured/h200-llm-decode.csv");
+pub const PREFILL_CSV: &str = include_str!("../../../assets/measured/h200-llm-prefill.csv");
+const GEMM_CSV: &str = include_str!("../../../assets/measured/h200-llm-gemm.csv");
+const SDPA_CSV: &str = include_str!("../../../assets/measured/h200-llm-sdpa.csv");
+const LAUNCH_CSV: &str = include_str!("../../../assets/measured/h200-llm-launch.csv");
+const ELEMENTWISE_CSV: &str = include_str!("../../../assets/measured/h200-llm-elementwise.csv");
+const HOST_CSV: &str = include_str!("../../../assets/measured/h200-llm-host.csv");
 #[cfg(test)]
-const KERNELS_CSV: &str = include_str!("../../assets/measured/h200-llm-kernels.csv");
+const KERNELS_CSV: &str = include_str!("../../../assets/measured/h200-llm-kernels.csv");
 
 /// The H200 the calibration was measured on.
 fn h200() -> &'static Gpu {
