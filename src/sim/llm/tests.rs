@@ -1,4 +1,7 @@
+use super::calibration::{ELEMENTWISE_CSV, GEMM_CSV, HOST_CSV, KERNELS_CSV, LAUNCH_CSV, SDPA_CSV};
 use super::*;
+use crate::sim::fusion::ledger;
+use crate::sim::matmul::Waves;
 use crate::sim::measured::Table;
 
 fn table(text: &str) -> Table {

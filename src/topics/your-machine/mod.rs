@@ -3,8 +3,8 @@
 //! parameters (`quick`, and the results `r`), its registry entry, the
 //! lecture's Apple M4 Pro figures and what the panel shows, as pure data.
 
-use crate::params::{ParamSpec, Values};
 use crate::bench::{check_results, Plan, Results, MAX_ENCODED};
+use crate::params::{ParamSpec, Values};
 
 /// The `r` of a shared link: results this page wrote, or empty. The decoder's
 /// own complaint is a developer's detail; the reader is told what `r` is for.

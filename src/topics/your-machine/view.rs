@@ -9,8 +9,8 @@ use super::{
     above_roof, attainable, metrics, noise_text, place_labels, plan, results, roof_points, size_label,
     M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE,
 };
-use crate::params::Value;
 use crate::bench::{Results, Session, Task};
+use crate::params::Value;
 use crate::ui::background::now;
 use crate::ui::chart::{mesh, Look};
 use crate::ui::panel::use_panel;
