@@ -96,7 +96,7 @@ pub static VIEWS: &[LectureView] = &[
 ];
 
 /// Slides of the digest with nothing a panel simulates (history, a fitted
-/// scaling law, an overview, a recap): no view; the README lists them.
+/// scaling law, an overview, a recap): no view; docs/lecturing.md lists them.
 pub const SKIPPED: &[u32] = &[5, 6, 22, 46];
 
 /// A key number of a part, computed at its end by the panel's simulation.

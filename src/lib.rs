@@ -4,6 +4,7 @@
 //! tested natively (`cargo test`). `ui` is the Yew app and exists only on wasm32.
 
 pub mod animation;
+pub mod bench;
 pub mod deck;
 pub mod draw;
 pub mod format;

@@ -3,7 +3,7 @@ fn main() {
     warpscope::ui::app::start();
 }
 
-/// Natively the binary prints the README's panel table (from the registry),
+/// Natively the binary prints the panel table of docs/panels.md (from the registry),
 /// or, as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
 /// into `<dir>` (trunk runs this after each build, see `Trunk.toml`).
 #[cfg(not(target_arch = "wasm32"))]

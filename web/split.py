@@ -6,8 +6,8 @@ Trunk builds the wasm (cargo, with `--emit-relocs` from .cargo/config.toml)
 and would ship it whole. This step instead takes cargo's linked module and
 
 1. cuts it at the `#[wasm_split]` points (each topic's view, build.rs; the
-   deck, practice and lecture pages, ui/shell.rs; the practice card's
-   question, ui/practice.rs) with
+   deck, practice and lecture pages, ui/app/shell/mod.rs; the practice card's
+   question, ui/kit/practice.rs) with
    `wasm-split-cli` (wasm_split_cli_support, pinned in .ci/setup.sh): a main
    module, one module per split point, shared chunks, and a loader
    (`__wasm_split.js`) that fetches and instantiates them on demand;

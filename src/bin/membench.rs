@@ -1,13 +1,13 @@
 //! Native memory bandwidth, to compare with what `#/your-machine` measures
 //! in WebAssembly on the same machine: `cargo run --release --bin membench`.
 //! Copies a 256 MiB f32 buffer with `copy_from_slice` (memcpy) and with the
-//! panel's copy kernel (`sim::bench::copy_f32`, its portable loop natively),
+//! panel's copy kernel (`bench::copy_f32`, its portable loop natively),
 //! and prints the median GB/s (bytes read + written ÷ time) of several runs.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     use std::time::Instant;
-    use warpscope::sim::bench::{copy_f32, pattern};
+    use warpscope::bench::{copy_f32, pattern};
 
     const BYTES: usize = 256 << 20;
     const RUNS: usize = 9;

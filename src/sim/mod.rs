@@ -10,7 +10,6 @@
 //! occupancy, coalescing, …) are closed forms of their parameters.
 
 pub mod attention_memory;
-pub mod bench;
 pub mod coalescing;
 pub mod divergence;
 pub mod expr;

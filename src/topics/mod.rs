@@ -2,7 +2,7 @@
 //! route (`topics/<id>/`) that owns everything the route is: `mod.rs` (pure:
 //! parameters, meta, conversion to simulation parameters, texts, practice
 //! bank, lecture rows, measured files, declared as its `TOPIC`) and `view.rs`
-//! (its panel, wasm32). The landing page, the router, the README generator,
+//! (its panel, wasm32). The landing page, the router, the panel-table generator,
 //! the text files and every registry-wide test read [`ALL`]. Adding a panel:
 //! one folder and one item below.
 
@@ -11,7 +11,7 @@ pub use crate::topic::Topic;
 // The registry: one `#[path] pub mod` item per topic, in lecture order. They
 // are plain items (not inside a macro) so that `cargo fmt` reads every topic
 // file; `build.rs` reads these items, in this order, and writes `ALL` (the one
-// list of topics that the landing page, router, README generator and tests
+// list of topics that the landing page, router, panel-table generator and tests
 // read). Adding a panel: one folder and one item here.
 #[path = "hardware/mod.rs"]
 pub mod hardware;
@@ -87,8 +87,8 @@ pub fn find(id: &str) -> Option<&'static Topic> {
     ALL.iter().copied().find(|t| t.meta.id == id)
 }
 
-/// A markdown table of every panel's URL parameters and metrics (the README's
-/// panel table is checked against it by a test).
+/// A markdown table of every panel's URL parameters and metrics (the table in
+/// docs/panels.md is checked against it by a test).
 pub fn readme_table() -> String {
     let mut out =
         String::from("| route | notes § | demo | URL parameters | metrics (`data-metric`) |\n|---|---|---|---|---|\n");

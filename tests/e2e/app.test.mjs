@@ -45,7 +45,7 @@ describe('shell', () => {
     const page = await newPage(browser);
     await open(page, srv.base, '#/');
     const ids = await page.$$eval('.card[data-topic]', (cs) => cs.map((c) => c.dataset.topic));
-    assert.ok(TOPIC_IDS.length >= 17, `${TOPIC_IDS.length} topics in the README's table`);
+    assert.ok(TOPIC_IDS.length >= 17, `${TOPIC_IDS.length} topics in docs/panels.md's table`);
     assert.deepEqual(ids, TOPIC_IDS);
     const parts = await page.locator('.landing-part h2').allInnerTexts();
     assert.equal(parts.length, 4);

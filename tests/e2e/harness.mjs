@@ -14,12 +14,12 @@ export const DIST = process.env.WARPSCOPE_DIST ?? join(ROOT, 'dist');
 /** The app is served from a subpath, as on a static host. */
 export const BASE_PATH = '/sub/warpscope/';
 
-/** Every topic's route id, in lecture order, from the README's panel table
+/** Every topic's route id, in lecture order, from docs/panels.md's panel table
  * (written from the registry, `topics::readme_table`, and checked against it
  * by a native test): the e2e tests keep no hand list of topics. */
 export const TOPIC_IDS = (() => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('| route | notes § |')).split('\n\n')[0];
+  const doc = readFileSync(join(ROOT, 'docs', 'panels.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('| route | notes § |')).split('\n\n')[0];
   return table
     .split('\n')
     .map((line) => line.match(/^\| `#\/([a-z0-9-]+)` \|/))

@@ -1,10 +1,10 @@
 //! `#/your-machine`: the roofline of the reader's own computer (notes §5.4,
-//! demo 4 of 01), measured in the browser by `sim::bench`; its URL
+//! demo 4 of 01), measured in the browser by `crate::bench`; its URL
 //! parameters (`quick`, and the results `r`), its registry entry, the
 //! lecture's Apple M4 Pro figures and what the panel shows, as pure data.
 
+use crate::bench::{check_results, Plan, Results, MAX_ENCODED};
 use crate::params::{ParamSpec, Values};
-use crate::sim::bench::{check_results, Plan, Results, MAX_ENCODED};
 
 /// The `r` of a shared link: results this page wrote, or empty. The decoder's
 /// own complaint is a developer's detail; the reader is told what `r` is for.

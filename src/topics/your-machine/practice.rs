@@ -2,10 +2,10 @@
 //! attains at an intensity, and whether a matmul is compute-bound on it.
 
 use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
+use crate::bench::Results;
 use crate::message::Message;
 use crate::params::Values;
 use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng};
-use crate::sim::bench::Results;
 
 bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
 

@@ -1,6 +1,6 @@
 //! The `#/your-machine` panel: this machine's roofline, measured in the
 //! browser (notes §5.4, demo 4 of 01). The kernels and the bookkeeping are
-//! `sim::bench` (no clock); this view times batches with
+//! `crate::bench` (no clock); this view times batches with
 //! `performance.now()`, runs about 6 ms of work per animation frame, and
 //! writes the rounded results into the URL (`r`), where everything shown is
 //! read from.
@@ -9,9 +9,9 @@ use super::{
     above_roof, attainable, metrics, noise_text, place_labels, plan, results, roof_points, size_label,
     M4_BANDWIDTH_GBPS, M4_FP32_GFLOPS, M4_TABLE,
 };
+use crate::bench::{Results, Session, Task};
 use crate::params::Value;
 use crate::scene::Theme;
-use crate::sim::bench::{Results, Session, Task};
 use crate::ui::kit::background::now;
 use crate::ui::kit::chart::{mesh, Look};
 use crate::ui::kit::ctx::AppCtx;
