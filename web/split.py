@@ -244,6 +244,9 @@ def write_loader(plan, names, topics):
     missing = sorted(set(topics) - set(needs))
     if missing:
         sys.exit(f"topics without a chunk (no split point {', '.join(missing)} in the module)")
+    unlisted = sorted(n for n in needs if n.startswith("topic_") and n not in topics)
+    if unlisted:
+        sys.exit(f"split points {', '.join(unlisted)} are not in build.rs's list (a stale warpscope-topics.tsv?)")
     routes = {}
     for name, ix in needs.items():
         if name in topics:
