@@ -22,7 +22,7 @@ cargo clippy --target wasm32-unknown-unknown --quiet -- -D warnings
 step "cargo test (native: simulations, URL parsing, i18n, scenes, registry)"
 cargo test --quiet
 
-step "an 18th topic is one folder + one registry item (.ci/new-topic.sh, in a scratch copy)"
+step "a new topic is one folder + one registry item, through the release split build (.ci/new-topic.sh, in a scratch copy)"
 bash .ci/new-topic.sh
 
 step "trunk build --release"

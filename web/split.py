@@ -5,7 +5,9 @@ post_build hook): the page loads only what it shows.
 Trunk builds the wasm (cargo, with `--emit-relocs` from .cargo/config.toml)
 and would ship it whole. This step instead takes cargo's linked module and
 
-1. cuts it at the `#[wasm_split]` points (each topic's view, build.rs; the
+1. cuts it at the `#[wasm_split]` points (each topic's view, build.rs, which
+   also lists each topic's route and split point in
+   `warpscope-topics.tsv` beside the linked module; the
    deck, practice and lecture pages, ui/app/shell/mod.rs; the practice card's
    question, ui/kit/practice.rs) with
    `wasm-split-cli` (wasm_split_cli_support, pinned in .ci/setup.sh): a main
@@ -217,21 +219,38 @@ WASM_FEATURES = [
 ]
 
 
-def write_loader(plan, names):
+def read_topics(path):
+    """Each topic's split point and route, as build.rs wrote them beside the
+    linked module (`warpscope-topics.tsv`: route, module, split point), so
+    that a chunk's route comes from the registry, not from its name."""
+    if not os.path.exists(path):
+        sys.exit(f"{path} missing: build.rs writes it with the wasm build")
+    rows = [line.split("\t") for line in open(path, encoding="utf8").read().splitlines() if not line.startswith("#")]
+    return {split: route for route, _module, split in rows}
+
+
+def write_loader(plan, names, topics):
     """The loader the main module imports its split points' loaders from
     (`__wasm_split_load_<name>(callback, data)`): each fetches and
     instantiates the modules its split point needs (each once; a failed one
     is fetched again on the next try) and then calls back into the main
     module with whether it worked. Exports `chunks` (every module of the
     build, which the service worker precaches) and `routes` (the modules each
-    panel and page needs, which boot.js preloads on a deep link)."""
+    panel and page needs, which boot.js preloads on a deep link); `topics`
+    maps each topic's split point to its route (`read_topics`)."""
     every = sorted(names.values())
     position = {f: i for i, f in enumerate(every)}
     needs = {name: [position[names[f]] for f in files] for name, files in sorted(plan["splits"].items())}
+    missing = sorted(set(topics) - set(needs))
+    if missing:
+        sys.exit(f"topics without a chunk (no split point {', '.join(missing)} in the module)")
+    unlisted = sorted(n for n in needs if n.startswith("topic_") and n not in topics)
+    if unlisted:
+        sys.exit(f"split points {', '.join(unlisted)} are not in build.rs's list (a stale warpscope-topics.tsv?)")
     routes = {}
     for name, ix in needs.items():
-        if name.startswith("topic_"):
-            routes[name[len("topic_"):].replace("_", "-")] = ix
+        if name in topics:
+            routes[topics[name]] = ix
         elif name.startswith("page_"):
             routes[name[len("page_"):]] = ix
     shared = ", ".join(plan["shared"])
@@ -245,7 +264,7 @@ export const chunks = {json.dumps(every)};
 // Each route's modules (indices into `chunks`), which boot.js preloads.
 export const routes = {json.dumps(routes, sort_keys=True, separators=(',', ':'))};
 // The routes that are topics (each has its own text file, which boot.js fetches on a deep link).
-export const topics = {json.dumps(sorted(name[len('topic_'):].replace('_', '-') for name in needs if name.startswith('topic_')))};
+export const topics = {json.dumps(sorted(topics.values()))};
 // Each split point's modules.
 const needs = {json.dumps(needs, separators=(',', ':'))};
 let shared;
@@ -333,7 +352,7 @@ def main():
     for c in chunks:
         data = open(os.path.join(split_dir, c), "rb").read()
         names[c] = f"{c[: -len('.wasm')]}-{short_hash(data)}.wasm"
-    loader = write_loader(plan, names)
+    loader = write_loader(plan, names, read_topics(os.path.join(os.path.dirname(raw), "warpscope-topics.tsv")))
     loader_name = f"wasm_split-{short_hash(loader.encode())}.js"
     glue = open(os.path.join(bg_dir, f"{NAME}.js"), encoding="utf8").read()
     refs = re.findall(r"""from ['"]\./__wasm_split\.js['"]""", glue)

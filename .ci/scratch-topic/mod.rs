@@ -9,14 +9,14 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static SCRATCH_PARAMS: [ParamSpec; 2] =
+pub static PARAMS: [ParamSpec; 2] =
     [ParamSpec::int("n", 1, 1_000_000, 1000).log(), ParamSpec::int("block", 1, 1024, 256).log()];
 
-pub static SCRATCH: TopicMeta =
-    TopicMeta::new("scratch", Part::Gpu, &SCRATCH_PARAMS).notes(&["3.1"], "02 · 1").metrics(&["scratch-blocks"]);
+pub static META: TopicMeta =
+    TopicMeta::new("scratch", Part::Gpu, &PARAMS).notes(&["3.1"], "02 · 1").metrics(&["scratch-blocks"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&SCRATCH, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 /// Blocks for the values (the "simulation" of this template).
 pub fn blocks(v: &Values) -> u64 {

@@ -1,13 +1,13 @@
 //! Practice on `#/scratch`: three kinds, each answered by `blocks`.
 
-use super::{blocks, SCRATCH};
+use super::{blocks, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, yes_no, Answer, Made, Rng};
 
-bank!("scratch": "blocks" => count, "more" => more, "exact" => exact);
+bank!("blocks" => count, "more" => more, "exact" => exact);
 
 fn pick(r: &mut Rng) -> Values {
-    values(&SCRATCH, &[("n", r.int(100, 9999).to_string()), ("block", r.pick(&[32, 64, 128, 256]).to_string())])
+    values(&META, &[("n", r.int(100, 9999).to_string()), ("block", r.pick(&[32, 64, 128, 256]).to_string())])
 }
 
 fn args(v: &Values) -> Vec<(&'static str, String)> {

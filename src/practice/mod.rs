@@ -208,12 +208,13 @@ pub struct Bank {
     pub strings: crate::i18n::Texts,
 }
 
-/// A topic's `BANK` from its kinds (`"id" => generator`); its texts are the
-/// `practice.tsv` beside the `practice.rs` that declares it.
+/// A topic's `BANK` from its kinds (`"id" => generator`), invoked in
+/// `topics/<id>/practice.rs`: its topic is the folder's `META.id` (nothing to
+/// repeat or rename in a copy) and its texts are the `practice.tsv` beside it.
 macro_rules! bank {
-    ($topic:literal: $($id:literal => $make:ident),+ $(,)?) => {
+    ($($id:literal => $make:ident),+ $(,)?) => {
         pub static BANK: $crate::practice::Bank = $crate::practice::Bank {
-            topic: $topic,
+            topic: super::META.id,
             kinds: &[$($crate::practice::Kind { id: $id, make: $make }),+],
             strings: $crate::texts!("practice.tsv"),
         };

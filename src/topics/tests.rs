@@ -23,6 +23,40 @@ fn ids_and_names_are_unique() {
     }
 }
 
+/// One id, one spelling. Each `#[path = "<folder>/mod.rs"] pub mod <module>;`
+/// item of `topics/mod.rs` (read here as build.rs reads them) is the topic at
+/// its place in [`ALL`] (that folder's `texts.tsv` is its texts), whose
+/// `META.id` (its route) is the folder's name; the module is the id with `-`
+/// as `_`; and build.rs named its view's split point from the id
+/// (`topic_<id with _>`, which `web/split.py` maps back through the list
+/// build.rs writes, [`ITEMS`]).
+#[test]
+fn folder_module_and_id_agree() {
+    let mut items = Vec::new();
+    let mut lines = include_str!("mod.rs").lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if let Some(folder) = line.strip_prefix("#[path = \"").and_then(|s| s.strip_suffix("/mod.rs\"]")) {
+            let module = lines.next().and_then(|l| l.strip_prefix("pub mod ")).and_then(|l| l.strip_suffix(';'));
+            items
+                .push((folder, module.unwrap_or_else(|| panic!("{folder}: no `pub mod <module>;` under its #[path]"))));
+        }
+    }
+    assert_eq!(items.len(), ALL.len(), "one registry item per topic");
+    assert_eq!(ITEMS.len(), ALL.len());
+    let folders = concat!(env!("CARGO_MANIFEST_DIR"), "/src/topics/");
+    for (i, (&(folder, module), t)) in items.iter().zip(ALL).enumerate() {
+        let id = t.meta.id;
+        assert_eq!(folder, id, "the folder topics/{folder}/ declares META.id {id:?}");
+        assert_eq!(module, id.replace('-', "_"), "topics/{folder}/ is `pub mod {module}`, not its id in snake case");
+        let texts = std::fs::read_to_string(format!("{folders}{folder}/texts.tsv")).expect("a topic's texts.tsv");
+        assert!(t.strings.0 == texts, "ALL[{i}] ({id}) is not the topic of topics/{folder}/");
+        assert!(std::ptr::eq(METAS[i], t.meta), "METAS[{i}] is {id}'s meta");
+        let split = format!("topic_{}", id.replace('-', "_"));
+        assert_eq!(ITEMS[i], (folder, module, split.as_str()), "build.rs's list, item {i}");
+        assert!(split.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{split} is an identifier");
+    }
+}
+
 /// The hostile-URL test of the pure layer, over the whole registry: every
 /// parameter of every topic, given garbage, gives a notice naming it and a
 /// value inside its range.
@@ -78,7 +112,7 @@ fn hostile_values_for_every_parameter_of_every_topic() {
 
 #[test]
 fn the_issue_deep_link_parses_cleanly() {
-    let (v, notices) = systolic::SYSTOLIC.parse(&q(&[
+    let (v, notices) = systolic::META.parse(&q(&[
         ("rows", "4"),
         ("cols", "4"),
         ("k", "6"),
@@ -93,13 +127,13 @@ fn the_issue_deep_link_parses_cleanly() {
         q(&[("rows", "4"), ("cols", "4"), ("k", "6"), ("dataflow", "os"), ("seed", "1"), ("cycle", "3")])
     );
     // Shrinking k pulls the cycle back inside the run.
-    let shrunk = systolic::SYSTOLIC.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
+    let shrunk = systolic::META.normalize(v.with("cycle", Value::Int(12)).with("k", Value::Int(1)));
     assert_eq!(shrunk.int("cycle"), 7);
 }
 
 #[test]
 fn params_json_names_every_parameter() {
-    let j = systolic::SYSTOLIC.params_json();
+    let j = systolic::META.params_json();
     assert!(j.starts_with(r#"[{"name":"rows","kind":"int","min":1,"max":256}"#), "{j}");
     assert!(j.contains(r#"{"name":"dataflow","kind":"choice","options":["os","ws","is"]}"#));
     assert!(j.contains(r#"{"name":"cycle","kind":"position"}"#));

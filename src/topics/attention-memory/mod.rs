@@ -11,7 +11,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static MEMORY_PARAMS: [ParamSpec; 5] = [
+pub static PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),
     ParamSpec::int("d", 1, 256, 128).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
@@ -19,13 +19,12 @@ pub static MEMORY_PARAMS: [ParamSpec; 5] = [
     MEASURED,
 ];
 
-pub static ATTENTION_MEMORY: TopicMeta = TopicMeta::new("attention-memory", Part::Flash, &MEMORY_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("attention-memory", Part::Flash, &PARAMS)
     .notes(&["8.5"], "05 · 4")
     .metrics(&["standard-bytes", "flash-extra-bytes", "ratio"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic =
-    Topic::new(&ATTENTION_MEMORY, crate::texts!("texts.tsv"), &practice::BANK).measured(&[ATTENTION_FILE]);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).measured(&[ATTENTION_FILE]);
 
 /// One head's sizes, from the URL values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,7 +212,7 @@ mod tests {
         let cells: Vec<(&str, &str)> = rows.iter().map(|r| (r.standard.as_str(), r.flash.as_str())).collect();
         assert_eq!(cells, [("0.07 GB", "0.02 MB"), ("1.07 GB", "0.07 MB"), ("17.2 GB", "0.26 MB")]);
         // Each row's button gives the same numbers as the table, exactly.
-        let start = Values::defaults(&MEMORY_PARAMS)
+        let start = Values::defaults(&PARAMS)
             .with("d", Value::Int(7))
             .with("dtype", Value::Choice("fp32"))
             .with("stats", Value::Choice("ml"));
@@ -228,7 +227,7 @@ mod tests {
 
     #[test]
     fn deep_links() {
-        let (v, n) = ATTENTION_MEMORY.parse(&q(&[("n", "65536"), ("stats", "ml"), ("dtype", "fp8"), ("d", "64")]));
+        let (v, n) = META.parse(&q(&[("n", "65536"), ("stats", "ml"), ("dtype", "fp8"), ("d", "64")]));
         assert!(n.is_empty());
         assert_eq!(head(&v), Head { n: 65536, d: 64, elem_bytes: 1, both_stats: true });
         assert_eq!(flash_extra_bytes(65536, true), 2 * 65536 * 4);
@@ -236,7 +235,7 @@ mod tests {
 
     #[test]
     fn curves_are_quadratic_and_linear_over_the_chart() {
-        let h = head(&Values::defaults(&MEMORY_PARAMS));
+        let h = head(&Values::defaults(&PARAMS));
         let c = curves(h);
         for s in [&c.standard, &c.qkvo, &c.flash] {
             assert_eq!(s.len(), 15);
@@ -260,7 +259,7 @@ mod tests {
             assert!(!key.starts_with("memory."), "{key}");
         }
         assert!(crate::i18n::has("attention-memory.qkvo"));
-        let log = |name| MEMORY_PARAMS.iter().find(|p| p.name == name).unwrap().log;
+        let log = |name| PARAMS.iter().find(|p| p.name == name).unwrap().log;
         assert!(log("n") && log("d"));
     }
 

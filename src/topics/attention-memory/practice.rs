@@ -1,20 +1,17 @@
 //! Practice on `#/attention-memory`: GB of S and P at a sequence length,
 //! flash's extra memory, and the ratio between them.
 
-use super::{head, ATTENTION_MEMORY};
+use super::{head, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, metric, values, Answer, Made, Rng};
 use crate::sim::attention_memory::metrics;
 use crate::sim::hw::ML_DTYPES;
 
-bank!("attention-memory": "standard" => standard, "flash" => flash, "ratio" => ratio);
+bank!("standard" => standard, "flash" => flash, "ratio" => ratio);
 
 fn case(r: &mut Rng) -> Values {
     let n = if r.below(2) == 0 { r.pow2(10, 18) } else { 1000 * r.int(1, 200) };
-    values(
-        &ATTENTION_MEMORY,
-        &[("n", n.to_string()), ("dtype", r.pick(ML_DTYPES).into()), ("stats", r.pick(&["l", "ml"]).into())],
-    )
+    values(&META, &[("n", n.to_string()), ("dtype", r.pick(ML_DTYPES).into()), ("stats", r.pick(&["l", "ml"]).into())])
 }
 
 fn figures(v: &Values) -> Vec<crate::sim::Metric> {

@@ -11,7 +11,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static COALESCING_PARAMS: [ParamSpec; 8] = [
+pub static PARAMS: [ParamSpec; 8] = [
     ParamSpec::choice("dtype", crate::sim::hw::ALL_DTYPES, "fp32"),
     ParamSpec::choice("pattern", &["stride", "row", "column", "random"], "stride"),
     ParamSpec::int("stride", 1, 1024, 1).log(),
@@ -22,14 +22,15 @@ pub static COALESCING_PARAMS: [ParamSpec; 8] = [
     MEASURED,
 ];
 
-pub static COALESCING: TopicMeta = TopicMeta::new("coalescing", Part::Fast, &COALESCING_PARAMS)
-    .notes(&["6.5"], "02 · 3")
-    .metrics(&["transactions", "useful-fraction", "bytes-moved"]);
+pub static META: TopicMeta = TopicMeta::new("coalescing", Part::Fast, &PARAMS).notes(&["6.5"], "02 · 3").metrics(&[
+    "transactions",
+    "useful-fraction",
+    "bytes-moved",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&COALESCING, crate::texts!("texts.tsv"), &practice::BANK)
-    .lecture(lecture_rows)
-    .measured(&[COALESCING_FILE]);
+pub static TOPIC: Topic =
+    Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[COALESCING_FILE]);
 
 pub fn coalescing_params(v: &Values) -> coalescing::Params {
     coalescing::Params {
@@ -263,12 +264,12 @@ mod tests {
 
     #[test]
     fn lecture_deep_links() {
-        let (v, n) = COALESCING.parse(&q(&[("stride", "32")]));
+        let (v, n) = META.parse(&q(&[("stride", "32")]));
         assert!(n.is_empty());
         assert_eq!(access(&v).transactions(), 32);
-        let (v, _) = COALESCING.parse(&q(&[("pattern", "column"), ("rowlen", "1024")]));
+        let (v, _) = META.parse(&q(&[("pattern", "column"), ("rowlen", "1024")]));
         assert_eq!(access(&v).transactions(), 32);
-        let (v, _) = COALESCING.parse(&q(&[("stride", "1"), ("offset", "1")]));
+        let (v, _) = META.parse(&q(&[("stride", "1"), ("offset", "1")]));
         assert_eq!(access(&v).transactions(), 2, "misaligned by one element");
     }
 
@@ -278,7 +279,7 @@ mod tests {
         // notes §6.5: x[t] → 1, 100 %; x[2t] → 2, 50 %; x[32t] → 32, 3 %; random → 32, 3 %.
         let expected = [(1, 1.0), (2, 0.5), (32, 1.0 / 32.0), (32, 1.0 / 32.0)];
         // From a state far from the lecture's, each case alone sets what it needs.
-        let start = Values::defaults(&COALESCING_PARAMS)
+        let start = Values::defaults(&PARAMS)
             .with("dtype", Value::Choice("fp8"))
             .with("offset", Value::Int(3))
             .with("section", Value::Choice("32"));
@@ -384,13 +385,13 @@ mod tests {
         for supports in [0, 128] {
             assert!(!verdict_text(Lang::En, &Verdict { supports, ..v.clone() }).is_empty());
         }
-        let (v, _) = COALESCING.parse(&q(&[("stride", "2")]));
+        let (v, _) = META.parse(&q(&[("stride", "2")]));
         assert_eq!(sector_view(Lang::En, coalescing_params(&v)), "The same access counted in 32-byte sectors (the model with section = 32): 8 sectors, 50 % of the bytes moved are useful.");
     }
 
     #[test]
     fn log_tracks_for_the_wide_ranges() {
-        let log = |name| COALESCING_PARAMS.iter().find(|p| p.name == name).unwrap().log;
+        let log = |name| PARAMS.iter().find(|p| p.name == name).unwrap().log;
         assert!(log("stride") && log("rowlen") && !log("offset") && !log("seed"));
     }
 }

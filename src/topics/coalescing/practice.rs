@@ -1,13 +1,13 @@
 //! Practice on `#/coalescing`: transactions of a strided warp load, the
 //! useful share of the bytes moved, bytes of a column read.
 
-use super::{coalescing_params, COALESCING};
+use super::{coalescing_params, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::coalescing::Access;
 use crate::sim::hw::ALL_DTYPES;
 
-bank!("coalescing": "transactions" => transactions, "useful" => useful, "column" => column);
+bank!("transactions" => transactions, "useful" => useful, "column" => column);
 
 fn case(r: &mut Rng, pattern: &str) -> Values {
     let dtype = r.pick(ALL_DTYPES);
@@ -15,7 +15,7 @@ fn case(r: &mut Rng, pattern: &str) -> Values {
     let rowlen = r.pick(&[16, 64, 100, 1024, 4096]);
     let section = r.pick(&["32", "64", "128"]);
     values(
-        &COALESCING,
+        &META,
         &[
             ("dtype", dtype.into()),
             ("pattern", pattern.into()),

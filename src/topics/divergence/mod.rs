@@ -29,7 +29,7 @@ pub fn syntax_text(lang: Lang, kind: Syntax, pos: usize) -> String {
     trf(lang, "syntax.at", &[("msg", &tr(lang, kind.key())), ("at", &(pos + 1).to_string())])
 }
 
-pub static DIVERGENCE_PARAMS: [ParamSpec; 8] = [
+pub static PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("warps", 1, divergence::MAX_WARPS as i64, 4),
     ParamSpec::text("cond", expr::MAX_LEN, "tid%2==0", check_cond),
     ParamSpec::int("then", 0, divergence::MAX_STEPS as i64, 10),
@@ -40,15 +40,14 @@ pub static DIVERGENCE_PARAMS: [ParamSpec; 8] = [
     MEASURED,
 ];
 
-pub static DIVERGENCE: TopicMeta = TopicMeta::new("divergence", Part::Fast, &DIVERGENCE_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("divergence", Part::Fast, &PARAMS)
     .notes(&["6.1"], "02 · 2")
     .metrics(&["step", "total-steps", "warp-utilization", "simt-efficiency"])
     .position(|v| divergence_run(v).schedule().len() as u64);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&DIVERGENCE, crate::texts!("texts.tsv"), &practice::BANK)
-    .lecture(lecture_rows)
-    .measured(&[DIVERGENCE_FILE]);
+pub static TOPIC: Topic =
+    Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[DIVERGENCE_FILE]);
 
 pub fn divergence_params(v: &Values) -> divergence::Params {
     divergence::Params {
@@ -300,10 +299,10 @@ mod tests {
 
     #[test]
     fn lecture_deep_links() {
-        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid<100"), ("step", "999")]));
+        let (v, n) = META.parse(&q(&[("cond", "tid<100"), ("step", "999")]));
         assert_eq!(n.len(), 1, "step clamped to the run");
         assert_eq!(v.int("step"), 50);
-        let (v, n) = DIVERGENCE.parse(&q(&[("cond", "tid % 2 = 0")]));
+        let (v, n) = META.parse(&q(&[("cond", "tid % 2 = 0")]));
         assert_eq!(v.text("cond"), "tid%2==0");
         assert!(
             matches!(&n[0].problem, crate::params::Problem::Invalid { reason, .. } if *reason == syntax_reason(Syntax::UseEq))
@@ -315,10 +314,9 @@ mod tests {
         // notes §6.1 (4 warps, 10 + 10 steps): tid%2==0 → 80 steps, 50 %;
         // (tid/32)%2==0 → 40, 100 %; tid<100 → 50, 88 % (87.5), SIMT 80 %.
         let expected = [(80, 0.5, 0.5), (40, 1.0, 1.0), (50, 0.875, 0.8)];
-        let start = Values::defaults(&DIVERGENCE_PARAMS).with("warps", Value::Int(9)).with("after", Value::Int(5));
+        let start = Values::defaults(&PARAMS).with("warps", Value::Int(9)).with("after", Value::Int(5));
         for (cond, (steps, util, simt)) in LECTURE_CONDS.iter().zip(expected) {
-            let v =
-                DIVERGENCE.normalize(lecture_case(cond).into_iter().fold(start.clone(), |acc, (n, x)| acc.with(n, x)));
+            let v = META.normalize(lecture_case(cond).into_iter().fold(start.clone(), |acc, (n, x)| acc.with(n, x)));
             assert_eq!(v.text("cond"), *cond);
             let sim = divergence_run(&v);
             assert_eq!(sim.steps(), steps, "{cond}");
@@ -330,7 +328,7 @@ mod tests {
     #[test]
     fn captions_name_the_warp_part_and_lanes() {
         crate::topics::install_texts();
-        let v = Values::defaults(&DIVERGENCE_PARAMS).with("cond", Value::Text("tid<100".into()));
+        let v = Values::defaults(&PARAMS).with("cond", Value::Text("tid<100".into()));
         let sim = divergence_run(&v);
         assert_eq!(caption(Lang::En, &sim, 0), "Step 0: nothing issued yet");
         assert_eq!(
@@ -348,7 +346,7 @@ mod tests {
     #[test]
     fn the_drawing_is_labelled_in_the_language_given() {
         crate::topics::install_texts();
-        let v = Values::defaults(&DIVERGENCE_PARAMS);
+        let v = Values::defaults(&PARAMS);
         let sim = divergence_run(&v);
         let warp = |w: usize| trf(Lang::Zh, "divergence.warp", &[("w", &w.to_string())]);
         let lanes = tr(Lang::Zh, "divergence.lanes");

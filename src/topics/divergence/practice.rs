@@ -1,11 +1,11 @@
 //! Practice on `#/divergence`: steps a branch costs, how many warps
 //! diverge, SIMT efficiency.
 
-use super::{divergence_run, DIVERGENCE};
+use super::{divergence_run, META};
 use crate::params::Values;
 use crate::practice::{a, ask, at_end, bank, values, Answer, Made, Rng};
 
-bank!("divergence": "steps" => steps, "diverging" => diverging, "efficiency" => efficiency);
+bank!("steps" => steps, "diverging" => diverging, "efficiency" => efficiency);
 
 /// A branch on a condition of the lecture's kinds (parity, a threshold, a
 /// warp-aligned pattern), with its steps run to the end.
@@ -20,7 +20,7 @@ fn case(r: &mut Rng) -> Values {
     };
     let (then, els, after) = (r.int(1, 12), r.int(1, 12), r.int(0, 4));
     let v = values(
-        &DIVERGENCE,
+        &META,
         &[
             ("warps", warps.to_string()),
             ("cond", cond),
@@ -29,7 +29,7 @@ fn case(r: &mut Rng) -> Values {
             ("after", after.to_string()),
         ],
     );
-    at_end(&DIVERGENCE, v)
+    at_end(&META, v)
 }
 
 fn args(v: &Values) -> Vec<(&'static str, String)> {

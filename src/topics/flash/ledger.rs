@@ -210,12 +210,12 @@ pub fn bytes_cell(b: u64) -> (String, String) {
 mod tests {
     use super::*;
     use crate::topic::q;
-    use crate::topics::flash::{flash_params, FLASH};
+    use crate::topics::flash::{flash_params, META};
 
     fn paper() -> Values {
         let pairs: Vec<(&str, String)> = Paper::preset().into_iter().map(|(k, v)| (k, v.to_query_string())).collect();
         let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let (v, notices) = FLASH.parse(&q(&refs));
+        let (v, notices) = META.parse(&q(&refs));
         assert!(notices.is_empty(), "{notices:?}");
         v
     }

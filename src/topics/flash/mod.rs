@@ -15,7 +15,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static FLASH_PARAMS: [ParamSpec; 19] = [
+pub static PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("n", 1, flash::MAX_N as i64, 256).log(),
     ParamSpec::int("d", 1, flash::MAX_D as i64, 64).log(),
     ParamSpec::int("bq", 1, flash::MAX_N as i64, 32).log(),
@@ -37,7 +37,7 @@ pub static FLASH_PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("batch", 1, 1024, 1).optional().log(),
 ];
 
-pub static FLASH: TopicMeta = TopicMeta::new("flash", Part::Flash, &FLASH_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("flash", Part::Flash, &PARAMS)
     .notes(&["8.3", "8.4"], "05 · 2–3")
     .metrics(&[
         "step",
@@ -54,7 +54,7 @@ pub static FLASH: TopicMeta = TopicMeta::new("flash", Part::Flash, &FLASH_PARAMS
     .position(|v| Flash::schedule_only(flash_params(v)).steps());
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&FLASH, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 /// The simulation's parameters; with `blocks=sram` the block sizes come
 /// from the SRAM size (`bq`, `bk` in the URL are then unused).
@@ -385,7 +385,7 @@ mod tests {
 
     /// The lecture link of the browser tests.
     fn lecture() -> Values {
-        let (v, notices) = FLASH.parse(&q(&[
+        let (v, notices) = META.parse(&q(&[
             ("n", "256"),
             ("d", "64"),
             ("bq", "32"),
@@ -429,7 +429,7 @@ mod tests {
         assert_eq!((fwd.id, fwd.verdict, bwd.id, bwd.verdict), ("check-fwd", Verdict::Ok, "check-bwd", Verdict::Ok));
         // Large n: no numbers, no check metrics; the schedule is exact anyway.
         let big =
-            FLASH.normalize(v.with("n", Value::Int(65536)).with("bq", Value::Int(128)).with("bk", Value::Int(128)));
+            META.normalize(v.with("n", Value::Int(65536)).with("bq", Value::Int(128)).with("bk", Value::Int(128)));
         let f = Flash::schedule_only(flash_params(&big));
         assert_eq!(f.tiles_skipped(), 512 * 511 / 2);
         assert_eq!(current_checks(&f, &mut cache, None), None);
@@ -439,23 +439,23 @@ mod tests {
 
     #[test]
     fn the_inset_takes_a_custom_machine() {
-        let (v, notices) = FLASH.parse(&q(&[("gpu", "custom"), ("peak", "5.5"), ("bw", "215")]));
+        let (v, notices) = META.parse(&q(&[("gpu", "custom"), ("peak", "5.5"), ("bw", "215")]));
         assert!(notices.is_empty(), "{notices:?}");
         let m = crate::params::machine(&v);
         assert_eq!((m.code, m.peak_tflops("bf16"), m.hbm_tbps), ("custom", 5.5, 0.215));
         // A panel whose model needs more than peak and bandwidth (waves: the SMs) does not offer it.
-        let (_, notices) = crate::topics::waves::WAVES.parse(&q(&[("gpu", "custom")]));
+        let (_, notices) = crate::topics::waves::META.parse(&q(&[("gpu", "custom")]));
         assert_eq!(notices.len(), 1);
     }
 
     #[test]
     fn blocks_that_do_not_divide_n() {
-        let (v, notices) = FLASH.parse(&q(&[("n", "100"), ("d", "8"), ("bq", "24"), ("bk", "16"), ("causal", "0")]));
+        let (v, notices) = META.parse(&q(&[("n", "100"), ("d", "8"), ("bq", "24"), ("bk", "16"), ("causal", "0")]));
         assert!(notices.is_empty());
         let f = flash_run(&v).flash;
         assert_eq!(f.tiles_computed(), 5 * 7);
         // A block larger than n stays in the URL as given; the run uses n.
-        let (v, notices) = FLASH.parse(&q(&[("n", "16"), ("bq", "64")]));
+        let (v, notices) = META.parse(&q(&[("n", "16"), ("bq", "64")]));
         assert!(notices.is_empty());
         assert_eq!((v.int("bq"), block_max(&v), flash_run(&v).flash.p.bq), (64, 16, 16));
     }
@@ -474,7 +474,7 @@ mod tests {
             Checks::done(key, (1e-17, 2e-16)),
         ] {
             let (m, pending) = readout_metrics(&f, &v, 20, Some(&c));
-            assert_eq!(names(&m), FLASH.metrics);
+            assert_eq!(names(&m), META.metrics);
             let expected: Vec<&str> = [("max-abs-error", c.err), ("grad-max-abs-error", c.grad)]
                 .into_iter()
                 .filter(|(_, x)| x.is_none())

@@ -2,13 +2,13 @@
 //! standard attention against flash, whether a block's working set fits in
 //! SRAM.
 
-use super::{flash_params, FLASH};
+use super::{flash_params, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, yes_no, Answer, Made, Rng};
 use crate::sim::flash::{Flash, Pass};
 use crate::sim::hw::ML_DTYPES;
 
-bank!("flash": "tiles" => tiles, "hbm" => hbm, "sram" => sram);
+bank!("tiles" => tiles, "hbm" => hbm, "sram" => sram);
 
 fn case(r: &mut Rng, causal: bool) -> Values {
     let n = r.pick(&[64, 96, 128, 200, 256, 512, 1024]);
@@ -16,7 +16,7 @@ fn case(r: &mut Rng, causal: bool) -> Values {
     let d = r.pick(&[32, 64, 128]);
     let sram = r.pick(&[48, 100, 164, 228]);
     values(
-        &FLASH,
+        &META,
         &[
             ("n", n.to_string()),
             ("d", d.to_string()),

@@ -25,7 +25,7 @@ pub fn expr_error(lang: Lang, e: &fusion::FusionError) -> super::divergence::Box
     super::divergence::BoxError { message: trf(lang, "fusion.error", &[("msg", &msg)]), at: Some(e.pos) }
 }
 
-pub static FUSION_PARAMS: [ParamSpec; 7] = [
+pub static PARAMS: [ParamSpec; 7] = [
     ParamSpec::text("expr", fusion::MAX_LEN, "sin(x)^2 + cos(x)^2", check_fusion),
     ParamSpec::int("n", 1, 1 << 30, 16_777_216).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
@@ -35,7 +35,7 @@ pub static FUSION_PARAMS: [ParamSpec; 7] = [
     MEASURED,
 ];
 
-pub static FUSION: TopicMeta = TopicMeta::new("fusion", Part::Fast, &FUSION_PARAMS).notes(&["6.3"], "03").metrics(&[
+pub static META: TopicMeta = TopicMeta::new("fusion", Part::Fast, &PARAMS).notes(&["6.3"], "03").metrics(&[
     "kernels-unfused",
     "bytes-unfused",
     "bytes-fused",
@@ -43,7 +43,7 @@ pub static FUSION: TopicMeta = TopicMeta::new("fusion", Part::Fast, &FUSION_PARA
 ]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&FUSION, crate::texts!("texts.tsv"), &practice::BANK).measured(&[FIGURES_FILE]);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).measured(&[FIGURES_FILE]);
 
 /// The URL's expression (its spec has checked it parses), or the first
 /// preset should it not.
@@ -224,7 +224,7 @@ mod tests {
 
     fn parse(pairs: &[(&str, &str)]) -> (Values, usize) {
         let q: Vec<(String, String)> = pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        let (v, notices) = FUSION.parse(&q);
+        let (v, notices) = META.parse(&q);
         (v, notices.len())
     }
 
@@ -238,7 +238,7 @@ mod tests {
         let (n, e) = (v.int("n") as u64, elem_bytes(&v));
         assert_eq!((n, e), (16_777_216, 4));
         let m = l.metrics(n, e);
-        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), FUSION.metrics);
+        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), META.metrics);
         assert_eq!(
             (m[0].value, m[1].value, m[2].value, m[3].value),
             (5.0, (11 * n * 4) as f64, (2 * n * 4) as f64, 5.5)

@@ -1,12 +1,12 @@
 //! Practice on `#/fusion`: kernels an expression launches unfused, bytes
 //! it moves, and the speed-up fusion bounds.
 
-use super::{elem_bytes, expression, FUSION};
+use super::{elem_bytes, expression, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, metric, values, Answer, Made, Rng};
 use crate::sim::fusion::{kernels, ledger, PRESETS};
 
-bank!("fusion": "kernels" => kernel_count, "bytes" => bytes, "speedup" => speedup);
+bank!("kernels" => kernel_count, "bytes" => bytes, "speedup" => speedup);
 
 const EXPRS: [&str; 6] =
     ["x * 2 + 1", "sin(x)^2 + cos(x)^2", "relu(x * w + b)", "x * sigmoid(x)", "exp(x - m) / s", "(x + y) * (x - y)"];
@@ -15,7 +15,7 @@ fn case(r: &mut Rng) -> Values {
     let e = if r.below(3) == 0 { r.pick(&PRESETS).1 } else { r.pick(&EXPRS) };
     let n = r.pow2(20, 26);
     let dtype = r.pick(&["fp32", "bf16"]);
-    values(&FUSION, &[("expr", e.into()), ("n", n.to_string()), ("dtype", dtype.into())])
+    values(&META, &[("expr", e.into()), ("n", n.to_string()), ("dtype", dtype.into())])
 }
 
 fn args(v: &Values) -> Vec<(&'static str, String)> {

@@ -14,7 +14,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static GPU_TPU_PARAMS: [ParamSpec; 8] = [
+pub static PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("m", 1, 16384, 512).log(),
     ParamSpec::int("k", 1, 16384, 4096).log(),
     ParamSpec::int("n", 1, 16384, 4096).log(),
@@ -25,22 +25,21 @@ pub static GPU_TPU_PARAMS: [ParamSpec; 8] = [
     ParamSpec::int("tn", 1, 1024, 128).log(),
 ];
 
-pub static GPU_TPU: TopicMeta =
-    TopicMeta::new("gpu-vs-tpu", Part::Tpu, &GPU_TPU_PARAMS).notes(&["9.1"], "06").metrics(&[
-        "mxu-passes",
-        "mxu-utilization",
-        "gpu-waves",
-        "gpu-utilization",
-        "tpu-mxus",
-        "tpu-chip-cycles",
-        "tpu-time-us",
-        "gpu-time-us",
-        "tpu-tflops",
-        "gpu-tflops",
-    ]);
+pub static META: TopicMeta = TopicMeta::new("gpu-vs-tpu", Part::Tpu, &PARAMS).notes(&["9.1"], "06").metrics(&[
+    "mxu-passes",
+    "mxu-utilization",
+    "gpu-waves",
+    "gpu-utilization",
+    "tpu-mxus",
+    "tpu-chip-cycles",
+    "tpu-time-us",
+    "gpu-time-us",
+    "tpu-tflops",
+    "gpu-tflops",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&GPU_TPU, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 /// The TPU chip: the one named, or for `auto` the newest with the chosen
 /// MXU size (v5p for 128 × 128, v6e for 256 × 256).
@@ -204,7 +203,7 @@ mod tests {
     #[test]
     fn the_default_case_spelled_out() {
         crate::topics::install_texts();
-        let (v, n) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "4096"), ("n", "4096"), ("gpu", "h100")]));
+        let (v, n) = META.parse(&q(&[("m", "512"), ("k", "4096"), ("n", "4096"), ("gpu", "h100")]));
         assert!(n.is_empty());
         let c = gpu_tpu(&v);
         assert_eq!((c.sms, c.macs_per_sm_cycle), (132, 2048));
@@ -227,7 +226,7 @@ mod tests {
     fn whole_chip_against_whole_chip() {
         crate::topics::install_texts();
         // The default: 512 × 4096 × 4096 on TPU v5p (8 MXUs) against an H100.
-        let (v, _) = GPU_TPU.parse(&q(&[]));
+        let (v, _) = META.parse(&q(&[]));
         let ch = chips(&v);
         assert_eq!((chip(&v).code, ch.mxus), ("v5p", 8));
         // The first loads (all MXUs at once), then 1024 passes over 8 MXUs:
@@ -242,7 +241,7 @@ mod tests {
         assert!(tt > 0.5 * 459.0 && tt <= 459.0, "{tt}");
         assert!(gt > 0.5 * hw::gpu("h100").bf16_tflops && gt <= hw::gpu("h100").bf16_tflops, "{gt}");
         let names: Vec<_> = metrics(&v).iter().map(|m| m.name).collect();
-        assert_eq!(names, GPU_TPU.metrics);
+        assert_eq!(names, META.metrics);
         // mxu=256 alone picks v6e (2 MXUs of 256²); an explicit chip wins.
         let v6 = v.with("mxu", crate::params::Value::Choice("256"));
         assert_eq!((chip(&v6).code, gpu_tpu(&v6).mxu), ("v6e", 256));
@@ -254,7 +253,7 @@ mod tests {
     fn systolic_values(v: &Values) -> (Values, Vec<crate::params::Notice>) {
         let link = systolic_link(Lang::En, v);
         let query = crate::lecture_deck::query_pairs(&link);
-        super::super::systolic::SYSTOLIC.parse(&query)
+        super::super::systolic::META.parse(&query)
     }
 
     #[test]
@@ -262,7 +261,7 @@ mod tests {
         crate::topics::install_texts();
         // On the systolic panel, this GEMM on one MXU, weight-stationary with
         // double-buffered loads, takes the first load plus passes × (m + 2s − 2).
-        let (v, _) = GPU_TPU.parse(&q(&[("m", "512"), ("k", "1024"), ("n", "512"), ("tpu", "v4")]));
+        let (v, _) = META.parse(&q(&[("m", "512"), ("k", "1024"), ("n", "512"), ("tpu", "v4")]));
         let (sv, notices) = systolic_values(&v);
         assert!(notices.is_empty(), "{notices:?}");
         let p = super::super::systolic::systolic_params(&sv);
@@ -287,7 +286,7 @@ mod tests {
             cases.iter().map(|(t, m, k, n)| (*t, m.to_string(), k.to_string(), n.to_string())).chain(more).collect();
         for (tpu, m, k, n) in &cases {
             let (m, k, n) = (m.as_str(), k.as_str(), n.as_str());
-            let (v, _) = GPU_TPU.parse(&q(&[("m", m), ("k", k), ("n", n), ("tpu", tpu)]));
+            let (v, _) = META.parse(&q(&[("m", m), ("k", k), ("n", n), ("tpu", tpu)]));
             let (sv, _) = systolic_values(&v);
             let sim = crate::sim::systolic::Systolic::new(super::super::systolic::systolic_params(&sv));
             assert_eq!(sim.total_cycles(), gpu_tpu(&v).mxu_cycles(), "{m}×{k}×{n} on {tpu}");
@@ -304,7 +303,7 @@ mod tests {
     #[test]
     fn the_systolic_link_opens_cleanly() {
         crate::topics::install_texts();
-        let (v, _) = GPU_TPU.parse(&q(&[("k", "16384"), ("mxu", "256")]));
+        let (v, _) = META.parse(&q(&[("k", "16384"), ("mxu", "256")]));
         let link = systolic_link(Lang::Zh, &v);
         assert_eq!(
             link,
@@ -319,7 +318,7 @@ mod tests {
             .filter(|kv| !kv.starts_with("lang="))
             .map(|kv| kv.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).unwrap())
             .collect();
-        let (_, notices) = super::super::systolic::SYSTOLIC.parse(&query);
+        let (_, notices) = super::super::systolic::META.parse(&query);
         assert!(notices.is_empty(), "{notices:?}");
     }
 

@@ -1,19 +1,19 @@
 //! Practice on `#/gpu-vs-tpu`: passes through the MXU, waves on the GPU,
 //! and which of the two leaves less of its hardware idle.
 
-use super::{gpu_tpu, GPU_TPU};
+use super::{gpu_tpu, META};
 use crate::message::Message;
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::hw::GPU_CODES;
 
-bank!("gpu-vs-tpu": "passes" => passes, "waves" => waves, "busier" => busier);
+bank!("passes" => passes, "waves" => waves, "busier" => busier);
 
 fn case(r: &mut Rng) -> Values {
     let dim = |r: &mut Rng| if r.below(2) == 0 { r.pow2(6, 13) } else { r.int(50, 8000) };
     let (m, k, n) = (dim(r), dim(r), dim(r));
     values(
-        &GPU_TPU,
+        &META,
         &[
             ("m", m.to_string()),
             ("k", k.to_string()),

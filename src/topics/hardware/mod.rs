@@ -13,7 +13,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
+pub static PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     crate::params::CUSTOM_PEAK,
@@ -21,13 +21,13 @@ pub static HARDWARE_PARAMS: [ParamSpec; 5] = [
     MEASURED,
 ];
 
-pub static HARDWARE: TopicMeta = TopicMeta::new("hardware", Part::Gpu, &HARDWARE_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("hardware", Part::Gpu, &PARAMS)
     .notes(&["1", "2", "4"], "01 · 1")
     .metrics(&["ridge", "peak-tflops", "bandwidth-tbps"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =
-    Topic::new(&HARDWARE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
+    Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
 
 /// The chosen machine: a preset, or the custom one (`peak` TFLOP/s for every
 /// dtype, `bw` GB/s) whose memory sizes are unknown (zero).
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn the_lecture_table() {
-        let rows = lecture_rows(&Values::defaults(&HARDWARE_PARAMS));
+        let rows = lecture_rows(&Values::defaults(&PARAMS));
         // A100: the notes' 2.0 TB/s against NVIDIA's 2.039: 153, not 156; with
         // the notes' own figure 156 (second row); the rest match.
         assert_eq!(rows.iter().map(|r| r.ok()).collect::<Vec<_>>(), [false, true, true, true, true]);
@@ -284,21 +284,21 @@ mod tests {
         // notes §4: A100 156 (NVIDIA's 2,039 GB/s: 153; the table shows
         // both), H100 295, B200 281 FLOP/byte.
         for (gpu, ridge) in [("a100", "153"), ("h100", "295"), ("b200", "281")] {
-            let (v, n) = HARDWARE.parse(&q(&[("gpu", gpu), ("dtype", "bf16")]));
+            let (v, n) = META.parse(&q(&[("gpu", gpu), ("dtype", "bf16")]));
             assert!(n.is_empty());
             let m = metrics(&machine(&v), "bf16");
-            assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), HARDWARE.metrics);
+            assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), META.metrics);
             assert_eq!(format!("{:.0}", m[0].value), ridge, "{gpu}");
             assert_eq!(ridge_args(&machine(&v), "bf16")[2].1, ridge);
         }
-        let (v, _) = HARDWARE.parse(&q(&[("gpu", "h100"), ("dtype", "bf16")]));
+        let (v, _) = META.parse(&q(&[("gpu", "h100"), ("dtype", "bf16")]));
         let args = ridge_args(&machine(&v), "bf16").map(|(_, a)| a);
         assert_eq!(args, ["990", "3.35", "295"]);
     }
 
     #[test]
     fn custom_machine() {
-        let (v, n) = HARDWARE.parse(&q(&[("gpu", "custom"), ("dtype", "bf16"), ("peak", "100"), ("bw", "1000")]));
+        let (v, n) = META.parse(&q(&[("gpu", "custom"), ("dtype", "bf16"), ("peak", "100"), ("bw", "1000")]));
         assert!(n.is_empty());
         let h = machine(&v);
         let m = metrics(&h, "fp8");

@@ -1,16 +1,16 @@
 //! Practice on `#/hardware`: the ridge point of a preset and of a custom
 //! machine, and which of two GPUs needs more FLOPs per byte.
 
-use super::{machine, ridge_args, HARDWARE};
+use super::{machine, ridge_args, META};
 use crate::message::Message;
 use crate::practice::{a, bank, values, Answer, Made, Rng};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 
-bank!("hardware": "ridge" => ridge, "custom" => custom, "higher" => higher);
+bank!("ridge" => ridge, "custom" => custom, "higher" => higher);
 
 fn ridge(r: &mut Rng) -> Made {
     let (gpu, dtype) = (r.pick(GPU_CODES), r.pick(ML_DTYPES));
-    let v = values(&HARDWARE, &[("gpu", gpu.into()), ("dtype", dtype.into())]);
+    let v = values(&META, &[("gpu", gpu.into()), ("dtype", dtype.into())]);
     let h = machine(&v);
     let args = ridge_args(&h, dtype);
     Made {
@@ -26,7 +26,7 @@ fn ridge(r: &mut Rng) -> Made {
 
 fn custom(r: &mut Rng) -> Made {
     let (peak, bw) = (r.int(20, 2000), r.int(200, 8000));
-    let v = values(&HARDWARE, &[("gpu", "custom".into()), ("peak", peak.to_string()), ("bw", bw.to_string())]);
+    let v = values(&META, &[("gpu", "custom".into()), ("peak", peak.to_string()), ("bw", bw.to_string())]);
     let h = machine(&v);
     let dtype = v.choice("dtype");
     Made {
@@ -41,7 +41,7 @@ fn higher(r: &mut Rng) -> Made {
     r.until(|r| {
         let dtype = r.pick(&["bf16", "fp8"]);
         let (g1, g2) = (r.pick(GPU_CODES), r.pick(GPU_CODES));
-        let h = |g: &str| machine(&values(&HARDWARE, &[("gpu", g.into()), ("dtype", dtype.into())]));
+        let h = |g: &str| machine(&values(&META, &[("gpu", g.into()), ("dtype", dtype.into())]));
         let (r1, r2) = (h(g1).ridge(dtype), h(g2).ridge(dtype));
         if g1 == g2 || (r1 - r2).abs() < 0.03 * r1.max(r2) {
             return None;
@@ -65,7 +65,7 @@ fn higher(r: &mut Rng) -> Made {
                     a("rb", crate::format::sig3(r2)),
                 ],
             ),
-            state: values(&HARDWARE, &[("gpu", best.into()), ("dtype", dtype.into())]),
+            state: values(&META, &[("gpu", best.into()), ("dtype", dtype.into())]),
         })
     })
 }

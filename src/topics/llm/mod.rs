@@ -36,7 +36,7 @@ fn check_effects(s: &str) -> Result<(), crate::message::Message> {
     }
 }
 
-pub static LLM_PARAMS: [ParamSpec; 19] = [
+pub static PARAMS: [ParamSpec; 19] = [
     ParamSpec::choice("model", MODELS, "llama3-8b"),
     ParamSpec::int("layers", 1, 200, 80).optional(),
     ParamSpec::int("dmodel", 64, 32768, 8192).optional().log(),
@@ -58,7 +58,7 @@ pub static LLM_PARAMS: [ParamSpec; 19] = [
     MEASURED,
 ];
 
-pub static LLM: TopicMeta = TopicMeta::new("llm", Part::Fast, &LLM_PARAMS).notes(&["5.3"], "—").metrics(&[
+pub static META: TopicMeta = TopicMeta::new("llm", Part::Fast, &PARAMS).notes(&["5.3"], "—").metrics(&[
     "step-ms",
     "ideal-ms",
     "tokens-per-s",
@@ -72,7 +72,7 @@ pub static LLM: TopicMeta = TopicMeta::new("llm", Part::Fast, &LLM_PARAMS).notes
 ]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&LLM, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
 
 /// The model's shape: a preset's, or the custom one from the URL.
 pub fn shape(v: &Values) -> Shape {
@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn the_issue_deep_link_parses_cleanly_and_shows_a_measured_dot() {
-        let (v, notices) = LLM.parse(&q(&[
+        let (v, notices) = META.parse(&q(&[
             ("model", "llama3-8b"),
             ("phase", "decode"),
             ("batch", "16"),
@@ -381,7 +381,7 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         let m = metrics(&v);
         let names: Vec<&str> = m.iter().map(|m| m.name).collect();
-        assert_eq!(names, LLM.metrics);
+        assert_eq!(names, META.metrics);
         let (meas, pred) = measured(&v).expect("measured");
         assert!((pred / meas - 1.0).abs() < 0.1, "{pred} {meas}");
         // step > ideal; tokens/s = batch ÷ step.
@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn switching_an_effect_moves_the_prediction() {
         // (Prefill: in decode the waves effect is nil, the GEMVs being memory-bound.)
-        let v = Values::defaults(&LLM_PARAMS).with("phase", Value::Choice("prefill"));
+        let v = Values::defaults(&PARAMS).with("phase", Value::Choice("prefill"));
         let all = metrics(&v)[0].value;
         for e in EFFECTS {
             let off = v.with("effects", Value::Text(toggled(&v, e)));
@@ -407,20 +407,20 @@ mod tests {
         let none = v.with("effects", Value::Text("none".into()));
         assert!((metrics(&none)[0].value - metrics(&none)[1].value).abs() < 1e-12);
         // A hostile list is refused with a notice.
-        let (v2, n) = LLM.parse(&q(&[("effects", "gemm,bogus")]));
+        let (v2, n) = META.parse(&q(&[("effects", "gemm,bogus")]));
         assert!(!n.is_empty() && v2.text("effects") == "all");
     }
 
     #[test]
     fn the_lecture_table_matches() {
-        let rows = lecture_rows(&Values::defaults(&LLM_PARAMS));
+        let rows = lecture_rows(&Values::defaults(&PARAMS));
         assert_eq!(rows.len(), 5);
         assert!(rows.iter().all(|r| r.ok()), "{rows:?}");
     }
 
     #[test]
     fn sweeps_and_knee() {
-        let (v, _) = LLM.parse(&q(&[("model", "llama3-8b"), ("ctx", "4096"), ("gpu", "h200")]));
+        let (v, _) = META.parse(&q(&[("model", "llama3-8b"), ("ctx", "4096"), ("gpu", "h200")]));
         let s = batch_sweep(&v);
         assert_eq!(s.first().map(|p| p.0), Some(1.0));
         assert_eq!(s.last().map(|p| p.0), Some(1024.0));
@@ -442,17 +442,17 @@ mod tests {
 
     #[test]
     fn max_batch_and_custom_models() {
-        let (v, _) = LLM.parse(&q(&[("model", "llama3-8b"), ("ctx", "4096"), ("gpu", "h200"), ("batch", "1")]));
+        let (v, _) = META.parse(&q(&[("model", "llama3-8b"), ("ctx", "4096"), ("gpu", "h200"), ("batch", "1")]));
         let m = metrics(&v);
         let mb = m.iter().find(|m| m.name == "max-batch").unwrap().value;
         // (141 GB − 16.06 GB) ÷ (4097 × 128 KiB) ≈ 232.
         assert!((225.0..240.0).contains(&mb), "{mb}");
         // More KV heads than heads: the shape uses as many as there are heads.
-        let (c, _) = LLM.parse(&q(&[("model", "custom"), ("heads", "8"), ("kvheads", "64")]));
+        let (c, _) = META.parse(&q(&[("model", "custom"), ("heads", "8"), ("kvheads", "64")]));
         assert_eq!(shape(&c).kvheads, 8);
         assert!(metrics(&c).iter().all(|m| m.unit == crate::sim::Unit::Word || m.value.is_finite()));
         // A custom GPU with no memory size: max batch 0, everything finite.
-        let (g, _) = LLM.parse(&q(&[("gpu", "custom"), ("peak", "100"), ("bw", "500")]));
+        let (g, _) = META.parse(&q(&[("gpu", "custom"), ("peak", "100"), ("bw", "500")]));
         assert!(metrics(&g).iter().all(|m| m.unit == crate::sim::Unit::Word || m.value.is_finite()));
     }
 }

@@ -2,12 +2,12 @@
 //! carries, how fast a decode step can be at best, and whether a decode
 //! step is memory- or compute-bound.
 
-use super::{case, gpu, metrics, LLM};
+use super::{case, gpu, metrics, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, bound_choice, metric, values, Answer, Made, Rng};
 use crate::sim::llm;
 
-bank!("llm": "weights" => weights, "kv" => kv, "ideal" => ideal, "bound" => bound);
+bank!("weights" => weights, "kv" => kv, "ideal" => ideal, "bound" => bound);
 
 const PRESET_MODELS: [&str; 7] =
     ["gpt2-xl", "llama-7b", "llama-13b", "llama3-8b", "llama3-70b", "mistral-7b", "gpt2-large"];
@@ -20,7 +20,7 @@ fn pick(r: &mut Rng) -> Values {
     let batch = r.pow2(0, 9);
     let ctx = r.pow2(9, 14);
     values(
-        &LLM,
+        &META,
         &[
             ("model", model.into()),
             ("gpu", g.into()),

@@ -9,19 +9,22 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static OCCUPANCY_PARAMS: [ParamSpec; 4] = [
+pub static PARAMS: [ParamSpec; 4] = [
     ParamSpec::choice("arch", &["sm80", "sm90", "sm100"], "sm90"),
     ParamSpec::int("threads", 1, 1024, 256),
     ParamSpec::int("regs", 1, 255, 32),
     ParamSpec::int("smem", 0, 227 * 1024, 0),
 ];
 
-pub static OCCUPANCY: TopicMeta = TopicMeta::new("occupancy", Part::Fast, &OCCUPANCY_PARAMS)
-    .notes(&["6.7"], "02 · 4")
-    .metrics(&["occupancy", "blocks-per-sm", "active-warps", "limiter"]);
+pub static META: TopicMeta = TopicMeta::new("occupancy", Part::Fast, &PARAMS).notes(&["6.7"], "02 · 4").metrics(&[
+    "occupancy",
+    "blocks-per-sm",
+    "active-warps",
+    "limiter",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&OCCUPANCY, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
 
 pub fn occupancy_kernel(v: &Values) -> (&'static occupancy::Arch, occupancy::Kernel) {
     (
@@ -175,12 +178,12 @@ mod tests {
 
     #[test]
     fn lecture_deep_links() {
-        let (v, n) = OCCUPANCY.parse(&q(&[("threads", "128"), ("regs", "160")]));
+        let (v, n) = META.parse(&q(&[("threads", "128"), ("regs", "160")]));
         assert!(n.is_empty());
         let (a, k) = occupancy_kernel(&v);
         assert_eq!(compute(a, k).active_warps, 12);
         // 48 KB + 1 KB reserved per block: 228 / 49 = 4 blocks.
-        let (v, _) = OCCUPANCY.parse(&q(&[("arch", "sm90"), ("threads", "128"), ("regs", "32"), ("smem", "49152")]));
+        let (v, _) = META.parse(&q(&[("arch", "sm90"), ("threads", "128"), ("regs", "32"), ("smem", "49152")]));
         let (a, k) = occupancy_kernel(&v);
         let o = compute(a, k);
         assert_eq!((o.blocks, o.limiter), (4, Resource::SharedMemory));
@@ -191,8 +194,7 @@ mod tests {
         crate::topics::install_texts();
         // notes §6.7 (H100): 256 × 32 → 100 %; 256 × 64 → 50 %; 128 × 160 → 19 %.
         let expected = [(1.0, Resource::Warps), (0.5, Resource::Registers), (0.1875, Resource::Registers)];
-        let start =
-            Values::defaults(&OCCUPANCY_PARAMS).with("arch", Value::Choice("sm80")).with("smem", Value::Int(90_000));
+        let start = Values::defaults(&PARAMS).with("arch", Value::Choice("sm80")).with("smem", Value::Int(90_000));
         for ((key, threads, regs), (occ, limiter)) in LECTURE_CASES.iter().zip(expected) {
             let v = lecture_case(*threads, *regs).into_iter().fold(start.clone(), |acc, (n, x)| acc.with(n, x));
             let (a, k) = occupancy_kernel(&v);
@@ -222,7 +224,7 @@ mod tests {
                     let i = ((s.cursor(k) - c.x0) / c.dx).round() as usize;
                     assert_eq!(c.ys[i], here, "{code} {s:?}");
                     // A click at the cursor sets the kernel's own value.
-                    let own = Values::defaults(&OCCUPANCY_PARAMS)
+                    let own = Values::defaults(&PARAMS)
                         .with("threads", Value::Int(k.threads as i64))
                         .with("regs", Value::Int(k.regs as i64))
                         .with("smem", Value::Int(k.smem as i64));

@@ -1,13 +1,13 @@
 //! Practice on `#/occupancy`: blocks resident on an SM, the resource that
 //! limits them, the occupancy that results.
 
-use super::{occupancy_kernel, OCCUPANCY};
+use super::{occupancy_kernel, META};
 use crate::message::Message;
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::occupancy::{compute, Occupancy, Resource};
 
-bank!("occupancy": "blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
+bank!("blocks" => blocks, "limiter" => limiter, "occupancy" => occ);
 
 fn run(v: &Values) -> Occupancy {
     let (arch, k) = occupancy_kernel(v);
@@ -23,7 +23,7 @@ fn case(r: &mut Rng) -> Values {
         let regs = r.int(16, 255);
         let smem = if r.below(2) == 0 { 0 } else { 1024 * r.int(1, 120) };
         let v = values(
-            &OCCUPANCY,
+            &META,
             &[
                 ("arch", arch.into()),
                 ("threads", threads.to_string()),

@@ -37,20 +37,20 @@ pub fn vector_error(lang: Lang, e: &VectorError) -> String {
     trf(lang, "online-softmax.vector-error", &[("msg", &vector_reason(e).render(lang))])
 }
 
-pub static SOFTMAX_PARAMS: [ParamSpec; 4] = [
+pub static PARAMS: [ParamSpec; 4] = [
     ParamSpec::text("x", 65536, "1,3,2,5", check_vector),
     ParamSpec::int("block", 1, softmax::MAX_VALUES as i64, 2).log(),
     ParamSpec::position("step"),
     ParamSpec::int("speed", 1, 1000, 2).optional(),
 ];
 
-pub static ONLINE_SOFTMAX: TopicMeta = TopicMeta::new("online-softmax", Part::Flash, &SOFTMAX_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("online-softmax", Part::Flash, &PARAMS)
     .notes(&["8.2"], "05 · 1")
     .metrics(&["step", "m", "l", "max-abs-error"])
     .position(blocks);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&ONLINE_SOFTMAX, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 /// The vector of `v`'s `x` (the default one if it doesn't parse).
 fn vector(v: &Values) -> Vec<f64> {
@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn the_issue_example_telescopes() {
         // x = 1,3,2,5 in blocks of 2: m 3 then 5; the old sum is rescaled by e^(3 − 5).
-        let (v, n) = ONLINE_SOFTMAX.parse(&q(&[("x", "1,3,2,5"), ("block", "2"), ("step", "2")]));
+        let (v, n) = META.parse(&q(&[("x", "1,3,2,5"), ("block", "2"), ("step", "2")]));
         assert!(n.is_empty());
         let sim = softmax_run(&v);
         let (earlier, rows) = table(&sim, 2);
@@ -208,7 +208,7 @@ mod tests {
         let long = (0..4096).map(|i| ((i * 37) % 101).to_string()).collect::<Vec<_>>().join(",");
         for x in ["1,3,2,5", "7", "1,2,3,4,5,6,7,8,9", long.as_str(), "1,3,2,5", "1, x", ""] {
             for block in ["1", "2", "3", "8", "4096", "65536"] {
-                let (v, _) = ONLINE_SOFTMAX.parse(&q(&[("x", x), ("block", block)]));
+                let (v, _) = META.parse(&q(&[("x", x), ("block", block)]));
                 assert_eq!(blocks(&v), softmax_run(&v).blocks() as u64, "x = {:.20}, block {block}", x);
             }
         }

@@ -1,11 +1,11 @@
 //! Practice on `#/online-softmax`: the running maximum m and sum ℓ after a
 //! block, and the factor ℓ is rescaled by when the maximum moves.
 
-use super::{softmax_run, ONLINE_SOFTMAX};
+use super::{softmax_run, META};
 use crate::params::{Value, Values};
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 
-bank!("online-softmax": "m" => max, "l" => sum, "rescale" => rescale);
+bank!("m" => max, "l" => sum, "rescale" => rescale);
 
 /// A short vector of small integers, a block size and a block `from..`.
 fn case(r: &mut Rng, from: u64) -> Values {
@@ -13,7 +13,7 @@ fn case(r: &mut Rng, from: u64) -> Values {
         let len = r.int(4, 8);
         let x: Vec<String> = (0..len).map(|_| r.int(0, 9).to_string()).collect();
         let block = r.int(1, 3);
-        let v = values(&ONLINE_SOFTMAX, &[("x", x.join(",")), ("block", block.to_string())]);
+        let v = values(&META, &[("x", x.join(",")), ("block", block.to_string())]);
         let blocks = softmax_run(&v).blocks() as u64;
         (blocks >= from).then(|| {
             let step = from + r.below(blocks - from + 1);

@@ -12,7 +12,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
+pub static PARAMS: [ParamSpec; 5] = [
     ParamSpec::int("n", 1, 8192, 1025).log(),
     ParamSpec::int("m", 0, 8192, 0).optional(),
     ParamSpec::int("tile", 1, 512, 128).log(),
@@ -20,12 +20,15 @@ pub static QUANTIZATION_PARAMS: [ParamSpec; 5] = [
     ParamSpec::choice("section", &["32", "64", "128"], "128"),
 ];
 
-pub static QUANTIZATION: TopicMeta = TopicMeta::new("quantization", Part::Fast, &QUANTIZATION_PARAMS)
-    .notes(&["6.6", "7"], "04")
-    .metrics(&["useful-fraction", "tiles", "aligned", "extra-transactions"]);
+pub static META: TopicMeta = TopicMeta::new("quantization", Part::Fast, &PARAMS).notes(&["6.6", "7"], "04").metrics(&[
+    "useful-fraction",
+    "tiles",
+    "aligned",
+    "extra-transactions",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&QUANTIZATION, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
 
 pub fn quantization(v: &Values) -> matmul::Quantization {
     matmul::Quantization {
@@ -97,7 +100,7 @@ mod tests {
     #[test]
     fn lecture_cases_give_the_lecture_numbers() {
         // notes §6.6, tile 128: n = 1024 → 100 % useful; n = 1025 → 79 %.
-        let start = Values::defaults(&QUANTIZATION_PARAMS).with("tile", Value::Int(64)).with("m", Value::Int(7));
+        let start = Values::defaults(&PARAMS).with("tile", Value::Int(64)).with("m", Value::Int(7));
         let at = |n| quantization(&lecture_case(n).into_iter().fold(start.clone(), |acc, (k, x)| acc.with(k, x)));
         assert_eq!(LECTURE_CASES.map(|(_, n)| n), [1024, 1025]);
         assert_eq!(at(1024).useful_fraction(), 1.0);
@@ -107,7 +110,7 @@ mod tests {
     #[test]
     fn the_alignment_sentence() {
         crate::topics::install_texts();
-        let v = Values::defaults(&QUANTIZATION_PARAMS);
+        let v = Values::defaults(&PARAMS);
         let q = quantization(&v);
         let text = alignment(Lang::En, &q);
         assert!(text.starts_with("Each row is 4100 bytes, not a multiple of the 128-byte section"), "{text}");

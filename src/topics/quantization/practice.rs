@@ -1,12 +1,12 @@
 //! Practice on `#/quantization`: tiles of a matrix, whether its rows are
 //! aligned to memory sections, the useful share of the tiles' work.
 
-use super::{quantization, QUANTIZATION};
+use super::{quantization, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, yes_no, Answer, Made, Rng};
 use crate::sim::hw::ML_DTYPES;
 
-bank!("quantization": "tiles" => tiles, "aligned" => aligned, "useful" => useful);
+bank!("tiles" => tiles, "aligned" => aligned, "useful" => useful);
 
 fn case(r: &mut Rng) -> Values {
     let n = if r.below(3) == 0 { 128 * r.int(1, 16) } else { r.int(100, 4096) };
@@ -14,7 +14,7 @@ fn case(r: &mut Rng) -> Values {
     let dtype = r.pick(ML_DTYPES);
     let section = r.pick(&["32", "64", "128"]);
     values(
-        &QUANTIZATION,
+        &META,
         &[("n", n.to_string()), ("tile", tile.to_string()), ("dtype", dtype.into()), ("section", section.into())],
     )
 }

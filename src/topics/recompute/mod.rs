@@ -12,7 +12,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static RECOMPUTE_PARAMS: [ParamSpec; 6] = [
+pub static PARAMS: [ParamSpec; 6] = [
     ParamSpec::int("depth", 1, 16, 3),
     ParamSpec::int("n", 1, 1 << 28, 1 << 20).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "fp32"),
@@ -21,7 +21,7 @@ pub static RECOMPUTE_PARAMS: [ParamSpec; 6] = [
     ParamSpec::int("speed", 1, 1000, 2).optional(),
 ];
 
-pub static RECOMPUTE: TopicMeta = TopicMeta::new("recompute", Part::Fast, &RECOMPUTE_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("recompute", Part::Fast, &PARAMS)
     .notes(&["6.4"], "03")
     .metrics(&[
         "accesses-store",
@@ -34,7 +34,7 @@ pub static RECOMPUTE: TopicMeta = TopicMeta::new("recompute", Part::Fast, &RECOM
     .position(|v| run(v).steps());
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&RECOMPUTE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
 
 /// The notes' §6.4 table (the upstream gradient counted) and the slides'
 /// count (not counted), beside the ledger.
@@ -178,14 +178,14 @@ mod tests {
 
     fn parse(pairs: &[(&str, &str)]) -> fusion::Recompute {
         let q: Vec<(String, String)> = pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        let (v, notices) = RECOMPUTE.parse(&q);
+        let (v, notices) = META.parse(&q);
         assert!(notices.is_empty(), "{notices:?}");
         recompute(&v)
     }
 
     #[test]
     fn the_slides_five_eighths_read_both_ways() {
-        let (v, _) = RECOMPUTE.parse(&crate::topic::q(&[("depth", "3")]));
+        let (v, _) = META.parse(&crate::topic::q(&[("depth", "3")]));
         let (mixed, without, with) = slides_fractions(&v);
         assert_eq!((mixed, without), (5.0 / 8.0, 0.5));
         assert_eq!(with, 5.0 / 9.0);
@@ -197,7 +197,7 @@ mod tests {
         let r = parse(&[]);
         assert_eq!(r, fusion::Recompute { depth: 3, n: 1 << 20, elem_bytes: 4, upstream: true });
         let m = r.metrics();
-        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), RECOMPUTE.metrics[..4]);
+        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), META.metrics[..4]);
         assert_eq!((m[0].value, m[1].value), (9.0, 5.0));
         assert_eq!(format!("{:.1} {:.1}", m[2].value / 1e6, m[3].value / 1e6), "12.6 4.2");
         let [store, recomp] = ledger_rows(&r);
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_figure_the_slides_do_not_print_reads_as_the_panel_shows_it() {
-        let (values, _) = RECOMPUTE.parse(&[]);
+        let (values, _) = META.parse(&[]);
         let rows = lecture_rows(&values);
         let slides = rows.iter().find(|r| r.label == "recompute.case.slides").expect("the slides' row");
         let cell = |m: &str| slides.cells.iter().find(|c| c.metric == m).expect("a cell").computed.clone();

@@ -1,11 +1,11 @@
 //! Practice on `#/recompute`: memory accesses when storing activations,
 //! accesses saved by recomputing, bytes kept for backward.
 
-use super::{ledger_rows, recompute, RECOMPUTE};
+use super::{ledger_rows, recompute, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 
-bank!("recompute": "store" => store, "saved" => saved, "kept" => kept);
+bank!("store" => store, "saved" => saved, "kept" => kept);
 
 fn case(r: &mut Rng) -> Values {
     let depth = r.int(2, 8);
@@ -13,7 +13,7 @@ fn case(r: &mut Rng) -> Values {
     let n = r.pow2(16, 26);
     let dtype = r.pick(&["fp32", "bf16"]);
     values(
-        &RECOMPUTE,
+        &META,
         &[("depth", depth.to_string()), ("n", n.to_string()), ("dtype", dtype.into()), ("upstream", upstream.into())],
     )
 }

@@ -14,7 +14,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static ROOFLINE_PARAMS: [ParamSpec; 11] = [
+pub static PARAMS: [ParamSpec; 11] = [
     ParamSpec::choice("gpu", crate::sim::hw::GPU_CHOICES, "h100"),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("op", &["relu", "dot", "matvec", "matmul", "decode", "custom"], "matmul"),
@@ -28,13 +28,13 @@ pub static ROOFLINE_PARAMS: [ParamSpec; 11] = [
     crate::params::CUSTOM_BW,
 ];
 
-pub static ROOFLINE: TopicMeta = TopicMeta::new("roofline", Part::Fast, &ROOFLINE_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("roofline", Part::Fast, &PARAMS)
     .notes(&["5", "6.2"], "01 · 2–3")
     .metrics(&["intensity", "attainable-tflops", "percent-of-peak", "bound"]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =
-    Topic::new(&ROOFLINE, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
+    Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[FIGURES_FILE]);
 
 /// FLOPs and bytes of the chosen operation.
 pub fn roofline_work(v: &Values, op: &str) -> roofline::Work {
@@ -268,7 +268,7 @@ mod tests {
 
     fn parse(pairs: &[(&str, &str)]) -> Values {
         let q: Vec<(String, String)> = pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        let (v, notices) = ROOFLINE.parse(&q);
+        let (v, notices) = META.parse(&q);
         assert!(notices.is_empty(), "{notices:?}");
         v
     }
@@ -297,7 +297,7 @@ mod tests {
         assert_eq!((h.peak_tflops("fp32"), h.hbm_tbps, h.ridge("fp32").round()), (5.5, 0.215, 26.0));
         let m = roofline::metrics(&h, "fp32", roofline_work(&v, "matmul"));
         assert_eq!(m[2].value, 1.0, "a 4096² fp32 matmul reaches the M4 Pro's peak");
-        let (_, notices) = ROOFLINE.parse(&crate::topic::q(&[("gpu", "custom"), ("peak", "-1")]));
+        let (_, notices) = META.parse(&crate::topic::q(&[("gpu", "custom"), ("peak", "-1")]));
         assert_eq!(notices.len(), 1, "a bad peak is named");
     }
 
@@ -323,7 +323,7 @@ mod tests {
         for ((b, label, id), pct) in crate::lecture::DECODE_BATCHES.into_iter().zip(expect) {
             assert_eq!((label, id), (format!("decode.b{b}").as_str(), format!("b{b}").as_str()));
             assert!(crate::i18n::has(label));
-            let v = decode_preset(b).into_iter().fold(ROOFLINE.parse(&[]).0, |v, (k, x)| v.with(k, x));
+            let v = decode_preset(b).into_iter().fold(META.parse(&[]).0, |v, (k, x)| v.with(k, x));
             let p = lecture_points(&v).into_iter().find(|r| r.op == "decode").unwrap();
             assert!(p.selected);
             let shown = 100.0 * p.of_peak;

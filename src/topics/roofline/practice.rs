@@ -1,13 +1,13 @@
 //! Practice on `#/roofline`: memory- or compute-bound, attainable TFLOP/s,
 //! arithmetic intensity of the lecture's operations.
 
-use super::{gpu, roofline_work, ROOFLINE};
+use super::{gpu, roofline_work, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, bound_choice, metric, values, Answer, Made, Rng};
 use crate::sim::hw::{GPU_CODES, ML_DTYPES};
 use crate::sim::roofline;
 
-bank!("roofline": "bound" => bound, "attainable" => attainable, "intensity" => intensity);
+bank!("bound" => bound, "attainable" => attainable, "intensity" => intensity);
 
 /// One of the lecture's operations at random sizes, on a random GPU.
 fn case(r: &mut Rng) -> Values {
@@ -16,7 +16,7 @@ fn case(r: &mut Rng) -> Values {
     let n = r.pow2(6, 15);
     let (d, batch) = (r.pick(&[2048, 4096, 8192]), r.pow2(0, 11));
     values(
-        &ROOFLINE,
+        &META,
         &[
             ("gpu", g.into()),
             ("dtype", dtype.into()),

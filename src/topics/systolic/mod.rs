@@ -43,7 +43,7 @@ pub fn chip(v: &Values) -> Option<&'static tpu::Tpu> {
 /// thousands of cycles, and the player offers to play a whole run in seconds.
 pub const MAX_SPEED: i64 = 100_000;
 
-pub static SYSTOLIC_PARAMS: [ParamSpec; 15] = [
+pub static PARAMS: [ParamSpec; 15] = [
     ParamSpec::int("rows", 1, MAX_DIM as i64, 4).log(),
     ParamSpec::int("cols", 1, MAX_DIM as i64, 4).log(),
     ParamSpec::int("m", 0, MAX_K as i64, 0).optional(),
@@ -61,7 +61,7 @@ pub static SYSTOLIC_PARAMS: [ParamSpec; 15] = [
     crate::params::CUSTOM_BW,
 ];
 
-pub static SYSTOLIC: TopicMeta = TopicMeta::new("systolic", Part::Tpu, &SYSTOLIC_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("systolic", Part::Tpu, &PARAMS)
     .notes(&["9.2"], "06")
     .metrics(&[
         "cycle",
@@ -80,7 +80,7 @@ pub static SYSTOLIC: TopicMeta = TopicMeta::new("systolic", Part::Tpu, &SYSTOLIC
     .position(|v| systolic::total_cycles(&systolic_params(v)));
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&SYSTOLIC, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 /// The line above the array: cycle, phase, busy PEs (and the weight chunk).
 pub fn caption(lang: Lang, sim: &Systolic, cycle: u64) -> String {
@@ -253,13 +253,11 @@ mod tests {
     #[test]
     fn presets_give_the_lecture_numbers() {
         // notes §9.2: 4×4, K=6 → 12 cycles, 50 %; 8×8, K=8 → 36 %; 8×8, K=512 → 97 %.
-        let start =
-            Values::defaults(&SYSTOLIC_PARAMS).with("dataflow", Value::Choice("ws")).with("seed", Value::Int(7));
+        let start = Values::defaults(&PARAMS).with("dataflow", Value::Choice("ws")).with("seed", Value::Int(7));
         let expected = [(12, "50"), (22, "36"), (526, "97"), (128 + 128 + 512 - 2, "67")];
         for ((key, id, r, c, k), (cycles, util)) in PRESETS.iter().zip(expected) {
             assert_eq!(*id, format!("{r}x{c}x{k}"), "{key}");
-            let v =
-                SYSTOLIC.normalize(preset_values(*r, *c, *k).into_iter().fold(start.clone(), |a, (n, x)| a.with(n, x)));
+            let v = META.normalize(preset_values(*r, *c, *k).into_iter().fold(start.clone(), |a, (n, x)| a.with(n, x)));
             let sim = Systolic::new(systolic_params(&v));
             assert_eq!(sim.total_cycles(), cycles, "{id}");
             assert_eq!(v.int("cycle"), 0, "{id}: opens at cycle 0");
@@ -310,7 +308,7 @@ mod tests {
     fn old_links_are_one_tile_and_new_ones_fold() {
         crate::topics::install_texts();
         // A link without m and n is the array's own shape, as before.
-        let (v, notices) = SYSTOLIC.parse(
+        let (v, notices) = META.parse(
             &[("rows", "4"), ("cols", "4"), ("k", "6"), ("cycle", "12")].map(|(a, b)| (a.to_string(), b.to_string())),
         );
         assert!(notices.is_empty());
@@ -329,7 +327,7 @@ mod tests {
                 (a.to_string(), b.to_string())
             })
             .collect();
-        let (v, notices) = SYSTOLIC.parse(&query);
+        let (v, notices) = META.parse(&query);
         assert!(notices.is_empty(), "{notices:?}");
         let sim = Systolic::new(systolic_params(&v));
         assert_eq!(sim.folds(), 16 * 4);

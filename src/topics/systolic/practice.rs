@@ -1,18 +1,18 @@
 //! Practice on `#/systolic`: cycles of a run, utilisation of the array, and
 //! which PE is busy at a given cycle.
 
-use super::{systolic_params, SYSTOLIC};
+use super::{systolic_params, META};
 use crate::message::Message;
 use crate::params::{Value, Values};
 use crate::practice::{a, bank, values, Answer, Made, Rng};
 use crate::sim::systolic::{total_cycles, Systolic};
 
-bank!("systolic": "cycles" => cycles, "utilization" => utilization, "busy" => busy);
+bank!("cycles" => cycles, "utilization" => utilization, "busy" => busy);
 
 fn case(r: &mut Rng, dataflow: &str) -> Values {
     let (rows, cols, k) = (r.int(2, 8), r.int(2, 8), r.pick(&[1, 2, 3, 4, 6, 8, 12, 16, 32, 64]));
     values(
-        &SYSTOLIC,
+        &META,
         &[("rows", rows.to_string()), ("cols", cols.to_string()), ("k", k.to_string()), ("dataflow", dataflow.into())],
     )
 }
@@ -41,7 +41,7 @@ fn cycles(r: &mut Rng) -> Made {
         prompt: Message::new("practice.systolic.cycles", &args(&v)),
         answer: Answer::count(total_cycles(&systolic_params(&v))),
         explain: Message::new(key, &args(&v)),
-        state: crate::practice::at_end(&SYSTOLIC, v),
+        state: crate::practice::at_end(&META, v),
     }
 }
 
@@ -51,7 +51,7 @@ fn utilization(r: &mut Rng) -> Made {
         prompt: Message::new("practice.systolic.utilization", &args(&v)),
         answer: Answer::percent(Systolic::new(systolic_params(&v)).utilization(), 2.0),
         explain: Message::new("practice.systolic.utilization.why", &args(&v)),
-        state: crate::practice::at_end(&SYSTOLIC, v),
+        state: crate::practice::at_end(&META, v),
     }
 }
 

@@ -9,19 +9,19 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static THREADS_PARAMS: [ParamSpec; 3] = [
+pub static PARAMS: [ParamSpec; 3] = [
     ParamSpec::int("n", 1, threads::MAX_N as i64, 1000).log(),
     ParamSpec::int("block", 1, threads::MAX_BLOCK as i64, 256).log(),
     ParamSpec::position("thread"),
 ];
 
-pub static THREADS: TopicMeta = TopicMeta::new("threads", Part::Gpu, &THREADS_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("threads", Part::Gpu, &PARAMS)
     .notes(&["3.1"], "02 · 1")
     .metrics(&["blocks", "threads", "idle-threads", "warps"])
     .position(|v| threads_grid(v).threads() - 1);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&THREADS, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 pub fn threads_grid(v: &Values) -> threads::Grid {
     threads::Grid::new(v.int("n") as u64, v.int("block") as u64)
@@ -35,7 +35,7 @@ mod tests {
     #[test]
     fn the_lecture_grid() {
         // notes §3.1: 1000 elements in blocks of 256 → 4 blocks, 1024 threads, 24 idle.
-        let (v, n) = THREADS.parse(&q(&[("n", "1000"), ("block", "256")]));
+        let (v, n) = META.parse(&q(&[("n", "1000"), ("block", "256")]));
         assert!(n.is_empty());
         let g = threads_grid(&v);
         assert_eq!((g.blocks(), g.threads(), g.idle_threads()), (4, 1024, 24));

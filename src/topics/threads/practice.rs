@@ -1,18 +1,18 @@
 //! Practice on `#/threads`: blocks for n elements, idle threads of the last
 //! block, warps of the launch.
 
-use super::{threads_grid, THREADS};
+use super::{threads_grid, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 
-bank!("threads": "blocks" => blocks, "idle" => idle, "warps" => warps);
+bank!("blocks" => blocks, "idle" => idle, "warps" => warps);
 
 /// A launch whose last block is partly idle (n not a multiple of the block).
 fn launch(r: &mut Rng) -> Values {
     r.until(|r| {
         let block = r.pick(&[32, 64, 96, 128, 192, 256, 512, 1024]);
         let n = r.int(100, 100_000);
-        (n % block != 0).then(|| values(&THREADS, &[("n", n.to_string()), ("block", block.to_string())]))
+        (n % block != 0).then(|| values(&META, &[("n", n.to_string()), ("block", block.to_string())]))
     })
 }
 

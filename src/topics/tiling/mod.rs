@@ -13,7 +13,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static TILING_PARAMS: [ParamSpec; 14] = [
+pub static PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("n", 1, 4096, 256).log(),
     ParamSpec::int("m", 0, 4096, 0).optional(),
     ParamSpec::int("k", 0, 4096, 0).optional(),
@@ -30,7 +30,7 @@ pub static TILING_PARAMS: [ParamSpec; 14] = [
     ParamSpec::int("tj", 0, 4095, 0),
 ];
 
-pub static TILING: TopicMeta = TopicMeta::new("tiling", Part::Fast, &TILING_PARAMS)
+pub static META: TopicMeta = TopicMeta::new("tiling", Part::Fast, &PARAMS)
     .notes(&["6.6"], "04")
     .metrics(&["step", "global-reads", "global-bytes", "intensity", "smem-bytes", "max-tile"])
     .position(|v| tiling(v).steps())
@@ -40,7 +40,7 @@ pub static TILING: TopicMeta = TopicMeta::new("tiling", Part::Fast, &TILING_PARA
     });
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&TILING, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
 
 pub fn tiling(v: &Values) -> matmul::Tiling {
     matmul::Tiling {
@@ -169,8 +169,8 @@ mod tests {
     use crate::topic::q;
 
     fn case(mode: &'static str, tile: i64) -> Values {
-        let start = Values::defaults(&TILING_PARAMS).with("n", Value::Int(1000)).with("ti", Value::Int(7));
-        TILING.normalize(lecture_case(mode, tile).into_iter().fold(start, |acc, (n, x)| acc.with(n, x)))
+        let start = Values::defaults(&PARAMS).with("n", Value::Int(1000)).with("ti", Value::Int(7));
+        META.normalize(lecture_case(mode, tile).into_iter().fold(start, |acc, (n, x)| acc.with(n, x)))
     }
 
     #[test]
@@ -187,7 +187,7 @@ mod tests {
         let run = tile_run(&v);
         assert_eq!(run.metrics(0).last().unwrap().value, 170.0, "largest T in 228 KiB");
         let shown = readouts(&run, 0);
-        assert_eq!(shown.iter().map(|m| m.name).collect::<Vec<_>>(), TILING.metrics);
+        assert_eq!(shown.iter().map(|m| m.name).collect::<Vec<_>>(), META.metrics);
         // Traffic in decimal bytes, on-chip shared memory in KiB.
         let unit = |name: &str| shown.iter().find(|m| m.name == name).map(|m| m.unit);
         assert_eq!(unit("global-bytes"), Some(crate::sim::Unit::Bytes));
@@ -197,15 +197,15 @@ mod tests {
 
     #[test]
     fn matmul_deep_links() {
-        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("dtype", "fp32")]));
+        let (v, n) = META.parse(&q(&[("n", "256"), ("tile", "64"), ("dtype", "fp32")]));
         assert!(n.is_empty());
         assert_eq!(tiling(&v).global_reads(), 524_288);
         assert_eq!(tiling(&v).steps(), 4);
         // The chosen output tile is kept inside the grid, with a notice.
-        let (v, n) = TILING.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "9"), ("tj", "3")]));
+        let (v, n) = META.parse(&q(&[("n", "256"), ("tile", "64"), ("ti", "9"), ("tj", "3")]));
         assert_eq!((v.int("ti"), v.int("tj")), (3, 3));
         assert_eq!(n.len(), 1);
-        assert_eq!(TILING.normalize(v.with("tile", Value::Int(128))).int("ti"), 1);
+        assert_eq!(META.normalize(v.with("tile", Value::Int(128))).int("ti"), 1);
     }
 
     #[test]
@@ -224,7 +224,7 @@ mod tests {
         );
         assert!(counters(Lang::En, &run.state_at(0)).contains("(— per"));
         // The edge tile of n = 100, T = 32 (the e2e case): its last phase is 4 wide.
-        let (v, _) = TILING.parse(&q(&[("n", "100"), ("tile", "32"), ("step", "4"), ("ti", "3"), ("tj", "1")]));
+        let (v, _) = META.parse(&q(&[("n", "100"), ("tile", "32"), ("step", "4"), ("ti", "3"), ("tj", "1")]));
         let run = tile_run(&v);
         let s = run.state_at(4);
         assert!(caption(Lang::En, &run, &s).contains("then 512 multiply-adds for output tile (3, 1)"));

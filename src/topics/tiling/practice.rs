@@ -1,12 +1,12 @@
 //! Practice on `#/tiling`: global reads of a tiled matmul, the largest tile
 //! that fits in shared memory, and whether a given tile fits.
 
-use super::{tiling, TILING};
+use super::{tiling, META};
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, yes_no, Answer, Made, Rng};
 use crate::sim::hw::ML_DTYPES;
 
-bank!("tiling": "reads" => reads, "max-tile" => max_tile, "fits" => fits);
+bank!("reads" => reads, "max-tile" => max_tile, "fits" => fits);
 
 fn case(r: &mut Rng) -> Values {
     let n = if r.below(2) == 0 { r.pow2(5, 10) } else { r.int(20, 1000) };
@@ -14,7 +14,7 @@ fn case(r: &mut Rng) -> Values {
     let dtype = r.pick(ML_DTYPES);
     let smem = r.pick(&[16, 48, 64, 100, 164, 228]);
     values(
-        &TILING,
+        &META,
         &[("n", n.to_string()), ("tile", tile.to_string()), ("dtype", dtype.into()), ("smem", smem.to_string())],
     )
 }

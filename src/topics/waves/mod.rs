@@ -14,7 +14,7 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static WAVES_PARAMS: [ParamSpec; 9] = [
+pub static PARAMS: [ParamSpec; 9] = [
     ParamSpec::choice("gpu", hw::GPU_CODES, "a100"),
     ParamSpec::int("sms", 0, 1024, 0).optional(),
     ParamSpec::int("n", 1, 16384, 1792).log(),
@@ -26,7 +26,7 @@ pub static WAVES_PARAMS: [ParamSpec; 9] = [
     MEASURED,
 ];
 
-pub static WAVES: TopicMeta = TopicMeta::new("waves", Part::Fast, &WAVES_PARAMS).notes(&["7"], "02 · 5").metrics(&[
+pub static META: TopicMeta = TopicMeta::new("waves", Part::Fast, &PARAMS).notes(&["7"], "02 · 5").metrics(&[
     "tiles",
     "waves",
     "sm-utilization",
@@ -36,7 +36,7 @@ pub static WAVES: TopicMeta = TopicMeta::new("waves", Part::Fast, &WAVES_PARAMS)
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic =
-    Topic::new(&WAVES, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[MATMUL_FILE]);
+    Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows).measured(&[MATMUL_FILE]);
 
 /// The waves model for side `n` (with the panel's m, k ratios and tiles).
 pub fn waves_at(v: &Values, n: u64) -> matmul::Waves {
@@ -272,7 +272,7 @@ mod tests {
     use super::*;
 
     fn case(n: i64) -> Values {
-        let start = Values::defaults(&WAVES_PARAMS)
+        let start = Values::defaults(&PARAMS)
             .with("gpu", Value::Choice("b200"))
             .with("tm", Value::Int(64))
             .with("k", Value::Int(9));
@@ -295,7 +295,7 @@ mod tests {
             );
         }
         let names: Vec<&str> = metrics(&case(1792)).iter().map(|m| m.name).collect();
-        assert_eq!(names, WAVES.metrics);
+        assert_eq!(names, META.metrics);
     }
 
     #[test]

@@ -1,13 +1,13 @@
 //! Practice on `#/waves`: tiles of a matmul, waves on the SMs, and which
 //! size lands just past a wave boundary.
 
-use super::{waves_at, WAVES};
+use super::{waves_at, META};
 use crate::message::Message;
 use crate::params::Values;
 use crate::practice::{a, ask, bank, values, Answer, Made, Rng};
 use crate::sim::hw::GPU_CODES;
 
-bank!("waves": "tiles" => tiles, "waves" => waves, "boundary" => boundary);
+bank!("tiles" => tiles, "waves" => waves, "boundary" => boundary);
 
 fn config(r: &mut Rng) -> [(&'static str, String); 3] {
     [
@@ -20,7 +20,7 @@ fn config(r: &mut Rng) -> [(&'static str, String); 3] {
 fn case(r: &mut Rng) -> Values {
     let c = config(r);
     let n = r.int(256, 8192);
-    values(&WAVES, &[c[0].clone(), ("n", n.to_string()), c[1].clone(), c[2].clone()])
+    values(&META, &[c[0].clone(), ("n", n.to_string()), c[1].clone(), c[2].clone()])
 }
 
 fn args(v: &Values) -> Vec<(&'static str, String)> {
@@ -64,7 +64,7 @@ fn boundary(r: &mut Rng) -> Made {
         let ns: Vec<i64> = (0..3).map(|i| base + i * step).collect();
         let vs: Vec<Values> = ns
             .iter()
-            .map(|n| values(&WAVES, &[c[0].clone(), ("n", n.to_string()), c[1].clone(), c[2].clone()]))
+            .map(|n| values(&META, &[c[0].clone(), ("n", n.to_string()), c[1].clone(), c[2].clone()]))
             .collect();
         let util: Vec<f64> = vs.iter().map(|v| waves_at(v, v.int("n") as u64).sm_utilization()).collect();
         let worst = (0..3).min_by(|&i, &j| util[i].total_cmp(&util[j]))?;

@@ -18,25 +18,24 @@ pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static YOUR_MACHINE_PARAMS: [ParamSpec; 2] = [
+pub static PARAMS: [ParamSpec; 2] = [
     ParamSpec::choice("quick", &["0", "1"], "0").optional(),
     // Always written (an empty `r=` says "not measured"), like every text parameter.
     ParamSpec::text("r", MAX_ENCODED, "", check_r),
 ];
 
-pub static YOUR_MACHINE: TopicMeta =
-    TopicMeta::new("your-machine", Part::Fast, &YOUR_MACHINE_PARAMS).notes(&["5.4"], "01 · 4").metrics(&[
-        "bandwidth-gbps",
-        "peak-gflops",
-        "ridge",
-        "unfused-ratio",
-        "fused-ratio",
-        "transpose-ratio",
-        "u16-speedup",
-    ]);
+pub static META: TopicMeta = TopicMeta::new("your-machine", Part::Fast, &PARAMS).notes(&["5.4"], "01 · 4").metrics(&[
+    "bandwidth-gbps",
+    "peak-gflops",
+    "ridge",
+    "unfused-ratio",
+    "fused-ratio",
+    "transpose-ratio",
+    "u16-speedup",
+]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
-pub static TOPIC: Topic = Topic::new(&YOUR_MACHINE, crate::texts!("texts.tsv"), &practice::BANK);
+pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK);
 
 /// The lecture's machine (notes §5.4, demo 4 of 01: "在一台 Apple M4 Pro 上
 /// （Apple GPU / MPS）：带宽约 215 GB/s，FP32 矩阵乘法约 5.5 TFLOP/s，平衡点约
@@ -209,12 +208,12 @@ mod tests {
     fn results_come_from_the_url_and_give_the_figures() {
         let text =
             "S14-61.23_28-9.876*F8388608-6.123-12.87-6.2*T4096-14.1-120.5*H16777216-12.25-6.5*M256-21.5_512-24.75";
-        let (v, n) = YOUR_MACHINE.parse(&q(&[("quick", "1"), ("r", text)]));
+        let (v, n) = META.parse(&q(&[("quick", "1"), ("r", text)]));
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(plan(&v), Plan::quick());
         let r = results(&v).unwrap();
         let m = metrics(&r);
-        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), YOUR_MACHINE.metrics);
+        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), META.metrics);
         assert_eq!(m[0].value, 9.876);
         assert_eq!(m[1].value, 24.75);
         assert_eq!(v.to_query(), q(&[("quick", "1"), ("r", text)]));
@@ -222,7 +221,7 @@ mod tests {
         assert_eq!(pts[0].2, 0.125);
         assert_eq!(pts.len(), 5);
         // A broken r is replaced by "not measured", with a notice.
-        let (v, n) = YOUR_MACHINE.parse(&q(&[("r", "S14-1*oops")]));
+        let (v, n) = META.parse(&q(&[("r", "S14-1*oops")]));
         assert_eq!(v.text("r"), "");
         assert_eq!(n.len(), 1);
         assert!(results(&v).is_none());
@@ -236,12 +235,12 @@ mod tests {
         // DRAM copy 9.876 GB/s: x*2 at 8388608 ÷ 8.0 ms = 1.05 under its roof of 1.23.
         let quiet =
             "S14-61.23_28-9.876*F8388608-8.0-12.87-7.0*T4096-14.1-120.5*H16777216-12.25-6.5*M256-21.5_512-24.75";
-        let (v, _) = YOUR_MACHINE.parse(&q(&[("r", quiet)]));
+        let (v, _) = META.parse(&q(&[("r", quiet)]));
         assert_eq!(above_roof(&results(&v).unwrap()), vec![]);
         // The copy slowed to 7.28 GB/s (roof 0.91 at 0.125 FLOP/byte) while x*2 ran at 1.37.
         let noisy =
             "S14-61.23_28-7.28*F8388608-6.123-12.87-10.0*T4096-14.1-120.5*H16777216-12.25-6.5*M256-21.5_512-24.75";
-        let (v, n) = YOUR_MACHINE.parse(&q(&[("r", noisy)]));
+        let (v, n) = META.parse(&q(&[("r", noisy)]));
         assert!(n.is_empty(), "{n:?}");
         let above = above_roof(&results(&v).unwrap());
         assert_eq!(above.len(), 1, "{above:?}");

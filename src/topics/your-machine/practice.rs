@@ -1,13 +1,13 @@
 //! Practice on `#/your-machine`: a measured machine's ridge point, what it
 //! attains at an intensity, and whether a matmul is compute-bound on it.
 
-use super::{attainable as roof, metrics, roof_points, YOUR_MACHINE};
+use super::{attainable as roof, metrics, roof_points, META};
 use crate::bench::Results;
 use crate::message::Message;
 use crate::params::Values;
 use crate::practice::{a, bank, bound_choice, metric, values, Answer, Made, Rng};
 
-bank!("your-machine": "ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
+bank!("ridge" => ridge, "attainable" => attainable, "matmul" => matmul);
 
 /// A plausible measured run: copy bandwidth `bw` GB/s, best matmul `peak` GFLOP/s.
 fn run(r: &mut Rng) -> (Results, Values) {
@@ -19,7 +19,7 @@ fn run(r: &mut Rng) -> (Results, Values) {
         halves: [16_777_216.0, 1.0, 0.5],
         matmul: vec![(64, (peak / 8.0).round()), (1024, peak)],
     };
-    let v = values(&YOUR_MACHINE, &[("r", res.encode())]);
+    let v = values(&META, &[("r", res.encode())]);
     (res, v)
 }
 

@@ -151,7 +151,7 @@ pub fn use_your_machine_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
         _ if res.is_some() => 1.0,
         _ => 0.0,
     };
-    let names = super::YOUR_MACHINE.metrics.to_vec();
+    let names = super::META.metrics.to_vec();
     let (figures, pending) = match (&res, running) {
         (Some(r), false) => (metrics(r), Pending::default()),
         _ => (
