@@ -3,8 +3,9 @@ fn main() {
     warpscope::ui::app::start();
 }
 
-/// Natively the binary prints the panel table of docs/panels.md (from the registry),
-/// or, as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
+/// Natively the binary prints the panel table of docs/panels.md (from the registry);
+/// as `warpscope train-accuracy`, the training lens's accuracy table (for its dated
+/// measurement file); as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
 /// into `<dir>` (trunk runs this after each build, see `Trunk.toml`).
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::io::Result<()> {
@@ -23,8 +24,9 @@ fn main() -> std::io::Result<()> {
             }
         }
         [] => print!("{}", warpscope::topics::readme_table()),
+        [cmd] if cmd == "train-accuracy" => print!("{}", warpscope::sim::train::measured::accuracy_markdown()),
         _ => {
-            eprintln!("usage: warpscope [strings <dir>]");
+            eprintln!("usage: warpscope [strings <dir> | train-accuracy]");
             std::process::exit(2);
         }
     }

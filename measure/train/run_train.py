@@ -573,7 +573,10 @@ def saved_bytes_of(fn):
             seen[st.data_ptr()] = st.nbytes()
         except Exception:  # noqa: BLE001
             pass
-        return t
+        # A detached alias (same storage): returning the tensor itself makes a
+        # reference cycle through its own grad_fn for the outputs an op saves
+        # (exp, SDPA), and nothing of the graph is ever freed.
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         out = fn()
@@ -847,7 +850,13 @@ def main():
             continue
         t0 = time.monotonic()
         remaining = a.time_limit - (t0 - T0)
-        deadline = t0 + max(5.0, remaining - 5.0) if a.only and len(a.only) == 1 else t0 + max(5.0, min(remaining - 5.0, share * a.time_limit * 1.3))
+        if a.only and "steps" not in a.only:
+            # Only the benchmark sections: each gets an equal share of what is left, so one that
+            # finishes early hands its time on to those after it (the last gets all of it).
+            left = [n for n, _ in plan[[n for n, _ in plan].index(name):] if n in a.only]
+            deadline = t0 + max(5.0, (remaining - 5.0) / len(left))
+        else:
+            deadline = t0 + max(5.0, remaining - 5.0) if a.only and len(a.only) == 1 else t0 + max(5.0, min(remaining - 5.0, share * a.time_limit * 1.3))
         RESULT["sections"].setdefault(name, {})
         log("section", name, "budget", round(deadline - t0, 1), "s")
         try:

@@ -12,6 +12,7 @@ pub mod recompute;
 pub mod softmax;
 pub mod systolic;
 pub mod threads;
+pub mod train;
 
 /// Both themes (normal, projected) at widths from a narrow phone to a wide
 /// screen: the legibility tests of a drawing run over these.

@@ -25,6 +25,7 @@ pub mod roofline;
 pub mod softmax;
 pub mod systolic;
 pub mod threads;
+pub mod train;
 
 /// A simulation whose state can be asked for at any step `0..=steps()`.
 ///

@@ -11,6 +11,9 @@ use crate::sim::Metric;
 use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
 pub mod practice;
+pub mod train;
+#[cfg(target_arch = "wasm32")]
+pub mod train_view;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
@@ -25,18 +28,25 @@ pub const MODELS: &[&str] = &[
     "llama3-8b",
     "llama3-70b",
     "mistral-7b",
+    "cs336-small",
+    "cs336-medium",
+    "cs336-large",
+    "cs336-xl",
+    "cs336-2.7b",
     "custom",
 ];
 
 fn check_effects(s: &str) -> Result<(), crate::message::Message> {
-    if s == "all" || s == "none" || (!s.is_empty() && s.split(',').all(|p| EFFECTS.contains(&p.trim()))) {
+    let known = |p: &str| EFFECTS.contains(&p) || crate::sim::train::time::Effect::ALL.iter().any(|e| e.code() == p);
+    if s == "all" || s == "none" || (!s.is_empty() && s.split(',').all(|p| known(p.trim()))) {
         Ok(())
     } else {
-        Err(crate::message::Message::new("llm.reason.effects", &[("list", EFFECTS.join(", "))]))
+        let train = crate::sim::train::time::Effect::ALL.map(|e| e.code()).join(", ");
+        Err(crate::message::Message::new("llm.reason.effects", &[("list", format!("{}; {train}", EFFECTS.join(", ")))]))
     }
 }
 
-pub static PARAMS: [ParamSpec; 19] = [
+pub static PARAMS: [ParamSpec; 26] = [
     ParamSpec::choice("model", MODELS, "llama3-8b"),
     ParamSpec::int("layers", 1, 200, 80).optional(),
     ParamSpec::int("dmodel", 64, 32768, 8192).optional().log(),
@@ -44,7 +54,7 @@ pub static PARAMS: [ParamSpec; 19] = [
     ParamSpec::int("kvheads", 1, 256, 8).optional(),
     ParamSpec::int("ffn", 64, 131072, 28672).optional().log(),
     ParamSpec::int("vocab", 256, 1_000_000, 128256).optional().log(),
-    ParamSpec::choice("phase", &["decode", "prefill"], "decode"),
+    ParamSpec::choice("phase", &["decode", "prefill", "train"], "decode"),
     ParamSpec::int("batch", 1, 1024, 16).log(),
     ParamSpec::int("ctx", 1, 131072, 4096).log(),
     ParamSpec::int("seq", 1, 32768, 1024).log(),
@@ -56,26 +66,60 @@ pub static PARAMS: [ParamSpec; 19] = [
     ParamSpec::choice("graphs", &["1", "0"], "1"),
     ParamSpec::text("effects", 80, "all", check_effects).optional(),
     MEASURED,
+    // The training lens (`phase=train`): assignment 1's choices by default.
+    ParamSpec::choice("precision", train::PRECISIONS, "fp32").optional(),
+    ParamSpec::choice("attention", train::ATTENTIONS, "written").optional(),
+    ParamSpec::choice("optimizer", train::OPTIMIZERS, "adamw-loop").optional(),
+    ParamSpec::choice("checkpoint", train::CHECKPOINTS, "none").optional(),
+    ParamSpec::choice("ops", train::OPS, "written").optional(),
+    ParamSpec::position("step"),
+    ParamSpec::int("speed", 1, 1000, 4).optional(),
 ];
 
-pub static META: TopicMeta = TopicMeta::new("llm", Part::Fast, &PARAMS).notes(&["5.3"], "—").metrics(&[
-    "step-ms",
-    "ideal-ms",
-    "tokens-per-s",
-    "ttft-ms",
-    "weight-bytes",
-    "kv-bytes",
-    "max-batch",
-    "mbu",
-    "mfu",
-    "bound",
-]);
+pub static META: TopicMeta = TopicMeta::new("llm", Part::Fast, &PARAMS)
+    .notes(&["5.3"], "—")
+    .metrics(&[
+        "step-ms",
+        "ideal-ms",
+        "tokens-per-s",
+        "ttft-ms",
+        "weight-bytes",
+        "kv-bytes",
+        "max-batch",
+        "mbu",
+        "mfu",
+        "bound",
+        "fwd-ms",
+        "bwd-ms",
+        "opt-ms",
+        "train-step-ms",
+        "peak-gb",
+        "fwd-peak-gb",
+        "resident-gb",
+        "activation-gb",
+        "fits",
+    ])
+    // The player walks the training step's memory timeline.
+    .position(|v| crate::sim::Steppable::steps(&crate::sim::train::memory::Timeline::new(train::config(v))));
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).lecture(lecture_rows);
 
 /// The model's shape: a preset's, or the custom one from the URL.
 pub fn shape(v: &Values) -> Shape {
+    if let Some(p) = crate::sim::train::preset(v.choice("model")) {
+        // Assignment 1's layout: every head its own K and V.
+        let t = p.shape;
+        return Shape {
+            arch: Arch::Llama,
+            layers: t.layers,
+            d: t.d,
+            heads: t.heads,
+            kvheads: t.heads,
+            ffn: t.dff,
+            vocab: t.vocab,
+        };
+    }
     match llm::preset(v.choice("model")) {
         Some(p) => p.shape,
         None => Shape {
@@ -90,11 +134,17 @@ pub fn shape(v: &Values) -> Shape {
     }
 }
 
+/// The inference phase (`phase=train` is the training lens, [`train`]).
 pub fn phase(v: &Values) -> Phase {
     match v.choice("phase") {
         "prefill" => Phase::Prefill,
         _ => Phase::Decode,
     }
+}
+
+/// Whether the URL asks for the training lens.
+pub fn training(v: &Values) -> bool {
+    v.choice("phase") == "train"
 }
 
 pub fn case(v: &Values) -> Case {
@@ -122,8 +172,11 @@ pub fn predict(v: &Values, c: &Case) -> f64 {
     llm::step_time(c, &gpu(v), Calibration::shipped(), effects(v))
 }
 
-/// The key figures.
+/// The key figures (the training lens's under `phase=train`).
 pub fn metrics(v: &Values) -> Vec<Metric> {
+    if training(v) {
+        return train::metrics(v);
+    }
     let c = case(v);
     let g = gpu(v);
     let cal = Calibration::shipped();
@@ -381,7 +434,7 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         let m = metrics(&v);
         let names: Vec<&str> = m.iter().map(|m| m.name).collect();
-        assert_eq!(names, META.metrics);
+        assert_eq!(names, META.metrics[..10]);
         let (meas, pred) = measured(&v).expect("measured");
         assert!((pred / meas - 1.0).abs() < 0.1, "{pred} {meas}");
         // step > ideal; tokens/s = batch ÷ step.

@@ -22,6 +22,10 @@ use yew::prelude::*;
 #[hook]
 pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let v = &p.v;
+    // The training lens (no hook below, so the early return keeps the hook order).
+    if super::training(v) {
+        return super::train_view::train_panel(p, ctx, theme);
+    }
     let g = super::gpu(v);
     let c = super::case(v);
     let width = p.width.min(1000.0);

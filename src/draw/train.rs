@@ -1,0 +1,193 @@
+//! A training step's memory timeline → scene: one bar a point of the step
+//! (start, each block's forward, the loss, each block's backward, the
+//! embedding's gradient, the optimizer, zero_grad), stacked by what holds the
+//! memory (parameters, AdamW's state, gradients, saved activations with the
+//! T×T scores apart, the operator's transient); the GPU's capacity as a line,
+//! the peak marked, the player's position as a cursor (later points faded).
+
+use crate::scene::{text_width, Align, Rgba, Scene, Theme};
+use crate::sim::train::memory::{Alloc, Point};
+
+/// Every text is at least this size × the theme's text scale.
+pub const MIN_TEXT: f64 = 12.0;
+
+/// The words drawn (translated by the caller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labels<'a> {
+    pub forward: &'a str,
+    pub backward: &'a str,
+    pub optimizer: &'a str,
+    /// "peak {gb} GB" already filled in.
+    pub peak: &'a str,
+    /// "{gpu}: {gb} GB" already filled in ("" for no line).
+    pub capacity: &'a str,
+    /// The y axis's name ("GB allocated").
+    pub axis: &'a str,
+}
+
+impl Labels<'static> {
+    pub const PLAIN: Labels<'static> = Labels {
+        forward: "forward",
+        backward: "backward",
+        optimizer: "optimizer",
+        peak: "peak",
+        capacity: "H100: 80 GB",
+        axis: "GB allocated",
+    };
+}
+
+/// The colours of the parts, bottom to top (the legend reads the same).
+pub fn part_colors(th: &Theme) -> [Rgba; 6] {
+    [th.muted.mix(th.bg, 0.45), th.weight, th.a_color, th.done, th.busy_hot, th.busy]
+}
+
+fn parts(a: &Alloc) -> [f64; 6] {
+    [a.params, a.optimizer, a.grads, a.activations, a.scores, a.transient]
+}
+
+/// The scene: `points` of the timeline, the cursor at `t`, the GPU's
+/// capacity in bytes (0: none drawn).
+pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, width: f64, l: &Labels) -> Scene {
+    let k = th.text_scale;
+    let font = MIN_TEXT * k;
+    let height = (width * 0.5).clamp(220.0 * k.min(1.3), 380.0 * k);
+    let mut s = Scene::new(width, height, th.bg);
+    let left = text_width("000", font) + font * 2.2;
+    let (top, bottom, right) = (font * 2.0, font * 2.6, 8.0);
+    let (pw, ph) = ((width - left - right).max(10.0), (height - top - bottom).max(10.0));
+    let peak_i = (0..points.len()).max_by(|&a, &b| points[a].1.total().total_cmp(&points[b].1.total())).unwrap_or(0);
+    let peak = points.get(peak_i).map_or(0.0, |p| p.1.total());
+    let y_max = (peak.max(capacity) * 1.12).max(1.0);
+    let y_of = |b: f64| top + ph - ph * (b / y_max);
+    // Axis and its ticks (GB, decimal).
+    let step_gb = nice_step(y_max / 1e9 / 4.0);
+    let mut gb = 0.0;
+    while gb * 1e9 <= y_max {
+        let y = y_of(gb * 1e9);
+        s.line(left, y, left + pw, y, th.grid, 1.0);
+        s.text(left - 6.0, y, format_gb(gb), font, th.muted, Align::Right, false);
+        gb += step_gb;
+    }
+    s.text(4.0, top - font * 1.1, l.axis, font, th.muted, Align::Left, false);
+    // Bars.
+    let n = points.len().max(1) as f64;
+    let bw = pw / n;
+    let colors = part_colors(th);
+    for (i, (_, a)) in points.iter().enumerate() {
+        let x = left + i as f64 * bw;
+        let faded = i > t;
+        let mut acc = 0.0;
+        for (j, v) in parts(a).iter().enumerate() {
+            if *v <= 0.0 {
+                continue;
+            }
+            let (y0, y1) = (y_of(acc), y_of(acc + v));
+            let c = if faded { colors[j].mix(th.bg, 0.55) } else { colors[j] };
+            s.rect(x + bw * 0.08, y1, (bw * 0.84).max(1.0), y0 - y1, Some(c), None);
+            acc += v;
+        }
+    }
+    // Phases under the bars.
+    let phase_of = |p: &Point| match p {
+        Point::Embedding | Point::Forward(_) | Point::Head => 0,
+        Point::HeadBackward | Point::Backward(_) | Point::EmbeddingBackward => 1,
+        Point::Optimizer => 2,
+        Point::Start | Point::End => 3,
+    };
+    for (ph_i, name) in [l.forward, l.backward, l.optimizer].iter().enumerate() {
+        let idx: Vec<usize> = (0..points.len()).filter(|&i| phase_of(&points[i].0) == ph_i).collect();
+        if let (Some(&a), Some(&b)) = (idx.first(), idx.last()) {
+            let (x0, x1) = (left + a as f64 * bw, left + (b + 1) as f64 * bw);
+            let y = top + ph + font * 0.8;
+            s.line(x0 + 2.0, y - font * 0.5, x1 - 2.0, y - font * 0.5, th.muted, 1.5);
+            let room = x1 - x0;
+            let label = if text_width(name, font) <= room { name.to_string() } else { String::new() };
+            s.text((x0 + x1) / 2.0, y + font * 0.45, label, font, th.fg, Align::Center, false);
+        }
+    }
+    // The GPU's capacity.
+    if capacity > 0.0 {
+        let y = y_of(capacity);
+        s.line(left, y, left + pw, y, Rgba::rgb(200, 30, 30), 2.0 * th.line_scale);
+        s.text(left + pw - 4.0, y - font * 0.7, l.capacity, font, Rgba::rgb(200, 30, 30), Align::Right, true);
+    }
+    // The peak.
+    let px = left + (peak_i as f64 + 0.5) * bw;
+    let py = y_of(peak);
+    s.line(px, py - font * 0.3, px, top - font * 0.2, th.fg, 1.5 * th.line_scale);
+    let align = if px > left + pw * 0.6 { Align::Right } else { Align::Left };
+    let tx = if align == Align::Right { px - 4.0 } else { px + 4.0 };
+    s.text(tx, top - font * 0.4, l.peak, font, th.fg, align, true);
+    // The cursor.
+    let cx = left + (t.min(points.len().saturating_sub(1)) as f64 + 0.5) * bw;
+    s.line(cx, top, cx, top + ph, th.fg.mix(th.bg, 0.3), 2.0 * th.line_scale);
+    s
+}
+
+fn nice_step(x: f64) -> f64 {
+    let x = x.max(1e-6);
+    let p = 10f64.powf(x.log10().floor());
+    let m = x / p;
+    p * if m <= 1.0 {
+        1.0
+    } else if m <= 2.0 {
+        2.0
+    } else if m <= 5.0 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+fn format_gb(gb: f64) -> String {
+    if gb >= 10.0 || gb == 0.0 || (gb - gb.round()).abs() < 1e-9 {
+        format!("{gb:.0}")
+    } else {
+        format!("{gb:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::train::memory::Timeline;
+    use crate::sim::train::{preset, Config};
+    use crate::sim::Steppable;
+
+    fn points(size: &str) -> (Timeline, Vec<(Point, Alloc)>) {
+        let tl = Timeline::new(Config::assignment(preset(size).unwrap().shape, 512));
+        let pts = (0..=tl.steps()).map(|t| (tl.point(t), tl.alloc(t))).collect();
+        (tl, pts)
+    }
+
+    #[test]
+    fn the_tallest_bar_is_the_peak_and_text_stays_readable() {
+        for (size, present) in [("small", false), ("2.7b", true)] {
+            let (tl, pts) = points(size);
+            let th = if present { Theme::present() } else { Theme::normal() };
+            let s = draw(&pts, pts.len() - 1, 80e9, &th, 900.0, &Labels::PLAIN);
+            assert!(s.smallest_text(0.1).unwrap() >= MIN_TEXT * th.text_scale - 1e-9);
+            // The highest bar top is the peak's height on the axis.
+            let top = s
+                .shapes
+                .iter()
+                .filter_map(|sh| match sh {
+                    crate::scene::Shape::Rect { y, .. } => Some(*y),
+                    _ => None,
+                })
+                .fold(f64::MAX, f64::min);
+            assert!(top.is_finite() && top >= 0.0);
+            assert!(tl.peak().0 > 0.0);
+            assert!(s.texts().contains(&"forward") && s.texts().contains(&"backward"));
+        }
+    }
+
+    #[test]
+    fn a_phone_keeps_the_whole_drawing() {
+        let (_, pts) = points("small");
+        let th = Theme::normal();
+        let s = draw(&pts, 3, 80e9, &th, 340.0, &Labels::PLAIN);
+        assert!(s.width <= 340.0);
+        assert!(s.smallest_text(0.1).unwrap() >= 10.0);
+    }
+}

@@ -1,0 +1,426 @@
+//! The H200 runs of `measure/train/run_train.py` (assignment 2's benchmarks
+//! of our own implementation of the assignment-1 model), the constants fitted
+//! to one part of them, and the accuracy on the part kept out of the fit.
+//!
+//! Kept out of the fit (held out): every step at context 256 and 512, every
+//! step with `attention=flash`, `checkpoint=blocks` or a torch optimizer, the
+//! attention benchmark, and the FlashAttention benchmark from 8,192 tokens.
+
+use super::attention::Bench;
+use super::memory::Timeline;
+use super::time::{phases, On, Rates};
+use super::{preset, Attention, Checkpoint, Config, Ops, Optimizer, Precision};
+use crate::sim::hw::{gpu, Gpu};
+use crate::sim::measured::Table;
+use std::sync::OnceLock;
+
+pub const STEPS_CSV: &str = include_str!("../../../assets/measured/h200-train-steps.csv");
+pub const ATTN_CSV: &str = include_str!("../../../assets/measured/h200-train-attn.csv");
+pub const FLASH_CSV: &str = include_str!("../../../assets/measured/h200-train-flash.csv");
+
+/// One measured training step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub size: &'static str,
+    pub config: Config,
+    /// Out of memory on the H200.
+    pub oom: bool,
+    /// Forward, backward, optimizer (ms), as the assignment times them.
+    pub ms: [f64; 3],
+    /// The host's own time in each phase (ms).
+    pub host_ms: [f64; 3],
+    pub step_ms: f64,
+    pub resident: f64,
+    pub after_fwd: f64,
+    pub fwd_peak: f64,
+    pub peak: f64,
+    /// Kernels torch.profiler counted in each phase (0 where not counted).
+    pub kernels: [f64; 3],
+}
+
+impl Step {
+    /// Kept out of the fit.
+    pub fn held_out(&self) -> bool {
+        let c = &self.config;
+        if c.attention == Attention::Flash && c.checkpoint == Checkpoint::None {
+            // The fused kernel's fp32 rate is fitted at context 256.
+            return c.seq != 256;
+        }
+        matches!(c.seq, 256 | 512)
+            || c.attention == Attention::Flash
+            || c.checkpoint == Checkpoint::Blocks
+            || c.optimizer != Optimizer::Loop
+    }
+    /// A phase is host-bound when the host's own time in it is at least 80 %
+    /// of the phase's time (the GPU waited for launches).
+    pub fn host_bound(&self, i: usize) -> bool {
+        self.host_ms[i] >= 0.8 * self.ms[i]
+    }
+}
+
+fn parse_steps(text: &str) -> Vec<Step> {
+    let t = Table::parse(text);
+    let mut out = Vec::new();
+    for r in &t.rows {
+        let txt = |k: &str| t.text(r, k).unwrap_or("");
+        let num = |k: &str| t.num(r, k).unwrap_or(0.0);
+        let Some(p) = preset(txt("size")) else { continue };
+        let (Some(precision), Some(attention), Some(optimizer), Some(checkpoint), Some(ops)) = (
+            Precision::parse(txt("precision")),
+            Attention::parse(txt("attention")),
+            Optimizer::parse(txt("optimizer")),
+            Checkpoint::parse(txt("checkpoint")),
+            Ops::parse(txt("ops")),
+        ) else {
+            continue;
+        };
+        let config = Config {
+            shape: p.shape,
+            batch: num("batch") as u64,
+            seq: num("ctx") as u64,
+            precision,
+            attention,
+            optimizer,
+            checkpoint,
+            ops,
+        };
+        out.push(Step {
+            size: p.size,
+            config,
+            oom: txt("status") == "oom",
+            ms: [num("fwd_ms"), num("bwd_ms"), num("opt_ms")],
+            host_ms: [num("fwd_host_ms"), num("bwd_host_ms"), num("opt_host_ms")],
+            step_ms: num("step_ms"),
+            resident: num("resident_bytes"),
+            after_fwd: num("after_fwd_bytes"),
+            fwd_peak: num("fwd_peak_bytes"),
+            peak: num("peak_bytes"),
+            kernels: [num("kernels_fwd"), num("kernels_bwd"), num("kernels_opt")],
+        });
+    }
+    out
+}
+
+/// Every measured step.
+pub fn steps() -> &'static [Step] {
+    static S: OnceLock<Vec<Step>> = OnceLock::new();
+    S.get_or_init(|| parse_steps(STEPS_CSV))
+}
+
+/// The measured step of a configuration, if it was run.
+pub fn step_for(c: &Config) -> Option<&'static Step> {
+    steps().iter().find(|s| s.config == *c)
+}
+
+/// One measured attention-benchmark point (`attn`: batch 8, fp32; `flash`:
+/// batch 1, causal, bf16 or fp32).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttnPoint {
+    pub bench: Bench,
+    pub oom: bool,
+    pub fwd_ms: f64,
+    pub bwd_ms: f64,
+    /// What autograd saved (attention benchmark only; 0 otherwise).
+    pub saved: f64,
+}
+
+fn parse_attn(text: &str, flash: bool) -> Vec<AttnPoint> {
+    let t = Table::parse(text);
+    t.rows
+        .iter()
+        .filter_map(|r| {
+            let num = |k: &str| t.num(r, k).unwrap_or(0.0);
+            let impl_ = t.text(r, "impl")?;
+            let elem = if flash && t.text(r, "dtype") == Some("bf16") { 2 } else { 4 };
+            let bench = Bench {
+                batch: if flash { 1 } else { num("batch") as u64 },
+                heads: 1,
+                d: num("d") as u64,
+                seq: num("seq") as u64,
+                causal: flash || num("causal") != 0.0,
+                elem,
+                fused: impl_ == "sdpa",
+            };
+            Some(AttnPoint {
+                bench,
+                oom: t.text(r, "status") == Some("oom"),
+                fwd_ms: num("fwd_ms"),
+                bwd_ms: num("bwd_ms"),
+                saved: num("saved_bytes"),
+            })
+        })
+        .collect()
+}
+
+/// The attention benchmark's points.
+pub fn attn_points() -> &'static [AttnPoint] {
+    static S: OnceLock<Vec<AttnPoint>> = OnceLock::new();
+    S.get_or_init(|| parse_attn(ATTN_CSV, false))
+}
+
+/// The FlashAttention benchmark's points.
+pub fn flash_points() -> &'static [AttnPoint] {
+    static S: OnceLock<Vec<AttnPoint>> = OnceLock::new();
+    S.get_or_init(|| parse_attn(FLASH_CSV, true))
+}
+
+fn h200() -> &'static Gpu {
+    gpu("h200")
+}
+
+/// Squared log error of a prediction against a measurement.
+fn sq_log(pred: f64, meas: f64) -> f64 {
+    if pred <= 0.0 || meas <= 0.0 {
+        return 0.0;
+    }
+    (pred / meas).ln().powi(2)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+/// The FlashAttention benchmark's held-out part: d 64 and 128 from 8,192 tokens.
+pub fn flash_held_out(p: &AttnPoint) -> bool {
+    p.bench.seq >= 8192 && matches!(p.bench.d, 64 | 128)
+}
+
+/// The fitted constants and what they were fitted to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    pub rates: Rates,
+    /// Steps and phases used for the GPU constants, and for the host's.
+    pub gpu_points: usize,
+    pub host_points: usize,
+}
+
+impl Fit {
+    /// Fits the constants to the training part of `steps` and `flash`: the
+    /// host's time a launch (median of host time ÷ predicted launches, per
+    /// phase, on the training steps); the fused kernel's fraction of peak (on
+    /// the FlashAttention benchmark below 8,192 tokens); the matmul fractions
+    /// per precision, the bandwidth fraction and a kernel's floor by
+    /// coordinate descent on the squared log error of every GPU-bound phase.
+    pub fn from(steps: &[Step], flash: &[AttnPoint]) -> Fit {
+        let g = h200();
+        let train: Vec<&Step> = steps.iter().filter(|s| !s.oom && !s.held_out() && s.ms[0] > 0.0).collect();
+        let mut r = Rates { mm: [0.7; 3], fused: [0.5; 2], exps: 2e12, bw: 0.85, tt: 0.6, floor: 3e-6, host: [0.0; 3] };
+        let mut host_points = 0;
+        for i in 0..3 {
+            let v: Vec<f64> = train
+                .iter()
+                .map(|s| {
+                    let p = phases(&s.config, g, &Rates::PEAK, On::NONE);
+                    s.host_ms[i] * 1e-3 / p.launches[i].max(1.0)
+                })
+                .collect();
+            host_points += v.len();
+            r.host[i] = median(v);
+        }
+        // Every phase of every training step, predicted with the host (whose
+        // constants are fixed above): host-bound phases then weigh nothing
+        // on the GPU constants, as they should.
+        let gpu_pts: Vec<(&Step, usize)> = train.iter().flat_map(|s| (0..3).map(move |i| (*s, i))).collect();
+        // The FlashAttention benchmark's fused bf16 kernel outside its
+        // held-out part (d 64 and 128 from 8,192 tokens).
+        let fl: Vec<&AttnPoint> = flash
+            .iter()
+            .filter(|p| !p.oom && p.bench.fused && p.bench.elem == 2 && p.fwd_ms > 0.0 && !flash_held_out(p))
+            .collect();
+        let loss = |r: &Rates| -> f64 {
+            let mut l = 0.0;
+            for (s, i) in &gpu_pts {
+                let p = phases(&s.config, g, r, On::ALL);
+                l += sq_log(p.time[*i], s.ms[*i] * 1e-3);
+            }
+            for p in &fl {
+                let (f, b) = p.bench.times(g, r);
+                l += sq_log(f, p.fwd_ms * 1e-3) + sq_log(b, p.bwd_ms * 1e-3);
+            }
+            l
+        };
+        // Coordinate descent, multiplicative steps shrinking each round.
+        let mut best = loss(&r);
+        let mut step = 1.6_f64;
+        for _ in 0..10 {
+            for k in 0..9 {
+                for dir in [step, 1.0 / step] {
+                    loop {
+                        let mut c = r;
+                        let v = match k {
+                            0..=2 => &mut c.mm[k],
+                            3 | 4 => &mut c.fused[k - 3],
+                            5 => &mut c.bw,
+                            6 => &mut c.tt,
+                            7 => &mut c.exps,
+                            _ => &mut c.floor,
+                        };
+                        *v *= dir;
+                        if k < 7 && *v > 1.0 {
+                            break;
+                        }
+                        let l = loss(&c);
+                        if l < best {
+                            best = l;
+                            r = c;
+                        } else {
+                            break;
+                        }
+                    }
+                }
+            }
+            step = step.sqrt();
+        }
+        Fit { rates: r, gpu_points: gpu_pts.len() + 2 * fl.len(), host_points }
+    }
+
+    /// The fit to the shipped files (once).
+    pub fn shipped() -> &'static Fit {
+        static F: OnceLock<Fit> = OnceLock::new();
+        F.get_or_init(|| Fit::from(steps(), flash_points()))
+    }
+}
+
+/// A relative error, or 0 inside the band `[lo, hi]` (two implementations'
+/// measurements: a prediction between them counts as exact).
+pub fn band_error(pred: f64, lo: f64, hi: f64) -> f64 {
+    let (lo, hi) = (lo.min(hi), lo.max(hi));
+    if pred < lo {
+        (lo - pred) / lo
+    } else if pred > hi {
+        (pred - hi) / hi
+    } else {
+        0.0
+    }
+}
+
+/// One row of the accuracy table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Accuracy {
+    /// The check's key (`acc.<key>` in the texts and the docs).
+    pub check: &'static str,
+    pub points: usize,
+    pub median: f64,
+    pub worst: f64,
+    /// The bounds (median, worst).
+    pub goal: (f64, f64),
+}
+
+fn summary(check: &'static str, errs: Vec<f64>, goal: (f64, f64)) -> Accuracy {
+    let worst = errs.iter().copied().fold(0.0, f64::max);
+    Accuracy { check, points: errs.len(), median: median(errs), worst, goal }
+}
+
+/// The measured band for a step: the same configuration with the other
+/// `ops` (written against library), where it ran; else the step alone.
+fn band<'a>(s: &'a Step, all: &'a [Step]) -> (&'a Step, &'a Step) {
+    let other = all.iter().find(|o| {
+        let mut c = o.config;
+        c.ops = s.config.ops;
+        c == s.config && o.config.ops != s.config.ops && !o.oom
+    });
+    (s, other.unwrap_or(s))
+}
+
+/// The accuracy table: every held-out check.
+pub fn accuracy() -> Vec<Accuracy> {
+    let g = h200();
+    let fit = Fit::shipped();
+    let r = &fit.rates;
+    let all = steps();
+    let held: Vec<&Step> = all.iter().filter(|s| s.held_out() && !s.oom && s.config.ops == Ops::Written).collect();
+    let mut gpu_step = Vec::new();
+    let mut fwd = Vec::new();
+    let mut flash_model = Vec::new();
+    let mut host_range = Vec::new();
+    for s in held.iter().filter(|s| s.config.checkpoint == Checkpoint::None && s.config.optimizer == Optimizer::Loop) {
+        let p = phases(&s.config, g, r, On::ALL);
+        let (a, b) = band(s, all);
+        let step_err = band_error(p.step() * 1e3, a.step_ms, b.step_ms);
+        let fwd_err = band_error(p.time[0] * 1e3, a.ms[0], b.ms[0]);
+        if s.config.attention == Attention::Flash {
+            flash_model.push(step_err);
+        } else if p.host_bound(0) || p.host_bound(1) {
+            // Host-bound (the model's verdict: the host's launches outlast the
+            // GPU's work); its time is a range.
+            host_range.push(step_err);
+        } else if s.config.precision != Precision::Tf32 {
+            gpu_step.push(step_err);
+            fwd.push(fwd_err);
+        }
+    }
+    let mem: Vec<f64> = all
+        .iter()
+        .filter(|s| s.held_out() && !s.oom && s.peak > 0.0)
+        .map(|s| {
+            let (a, b) = band(s, all);
+            band_error(Timeline::new(s.config).peak().0 / 1e6, a.peak / 1e6, b.peak / 1e6)
+        })
+        .collect();
+    let attn: Vec<f64> = attn_points()
+        .iter()
+        .filter(|p| !p.oom && p.bench.seq >= 4096 && p.fwd_ms > 0.0)
+        .flat_map(|p| {
+            let (f, b) = p.bench.times(g, &fit.rates);
+            [
+                band_error(f * 1e3, p.fwd_ms, p.fwd_ms),
+                band_error(b * 1e3, p.bwd_ms, p.bwd_ms),
+                band_error(p.bench.saved_bytes(), p.saved, p.saved),
+            ]
+        })
+        .collect();
+    let flash: Vec<f64> = flash_points()
+        .iter()
+        .filter(|p| !p.oom && flash_held_out(p) && p.fwd_ms > 0.0)
+        .flat_map(|p| {
+            let (f, b) = p.bench.times(g, &fit.rates);
+            [band_error(f * 1e3, p.fwd_ms, p.fwd_ms), band_error(b * 1e3, p.bwd_ms, p.bwd_ms)]
+        })
+        .collect();
+    vec![
+        summary("gpu-step", gpu_step, (0.10, 0.25)),
+        summary("gpu-forward", fwd, (0.10, 0.25)),
+        summary("host-bound-step", host_range, (f64::NAN, f64::NAN)),
+        summary("peak-memory", mem, (0.10, 0.25)),
+        summary("flash-model", flash_model, (0.10, 0.25)),
+        summary("attention-bench", attn, (0.15, 0.30)),
+        summary("flash-bench", flash, (0.20, 0.40)),
+    ]
+}
+
+/// The accuracy table as the docs print it (a test keeps the docs' copy equal).
+pub fn accuracy_markdown() -> String {
+    let mut s = String::from(
+        "| check | points | median error | worst error | goal (median / worst) |\n| --- | --- | --- | --- | --- |\n",
+    );
+    for a in accuracy() {
+        let goal = if a.goal.0.is_nan() {
+            "a range (host-bound)".to_string()
+        } else {
+            format!("≤ {:.0} % / ≤ {:.0} %", a.goal.0 * 100.0, a.goal.1 * 100.0)
+        };
+        s.push_str(&format!(
+            "| {} | {} | {:.1} % | {:.1} % | {} |\n",
+            a.check,
+            a.points,
+            a.median * 100.0,
+            a.worst * 100.0,
+            goal
+        ));
+    }
+    s
+}
+
+/// The GPU a training prediction is for by default: the course's H100.
+pub fn default_gpu() -> &'static Gpu {
+    gpu("h100")
+}

@@ -1,0 +1,284 @@
+//! `#/llm?phase=train`: the training lens's panel. The stage is the memory
+//! timeline of one step (player: point by point), beside the key figures;
+//! then the waterfall of effects, the host- or GPU-bound verdict, the
+//! measured step and the accuracy table.
+
+use super::train;
+use crate::draw::train::{draw, part_colors, Labels};
+use crate::params::Value;
+use crate::scene::Theme;
+use crate::sim::train::measured::{self, Fit};
+use crate::sim::train::memory::{Point, Timeline};
+use crate::sim::train::time::Effect;
+use crate::sim::Steppable;
+use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
+use crate::ui::kit::ctx::AppCtx;
+use crate::ui::kit::panel::Panel;
+use crate::ui::kit::player::Player;
+use crate::ui::kit::readouts::readouts;
+use crate::ui::kit::url_state::Action;
+use crate::ui::kit::widgets::{chart_title, emit_on_click, legend_item, preset_row, table_head, Preset};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The translated name of a point of the timeline.
+pub fn point_label(ctx: &AppCtx, p: Point) -> String {
+    match p {
+        Point::Start => ctx.t("train.point.start"),
+        Point::Embedding => ctx.t("train.point.embedding"),
+        Point::Forward(i) => ctx.tf("train.point.forward", &[("i", &(i + 1).to_string())]),
+        Point::Head => ctx.t("train.point.head"),
+        Point::HeadBackward => ctx.t("train.point.head-backward"),
+        Point::Backward(i) => ctx.tf("train.point.backward", &[("i", &(i + 1).to_string())]),
+        Point::EmbeddingBackward => ctx.t("train.point.embedding-backward"),
+        Point::Optimizer => ctx.t("train.point.optimizer"),
+        Point::End => ctx.t("train.point.end"),
+    }
+}
+
+fn gb(x: f64) -> String {
+    format!("{:.1}", x / 1e9)
+}
+
+/// The assignment's five sizes at batch 4, context 512, as presets.
+fn presets() -> Vec<Preset> {
+    crate::sim::train::PRESETS
+        .iter()
+        .map(|pr| Preset {
+            label: match pr.code {
+                "cs336-small" => "choice.model.cs336-small",
+                "cs336-medium" => "choice.model.cs336-medium",
+                "cs336-large" => "choice.model.cs336-large",
+                "cs336-xl" => "choice.model.cs336-xl",
+                _ => "choice.model.cs336-2.7b",
+            },
+            id: pr.code,
+            values: vec![
+                ("phase", Value::Choice("train")),
+                ("model", Value::Choice(pr.code)),
+                ("batch", Value::Int(4)),
+                ("seq", Value::Int(512)),
+            ],
+        })
+        .collect()
+}
+
+/// The training lens's controls, stage and explanation.
+pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
+    let v = &p.v;
+    let c = train::config(v);
+    let g = super::gpu(v);
+    let tl = Timeline::new(c);
+    let step = (v.int("step") as u64).min(tl.steps());
+    let points = train::timeline(v);
+    let (peak, _) = tl.peak();
+    let capacity = g.hbm_gb * 1e9;
+    let peak_label = ctx.tf("train.timeline.peak", &[("gb", &gb(peak))]);
+    let cap_label = if capacity > 0.0 {
+        ctx.tf("train.timeline.capacity", &[("gpu", g.name), ("gb", &format!("{:.0}", g.hbm_gb))])
+    } else {
+        String::new()
+    };
+    let (fwd, bwd, opt, axis) = (
+        ctx.t("train.phase.forward"),
+        ctx.t("train.phase.backward"),
+        ctx.t("train.phase.optimizer"),
+        ctx.t("train.timeline.axis"),
+    );
+    let labels =
+        Labels { forward: &fwd, backward: &bwd, optimizer: &opt, peak: &peak_label, capacity: &cap_label, axis: &axis };
+    let width = p.width.min(1100.0);
+    let scene = SceneRef(Rc::new(draw(&points, step as usize, capacity, &theme, width, &labels)));
+    let colors = part_colors(&theme);
+    let legend_keys = [
+        "train.legend.params",
+        "train.legend.optimizer",
+        "train.legend.grads",
+        "train.legend.activations",
+        "train.legend.scores",
+        "train.legend.transient",
+    ];
+    let here = &points[step as usize];
+    let fits = train::fits(&c, &g);
+    let no_fit = (!fits).then(|| {
+        ctx.tf("train.no-fit", &[("need", &gb(peak)), ("gpu", g.name), ("have", &format!("{:.0}", g.hbm_gb))])
+    });
+
+    // The waterfall.
+    let (plain, rows, total) = train::waterfall(v);
+    let max_bar = rows.iter().map(|r| r.ms.abs()).fold(plain.max(total), f64::max).max(1e-9);
+    let bar = |ms: f64, class: &'static str| {
+        let pct = (100.0 * ms.abs() / max_bar).clamp(0.0, 100.0);
+        html! { <span class={classes!("llm-bar", class)} style={format!("width:{pct:.1}%")} /> }
+    };
+    let r = Fit::shipped().rates;
+    let phases = train::phases(v);
+    let kernels = phases.launches.iter().sum::<f64>();
+    let pct = |x: f64| format!("{:.0}", 100.0 * x);
+    let us = |x: f64| format!("{:.1}", x * 1e6);
+    let source = |e: Effect| match e {
+        Effect::Rates => ctx.tf(
+            "train.source.rates",
+            &[("fp32", &pct(r.mm[0])), ("tf32", &pct(r.mm[1])), ("bf16", &pct(r.mm[2])), ("bw", &pct(r.bw))],
+        ),
+        Effect::Host => ctx.tf(
+            "train.source.host",
+            &[
+                ("fwd", &us(r.host[0])),
+                ("bwd", &us(r.host[1])),
+                ("opt", &us(r.host[2])),
+                ("k", &format!("{kernels:.0}")),
+            ],
+        ),
+        e => ctx.t(&format!("train.source.{}", e.code())),
+    };
+    let waterfall = html! {
+        <div class="llm-waterfall" data-testid="train-waterfall">
+            <div class="llm-wf-row" data-effect="ideal" data-value={plain.to_string()}>
+                <span class="llm-wf-label">{ ctx.t("llm.waterfall.ideal") }</span>
+                <span class="llm-wf-track">{ bar(plain, "ideal") }</span>
+                <span class="num">{ format!("{plain:.2}") }</span>
+            </div>
+            { for rows.iter().map(|row| {
+                let action = Action::Set("effects", Value::Text(train::toggled(v, row.effect)));
+                html! {
+                    <div class={classes!("llm-wf-row", (!row.on).then_some("off"))} data-effect={row.effect.code()}
+                        data-on={if row.on { "1" } else { "0" }} data-value={row.ms.to_string()}>
+                        <label class="llm-wf-label">
+                            <input type="checkbox" checked={row.on} data-testid={format!("effect-{}", row.effect.code())}
+                                onclick={emit_on_click(&p.dispatch, action)} />
+                            { ctx.t(&format!("train.effect.{}", row.effect.code())) }
+                        </label>
+                        <span class="llm-wf-track">{ bar(row.ms, if row.ms < 0.0 { "minus" } else { "plus" }) }</span>
+                        <span class="num">{ if row.on { format!("{:+.2}", row.ms) } else { ctx.t("llm.waterfall.off") } }</span>
+                        <span class="llm-wf-source muted">{ source(row.effect) }</span>
+                    </div>
+                }
+            }) }
+            <div class="llm-wf-row total" data-effect="total" data-value={total.to_string()}>
+                <span class="llm-wf-label">{ ctx.t("llm.waterfall.total") }</span>
+                <span class="llm-wf-track">{ bar(total, "total") }</span>
+                <span class="num">{ format!("{total:.2}") }</span>
+            </div>
+            <div class="llm-wf-buttons">
+                <button class="preset" data-preset="effects-all"
+                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("all".into())))}>{ ctx.t("llm.waterfall.all") }</button>
+                <button class="preset" data-preset="effects-none"
+                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("none".into())))}>{ ctx.t("llm.waterfall.none") }</button>
+            </div>
+        </div>
+    };
+    // Host- or GPU-bound, honestly: a host-bound phase is a range.
+    let bound_names: Vec<String> = (0..3)
+        .filter(|&i| phases.host_bound(i))
+        .map(|i| ctx.t(["train.phase.forward", "train.phase.backward", "train.phase.optimizer"][i]))
+        .collect();
+    let verdict = if bound_names.is_empty() {
+        html! { <p class="muted" data-testid="host-bound" data-value="0">{ ctx.t("train.gpu-bound") }</p> }
+    } else {
+        let lo: f64 = (0..3).map(|i| phases.gpu[i].max(phases.host[i])).sum::<f64>() * 1e3;
+        let hi: f64 = (0..3).map(|i| phases.gpu[i] + phases.host[i]).sum::<f64>() * 1e3;
+        html! {
+            <p class="notice" data-testid="host-bound" data-value="1" data-lo={lo.to_string()} data-hi={hi.to_string()}>
+                { ctx.tf("train.host-bound", &[("phases", &bound_names.join(", ")), ("lo", &format!("{lo:.1}")), ("hi", &format!("{hi:.1}"))]) }
+            </p>
+        }
+    };
+    // Measured beside predicted.
+    let m = metrics_of(v);
+    let measured_html = if v.choice("measured") == "1" {
+        let point = match train::measured(v) {
+            Some(s) if s.oom => html! { <p class="formula" data-measured="oom">{ ctx.t("train.measured.oom") }</p> },
+            Some(s) => {
+                let f2 = |x: f64| format!("{x:.2}");
+                html! {
+                    <p class="formula" data-measured="train-step-ms" data-value={s.step_ms.to_string()}
+                        data-fwd={s.ms[0].to_string()} data-bwd={s.ms[1].to_string()} data-opt={s.ms[2].to_string()} data-peak={s.peak.to_string()}>
+                        { ctx.tf("train.measured.point", &[
+                            ("fwd", &f2(s.ms[0])), ("bwd", &f2(s.ms[1])), ("opt", &f2(s.ms[2])), ("peak", &gb(s.peak)),
+                            ("pfwd", &f2(m[0])), ("pbwd", &f2(m[1])), ("popt", &f2(m[2])), ("ppeak", &format!("{:.1}", m[4])),
+                        ]) }
+                    </p>
+                }
+            }
+            None => html! { <p class="muted">{ ctx.t("train.measured.none") }</p> },
+        };
+        html! {
+            <section class="measured" data-testid="measured-train">
+                { chart_title(ctx, "train.measured.title") }
+                { point }
+                { accuracy(ctx) }
+                <p class="measured-note">{ ctx.tf("train.measured.label", &[("date", measured_date())]) }</p>
+            </section>
+        }
+    } else {
+        html! {}
+    };
+    let controls = html! {
+        <>
+            { p.controls(&["model"]) }
+            if v.choice("model") == "custom" {
+                { p.controls(&["layers", "dmodel", "heads", "ffn", "vocab"]) }
+            }
+            { p.controls(&["phase", "batch", "seq", "precision", "attention", "optimizer", "checkpoint", "ops", "gpu", "measured"]) }
+            { preset_row(ctx, "train.presets", &presets(), &p.dispatch) }
+        </>
+    };
+    let stage = html! {
+        <>
+            <SceneCanvas scene={scene} name={format!("train-step{step}")} label={ctx.t("train.timeline")} />
+            <div class="legend">
+                { for legend_keys.iter().zip(colors).map(|(k, col)| legend_item(ctx, col, k)) }
+            </div>
+            <Player pos={step} len={tl.steps()} speed={v.int("speed")} unit="param.step"
+                on_seek={p.seek("step")} on_speed={p.set("speed")} export={None} />
+            <p class="formula" data-testid="train-point" data-value={(here.1.total() / 1e9).to_string()}>
+                { ctx.tf("train.point", &[("point", &point_label(ctx, here.0)), ("gb", &gb(here.1.total()))]) }
+            </p>
+            if let Some(msg) = no_fit {
+                <p class="notice" data-testid="no-fit" role="status">{ msg }</p>
+            }
+            { readouts(ctx, "llm", &train::metrics(v)) }
+            { chart_title(ctx, "train.waterfall") }
+            { waterfall }
+            { verdict }
+            { measured_html }
+            <p class="muted">{ ctx.t("train.links") }</p>
+        </>
+    };
+    p.frame(controls, stage, p.explain())
+}
+
+fn metrics_of(v: &crate::params::Values) -> Vec<f64> {
+    train::metrics(v).iter().map(|m| m.value).collect()
+}
+
+/// The date of the shipped training file (`# date,…`).
+fn measured_date() -> &'static str {
+    measured::STEPS_CSV.lines().find_map(|l| l.strip_prefix("# date,")).unwrap_or("—")
+}
+
+/// The accuracy table of the training lens (held-out checks).
+fn accuracy(ctx: &AppCtx) -> Html {
+    let rows = measured::accuracy();
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    html! {
+        <>
+            <p class="muted">{ ctx.t("train.accuracy") }</p>
+            <div class="measured-scroll"><table class="ledger" data-testid="train-accuracy">
+                { table_head(ctx, &["train.acc.col.check", "train.acc.col.n", "train.acc.col.median", "train.acc.col.worst", "train.acc.col.goal"]) }
+                <tbody>
+                    { for rows.iter().map(|a| html! {
+                        <tr data-check={a.check} data-median={a.median.to_string()} data-worst={a.worst.to_string()}>
+                            <td>{ ctx.t(&format!("train.acc.{}", a.check)) }</td>
+                            <td class="num">{ a.points }</td>
+                            <td class="num">{ pct(a.median) }</td>
+                            <td class="num">{ pct(a.worst) }</td>
+                            <td class="num">{ if a.goal.0.is_nan() { "—".to_string() } else { format!("{} / {}", pct(a.goal.0), pct(a.goal.1)) } }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table></div>
+        </>
+    }
+}
