@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Merge the output folders of several run_train.py calls into assets/measured/.
 
-    python3 measure/train/merge.py DIR1 DIR2 [...]
+    python3 measure/train/merge.py DIR1 DIR2 [...] [--take SECTIONS=CALL --why TEXT] ...
 
 Each DIR holds the h200-train.json that measure/train/run_train.py wrote (one device call each). The rows
 of every section are concatenated in the order of the arguments (no number is changed); each row in the
@@ -10,7 +10,16 @@ provenance, errors, section_seconds, elapsed_s and any cut_at are kept per call;
 when every call has the same one, else per call. Writes assets/measured/h200-train.json and
 assets/measured/h200-train-{steps,attn,flash,decode}.csv in run_train.py's CSV format (its CSV_COLS and
 header lines); a section no call measured gets no CSV.
+
+--take SECTIONS=CALL (SECTIONS comma-separated, CALL one of the folder names; repeatable, each with its
+own --why, in the same order): the rows of those sections come only from CALL. The rows (and cut_at) of
+those sections from the other calls are left out of the CSVs and of sections[...] and kept in the JSON
+under superseded[section] = {"taken_from": CALL, "reason": TEXT, "rows": [...], "cut_at": {...}}. E.g.
+
+    python3 measure/train/merge.py out/call1 out/call2 out/call3 --take attn,flash,decode=call3 \
+        --why "call2's attn/flash/decode ran with a saved_tensors_hooks reference cycle: ..."
 """
+import argparse
 import json
 import os
 import sys
@@ -44,14 +53,44 @@ def write_csv(name, rows, dates, devices):
     return q
 
 
+def parse_take(takes, whys, names):
+    """{section: (call, reason)} from the --take/--why pairs."""
+    takes, whys = takes or [], whys or []
+    if len(takes) != len(whys):
+        sys.exit(f"each --take needs its own --why ({len(takes)} --take, {len(whys)} --why)")
+    out = {}
+    for t, why in zip(takes, whys):
+        secs, sep, call = t.rpartition("=")
+        if not sep or not secs or not call:
+            sys.exit(f"--take {t!r}: expected SECTIONS=CALL, e.g. attn,flash=call3")
+        if call not in names:
+            sys.exit(f"--take {t!r}: {call!r} is none of the calls {names}")
+        if not why.strip():
+            sys.exit(f"--take {t!r}: --why is empty")
+        for sec in secs.split(","):
+            if sec not in CSV_COLS:
+                sys.exit(f"--take {t!r}: unknown section {sec!r} (known: {list(CSV_COLS)})")
+            if sec in out:
+                sys.exit(f"--take: section {sec!r} named twice")
+            out[sec] = (call, why)
+    return out
+
+
 def main():
-    dirs = sys.argv[1:]
-    if len(dirs) < 1:
-        sys.exit(__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--take", action="append", metavar="SECTIONS=CALL")
+    ap.add_argument("--why", action="append", metavar="TEXT")
+    a = ap.parse_args()
+    dirs = a.dirs
     names = [os.path.basename(os.path.normpath(d)) for d in dirs]
     if len(set(names)) != len(names):
         sys.exit(f"folder names must differ (they name the calls): {names}")
+    take = parse_take(a.take, a.why, names)
     runs = [load(d) for d in dirs]
+    for sec, (call, _) in take.items():
+        if sec not in runs[names.index(call)].get("sections", {}):
+            sys.exit(f"--take: {call} has no section {sec!r}")
     first = runs[0]
     for n, r in zip(names, runs):
         for k in ("schema", "gpu_code", "sizes"):
@@ -74,18 +113,25 @@ def main():
     methods = [r.get("method", {}) for r in runs]
     merged["method"] = methods[0] if all(m == methods[0] for m in methods) else dict(zip(names, methods))
 
+    superseded = {}
     for name in CSV_COLS:
         rows, cut = [], {}
+        old_rows, old_cut = [], {}
         for n, r in zip(names, runs):
             sec = r.get("sections", {}).get(name)
             if sec is None:
                 continue
-            rows += [dict(row, call=n) for row in sec.get("rows", [])]
-            if "cut_at" in sec:
-                cut[n] = sec["cut_at"]
             extra = set(sec) - {"rows", "cut_at"}
             if extra:
                 sys.exit(f"{n}: section {name} has keys this merge does not know: {sorted(extra)}")
+            dropped = name in take and take[name][0] != n
+            (old_rows if dropped else rows).extend(dict(row, call=n) for row in sec.get("rows", []))
+            if "cut_at" in sec:
+                (old_cut if dropped else cut)[n] = sec["cut_at"]
+        if old_rows or old_cut:
+            superseded[name] = {"taken_from": take[name][0], "reason": take[name][1], "rows": old_rows}
+            if old_cut:
+                superseded[name]["cut_at"] = old_cut
         if not rows and not cut:
             continue
         if name == "steps":
@@ -99,6 +145,9 @@ def main():
         if cut:
             merged["sections"][name]["cut_at"] = cut
 
+    if superseded:
+        merged["superseded"] = superseded
+
     os.makedirs(OUT_DIR, exist_ok=True)
     p = os.path.join(OUT_DIR, "h200-train.json")
     with open(p + ".tmp", "w") as f:
@@ -107,7 +156,7 @@ def main():
     print("wrote", os.path.relpath(p, ROOT))
 
     for name, sec in merged["sections"].items():
-        calls = [n for n, r in zip(names, runs) if name in r.get("sections", {})]
+        calls = [n for n, r in zip(names, runs) if name in r.get("sections", {}) and (name not in take or take[name][0] == n)]
         prov = [r.get("provenance", {}) for n, r in zip(names, runs) if n in calls]
         dates = sorted({pv.get("date_utc", "")[:10] for pv in prov})
         devices = sorted({pv.get("device_name", "") for pv in prov})
@@ -118,6 +167,9 @@ def main():
             status[s] = status.get(s, 0) + 1
         print("wrote", os.path.relpath(q, ROOT), len(sec["rows"]), "rows", status, "from", calls,
               "cut_at " + json.dumps(sec["cut_at"]) if "cut_at" in sec else "")
+    for name, sup in superseded.items():
+        print(f"superseded: {name}: {len(sup['rows'])} rows from {sorted({row['call'] for row in sup['rows']})} "
+              f"(kept in the JSON only), taken from {sup['taken_from']}")
     for n, r in zip(names, runs):
         if r.get("errors"):
             print(f"errors in {n}: {sorted(r['errors'])}")

@@ -5,23 +5,38 @@ use crate::params::{ParamSpec, Value, Values};
 use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes};
 use crate::sim::hw::dtype_bytes;
 use crate::sim::measured::Table;
+use crate::sim::train::attention::Bench;
+use crate::sim::Metric;
 use crate::topic::*;
 
 pub mod practice;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 
-pub static PARAMS: [ParamSpec; 5] = [
+pub static PARAMS: [ParamSpec; 9] = [
     ParamSpec::int("n", 1, 1 << 20, 4096).log(),
     ParamSpec::int("d", 1, 256, 128).log(),
     ParamSpec::choice("dtype", crate::sim::hw::ML_DTYPES, "bf16"),
     ParamSpec::choice("stats", &["l", "ml"], "l"),
     MEASURED,
+    // Assignment 2's attention benchmark (issue 31): attention alone, timed.
+    ParamSpec::int("batch", 1, 256, 1).optional().log(),
+    ParamSpec::int("heads", 1, 128, 1).optional().log(),
+    ParamSpec::choice("causal", &["1", "0"], "1").optional(),
+    ParamSpec::choice("gpu", crate::sim::hw::GPU_CODES, "h100").optional(),
 ];
 
-pub static META: TopicMeta = TopicMeta::new("attention-memory", Part::Flash, &PARAMS)
-    .notes(&["8.5"], "05 · 4")
-    .metrics(&["standard-bytes", "flash-extra-bytes", "ratio"]);
+pub static META: TopicMeta =
+    TopicMeta::new("attention-memory", Part::Flash, &PARAMS).notes(&["8.5"], "05 · 4").metrics(&[
+        "standard-bytes",
+        "flash-extra-bytes",
+        "ratio",
+        "fwd-ms",
+        "bwd-ms",
+        "flash-fwd-ms",
+        "flash-bwd-ms",
+        "saved-bytes",
+    ]);
 
 /// Everything this route owns (the registry lists it); its texts are `texts.tsv`.
 pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practice::BANK).measured(&[ATTENTION_FILE]);
@@ -66,6 +81,46 @@ pub fn curves(h: Head) -> Curves {
         qkvo: points(&|n| qkvo_bytes(n, h.d, h.elem_bytes)),
         flash: points(&|n| flash_extra_bytes(n, h.both_stats)),
     }
+}
+
+/// Assignment 2's attention benchmark at the URL's sizes: written out
+/// (`fused` false) or one fused kernel, at the dtype's element size (fp8
+/// counts as bf16: no fp8 attention here).
+pub fn bench(v: &Values, fused: bool) -> Bench {
+    let h = head(v);
+    Bench {
+        batch: v.int("batch") as u64,
+        heads: v.int("heads") as u64,
+        d: h.d,
+        seq: h.n,
+        causal: v.choice("causal") == "1",
+        elem: h.elem_bytes.clamp(2, 4),
+        fused,
+    }
+}
+
+/// The benchmark's figures: forward and backward of both versions (ms, on
+/// the URL's GPU, with the training lens's fitted rates) and what autograd
+/// keeps for the written-out backward.
+pub fn bench_metrics(v: &Values) -> Vec<Metric> {
+    let g = crate::sim::hw::gpu(v.choice("gpu"));
+    let r = &crate::sim::train::measured::Fit::shipped().rates;
+    let (w, f) = (bench(v, false), bench(v, true));
+    let (wf, wb) = w.times(g, r);
+    let (ff, fb) = f.times(g, r);
+    vec![
+        Metric::real("fwd-ms", wf * 1e3),
+        Metric::real("bwd-ms", wb * 1e3),
+        Metric::real("flash-fwd-ms", ff * 1e3),
+        Metric::real("flash-bwd-ms", fb * 1e3),
+        Metric::bytes("saved-bytes", w.saved_bytes() as u64),
+    ]
+}
+
+/// Where each GPU runs out of memory: the longest sequence (a power of two)
+/// whose forward and backward fit, written out and fused, per GPU.
+pub fn out_of_memory(v: &Values) -> Vec<(&'static str, u64, u64)> {
+    crate::sim::hw::GPUS.iter().map(|g| (g.name, bench(v, false).max_seq(g), bench(v, true).max_seq(g))).collect()
 }
 
 /// The sequence lengths of the lecture's table (notes §8.5).

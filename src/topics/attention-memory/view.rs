@@ -10,7 +10,7 @@ use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, use
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
-use crate::ui::kit::widgets::{chart_title, emit_on_click};
+use crate::ui::kit::widgets::{chart_title, emit_on_click, table_head};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -24,6 +24,8 @@ pub fn use_memory_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let (chart_w, chart_h) = p.chart_size(MAX_CHART_WIDTH, p.chart_title_height());
     let theme = &theme;
     let c = super::curves(h);
+    let mut figures = metrics(h.n, h.elem_bytes, h.both_stats);
+    figures.extend(super::bench_metrics(&p.v));
     let series = Rc::new(vec![
         LogSeries { label: ctx.t("attention-memory.series.standard"), color: theme.busy_hot, points: c.standard },
         LogSeries { label: ctx.t("attention-memory.series.qkvo"), color: theme.muted, points: c.qkvo },
@@ -31,7 +33,7 @@ pub fn use_memory_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     ]);
     let controls = html! {
         <>
-            { p.controls(&["n", "d", "dtype", "stats", "measured"]) }
+            { p.controls(&["n", "d", "dtype", "stats", "measured", "batch", "heads", "causal", "gpu"]) }
         </>
     };
     let lecture_rows = super::LECTURE_NS.map(|ln| {
@@ -53,7 +55,19 @@ pub fn use_memory_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
                     width={chart_w} height={chart_h} present={ctx.present}
                     label={ctx.t("attention-memory.chart")} />
             }) }
-            { readouts(ctx, "attention-memory", &metrics(h.n, h.elem_bytes, h.both_stats)) }
+            { readouts(ctx, "attention-memory", &figures) }
+            <div class="measured-scroll"><table class="ledger" data-testid="out-of-memory">
+                <caption>{ ctx.t("attention-memory.oom") }</caption>
+                { table_head(ctx, &["attention-memory.oom.gpu", "attention-memory.oom.written", "attention-memory.oom.fused"]) }
+                <tbody>
+                    { for super::out_of_memory(&p.v).into_iter().map(|(name, w, f)| html! {
+                        <tr data-gpu={name}><td>{ name }</td>
+                            <td class="num" data-value={w.to_string()}>{ crate::format::grouped(w) }</td>
+                            <td class="num" data-value={f.to_string()}>{ crate::format::grouped(f) }</td></tr>
+                    }) }
+                </tbody>
+            </table></div>
+            <p class="muted">{ ctx.t("attention-memory.bench.note") }</p>
             <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &crate::format::bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
             { chart_title(ctx, "attention-memory.table") }
             <table class="ledger" data-testid="memory-table">
