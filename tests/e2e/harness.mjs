@@ -174,10 +174,25 @@ export async function waitForApp(page, what, predicate, arg, { timeout = READY_M
   return result;
 }
 
-/** In the page, as an expression: a panic card or the boot line's alert (no
- *  texts) mean the app will not come; "failed: …" says which, for `waitForApp`. */
-const APP_FAILED = `(document.getElementById('panic-card') ? 'failed: the app panicked'
-  : document.querySelector('#boot[role="alert"]') ? 'failed: the app could not start (no texts)' : null)`;
+/**
+ * In the page: whether the app shows what a test waits for (`want`:
+ * "mounted", "painted", or "shows" `selector`), from its own signals; a panic
+ * card or the boot line's alert (no texts) mean the app will not come, and
+ * "failed: …" says which (see `waitForApp`).
+ */
+function appReadiness([want, selector]) {
+  if (document.getElementById('panic-card')) return 'failed: the app panicked';
+  if (document.querySelector('#boot[role="alert"]')) return 'failed: the app could not start (no texts)';
+  // `src/ui/mod.rs` removes the boot line once the texts are in, then renders `.app`.
+  if (want === 'mounted') return !document.getElementById('boot') && document.querySelector('.app')?.checkVisibility() === true;
+  if (want === 'painted') {
+    // The canvas adapter sets data-painted="1" after its first paint.
+    const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
+    return !!document.querySelector('[data-metric], .landing') &&
+      (!scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility()));
+  }
+  return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility());
+}
 
 /**
  * Go to `hash` (e.g. "#/systolic?rows=4") and wait for the app to render:
@@ -190,19 +205,16 @@ export async function open(page, base, hash) {
   await chunkIn(page);
 }
 
-/** Wait until the app is mounted and shown: the boot line gone (`src/ui/mod.rs`
- *  removes it once the texts are in, then renders) and `.app` visible. */
+/** Wait until the app is mounted and shown: the boot line gone and `.app` visible. */
 export async function appMounted(page, what = 'the app') {
-  await waitForApp(page, `${what}: the app mounted`, `${APP_FAILED} ??
-    (!document.getElementById('boot') && document.querySelector('.app')?.checkVisibility() === true)`);
+  await waitForApp(page, `${what}: the app mounted`, appReadiness, ['mounted']);
 }
 
 /** Wait until `selector` is shown (some match visible), as the app renders
  *  a page it is starting or a panel whose chunk it is fetching; `what` names
  *  the wait in the error, which says what the page showed instead. */
 export async function appShows(page, selector, what = selector) {
-  await waitForApp(page, what, `${APP_FAILED} ??
-    [...document.querySelectorAll(${JSON.stringify(selector)})].some((e) => e.checkVisibility())`);
+  await waitForApp(page, what, appReadiness, ['shows', selector]);
 }
 
 /** Wait until a panel's chunk (the split build) is in: no panel frame still
@@ -246,15 +258,10 @@ export async function waitForQuery(page, key, value) {
   );
 }
 
-/** Wait until the panel shows its figures and its canvas (if it has one) is
- *  painted (the canvas adapter sets `data-painted="1"` after its first
- *  paint), or the start page its cards. */
+/** Wait until the panel shows its figures and its scene canvas (if it has
+ *  one) is painted, or the start page is shown. */
 export async function painted(page) {
-  await waitForApp(page, 'the page painted (its figures and scene canvas, or the start page)', `${APP_FAILED} ??
-    (!!document.querySelector('[data-metric], .landing') && (() => {
-      const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
-      return !scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility());
-    })())`);
+  await waitForApp(page, 'the page painted (its figures and scene canvas, or the start page)', appReadiness, ['painted']);
 }
 
 /**
