@@ -237,7 +237,7 @@ export async function metric(page, name, { timeout = READY_MS } = {}) {
     const stand_in = `[data-pending-metric="${name}"], [data-metric="${name}"][data-state="checking"]`;
     const pending = await page.locator(stand_in).allInnerTexts().catch(() => []);
     const shown = pending.length ? `; in its place: ${JSON.stringify(pending.join(' '))}` : '';
-    throw new Error(`no ${name} after ${timeout} ms${shown}`, { cause: e });
+    throw new Error(`no ${name} after ${timeout} ms${shown}; the page showed ${await describePage(page)}`, { cause: e });
   }
   return Number(await el.getAttribute('data-value'));
 }
