@@ -23,7 +23,6 @@ describe('measured overlays', () => {
       const page = await newPage(env.browser);
       await open(page, env.srv.base, `#/${id}?${extra ?? ''}`);
       await painted(page);
-      const overlay = page.getByTestId(testid);
       // The measured file is fetched after the panel's first paint.
       await appShows(page, `[data-testid="${testid}"]`, `${id}: the measured overlay`);
       const note = page.getByTestId('measured-note').first();
