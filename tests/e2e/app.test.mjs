@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  ROOT, TOPIC_IDS, serveDist, launch, newPage, open, metric, hashQuery, waitForQuery, painted,
+  ROOT, TOPIC_IDS, serveDist, launch, newPage, open, metric, hashQuery, waitForQuery, painted, appShows,
 } from './harness.mjs';
 
 const SHOTS = join(ROOT, 'target', 'screenshots');
@@ -764,7 +764,7 @@ describe('hostile URLs, over the whole registry', () => {
       for (const spec of t.params) {
         for (const raw of badValues) {
           await open(page, srv.base, `#/${t.id}?${spec.name}=${encodeURIComponent(raw)}`);
-          await page.waitForSelector('[data-metric]');
+          await appShows(page, '[data-metric]', `#/${t.id}?${spec.name}=${raw}: its figures`);
           await painted(page);
           const noticed = await page.locator(`[data-notice-param="${spec.name}"]`).count();
           if (invalid(spec, raw)) {

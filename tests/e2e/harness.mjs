@@ -113,20 +113,117 @@ export async function installBenchHelpers(page) {
   });
 }
 
-/** Go to `hash` (e.g. "#/systolic?rows=4") and wait for the app to render. */
+/**
+ * How long the app may take to appear: a cold start compiles the main module,
+ * fetches the texts and the route's chunks, renders and paints. On a CI
+ * machine under load (load average 4–10 on 2 cores) that took over
+ * Playwright's default 30 s (issue 30), so every wait for the app to appear
+ * allows this much; `WARPSCOPE_READY_MS` sets it.
+ */
+export const READY_MS = Number(process.env.WARPSCOPE_READY_MS) || 120_000;
+
+/**
+ * What the page shows, in one line, for an error message: its address, the
+ * boot line (`#boot`, which the app removes when it mounts, or turns into an
+ * alert when no texts could be loaded), whether the app is mounted, the panic
+ * card, each chunk's state, the scene canvases, the figures, the start of its
+ * text and the errors it logged.
+ */
+export async function describePage(page) {
+  const seen = await page
+    .evaluate(() => {
+      const boot = document.getElementById('boot');
+      const text = (el, n) => (el?.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, n);
+      return {
+        url: location.href,
+        document: document.readyState,
+        boot: boot ? `${boot.getAttribute('role') === 'alert' ? 'alert' : 'booting'}: "${text(boot, 200)}"` : 'gone',
+        app: document.querySelector('.app') ? 'mounted' : 'not mounted',
+        panic: text(document.getElementById('panic-card'), 300) || null,
+        chunks: [...document.querySelectorAll('[data-chunk-state]')].map((e) => `${e.dataset.chunk}=${e.dataset.chunkState}`),
+        scenes: [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')].map((c) => (c.dataset.painted === '1' ? 'painted' : 'not painted')),
+        figures: document.querySelectorAll('[data-metric]').length,
+        landing: !!document.querySelector('.landing'),
+        // What arrived: a stalled download tells itself from a slow start.
+        fetched: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop().split('?')[0]).filter((n) => /\.(wasm|js|json)$/.test(n)),
+        text: text(document.body, 300),
+      };
+    })
+    .catch((e) => ({ unreadable: String(e).split('\n')[0] }));
+  const errors = page.errors?.length ? `; errors: ${JSON.stringify(page.errors.slice(0, 5))}` : '';
+  return JSON.stringify(seen) + errors;
+}
+
+/**
+ * Wait up to `timeout` (default READY_MS) for `predicate` (run in the page
+ * with `arg`) to return a truthy value. A string starting with "failed: "
+ * ends the wait at once (the page can no longer become ready). Either way the
+ * error names `what` and says what the page showed.
+ */
+export async function waitForApp(page, what, predicate, arg, { timeout = READY_MS } = {}) {
+  let result;
+  try {
+    result = await (await page.waitForFunction(predicate, arg, { timeout })).jsonValue();
+  } catch (e) {
+    if (e?.name !== 'TimeoutError') throw e;
+    throw new Error(`${what}: not within ${timeout / 1000} s; the page showed ${await describePage(page)}`, { cause: e });
+  }
+  if (typeof result === 'string' && result.startsWith('failed: ')) {
+    throw new Error(`${what}: ${result.slice('failed: '.length)}; the page showed ${await describePage(page)}`);
+  }
+  return result;
+}
+
+/**
+ * In the page: whether the app shows what a test waits for (`want`:
+ * "mounted", "painted", or "shows" `selector`), from its own signals; a panic
+ * card or the boot line's alert (no texts) mean the app will not come, and
+ * "failed: …" says which (see `waitForApp`).
+ */
+function appReadiness([want, selector]) {
+  if (document.getElementById('panic-card')) return 'failed: the app panicked';
+  if (document.querySelector('#boot[role="alert"]')) return 'failed: the app could not start (no texts)';
+  // `src/ui/mod.rs` removes the boot line once the texts are in, then renders `.app`.
+  if (want === 'mounted') return !document.getElementById('boot') && document.querySelector('.app')?.checkVisibility() === true;
+  if (want === 'painted') {
+    // The canvas adapter sets data-painted="1" after its first paint.
+    const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
+    return !!document.querySelector('[data-metric], .landing') &&
+      (!scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility()));
+  }
+  return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility());
+}
+
+/**
+ * Go to `hash` (e.g. "#/systolic?rows=4") and wait for the app to render:
+ * the app's own readiness signals, mounted (`#boot` gone, `.app` shown) and
+ * every chunk of the route in (see `chunkIn`).
+ */
 export async function open(page, base, hash) {
   await page.goto(base + hash);
-  await page.waitForSelector('.app');
+  await appMounted(page, `open ${hash}`);
   await chunkIn(page);
+}
+
+/** Wait until the app is mounted and shown: the boot line gone and `.app` visible. */
+export async function appMounted(page, what = 'the app') {
+  await waitForApp(page, `${what}: the app mounted`, appReadiness, ['mounted']);
+}
+
+/** Wait until `selector` is shown (some match visible), as the app renders
+ *  a page it is starting or a panel whose chunk it is fetching; `what` names
+ *  the wait in the error, which says what the page showed instead. */
+export async function appShows(page, selector, what = selector) {
+  await waitForApp(page, what, appReadiness, ['shows', selector]);
 }
 
 /** Wait until a panel's chunk (the split build) is in: no panel frame still
  *  says "loading" (a failed chunk shows its Retry instead). */
 export async function chunkIn(page) {
-  await page.waitForFunction(() => !document.querySelector('[data-chunk-state="loading"]'));
+  await waitForApp(page, 'every chunk in (no [data-chunk-state="loading"])', () => !document.querySelector('[data-chunk-state="loading"]'));
 }
 
-export async function metric(page, name, { timeout = 30_000 } = {}) {
+export async function metric(page, name, { timeout = READY_MS } = {}) {
   // A figure still being computed (flash's and systolic's result checks) has
   // no data-value yet: wait for it rather than read Number(null) = 0. If it
   // never comes, say what the page shows in its place (a check's progress
@@ -140,7 +237,7 @@ export async function metric(page, name, { timeout = 30_000 } = {}) {
     const stand_in = `[data-pending-metric="${name}"], [data-metric="${name}"][data-state="checking"]`;
     const pending = await page.locator(stand_in).allInnerTexts().catch(() => []);
     const shown = pending.length ? `; in its place: ${JSON.stringify(pending.join(' '))}` : '';
-    throw new Error(`no ${name} after ${timeout} ms${shown}`, { cause: e });
+    throw new Error(`no ${name} after ${timeout} ms${shown}; the page showed ${await describePage(page)}`, { cause: e });
   }
   return Number(await el.getAttribute('data-value'));
 }
@@ -161,12 +258,10 @@ export async function waitForQuery(page, key, value) {
   );
 }
 
-/** Wait until the panel shows its figures and its canvas (if it has one) is painted. */
+/** Wait until the panel shows its figures and its scene canvas (if it has
+ *  one) is painted, or the start page is shown. */
 export async function painted(page) {
-  await page.waitForSelector('[data-metric], .landing');
-  if (await page.locator('canvas[data-testid="scene-canvas"]').count()) {
-    await page.waitForSelector('canvas[data-testid="scene-canvas"][data-painted="1"]');
-  }
+  await waitForApp(page, 'the page painted (its figures and scene canvas, or the start page)', appReadiness, ['painted']);
 }
 
 /**

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './harness.mjs';
+import { ROOT, READY_MS, describePage } from './harness.mjs';
 
 const UNITS = { '%': 0.01, kB: 1e3, MB: 1e6, GB: 1e9, KiB: 1024 };
 
@@ -34,13 +34,25 @@ export function expected(text) {
   return { value: Number(m[1]) * scale, tol: 0.5 * 10 ** -decimals * scale * (1 + 1e-9) };
 }
 
+/** Wait for a computed figure (`locator`) as long as for the app to appear:
+ *  on a loaded machine a panel's figures can come well after its first paint;
+ *  if it never comes, say what the page showed. */
+async function computed(page, locator, what, opts = {}) {
+  try {
+    await locator.waitFor({ timeout: READY_MS, ...opts });
+  } catch (e) {
+    if (e?.name !== 'TimeoutError') throw e;
+    throw new Error(`${what}: not within ${READY_MS / 1000} s; the page showed ${await describePage(page)}`, { cause: e });
+  }
+}
+
 /** Runs one check of the table on the page (throws on a mismatch). */
 export async function runCheck(page, check) {
   const [kind, rest] = [check.slice(0, check.indexOf(':')), check.slice(check.indexOf(':') + 1)];
   if (kind === 'metric') {
     const [, name, op, want] = rest.match(/^([\w-]+)(=|<)(.+)$/);
     const el = page.locator(`[data-metric="${name}"][data-value]`);
-    await el.waitFor({ timeout: 30000 });
+    await computed(page, el, name);
     const got = Number(await el.getAttribute('data-value'));
     if (op === '<') return assert.ok(got < Number(want), `${name} = ${got}, want < ${want}`);
     const e = expected(want);
@@ -52,7 +64,7 @@ export async function runCheck(page, check) {
     const [target, want] = [rest.slice(0, at), rest.slice(at + 1)];
     const [sel, attr] = target.includes('@') ? target.split('@') : [target, 'data-value'];
     const el = page.locator(sel).first();
-    await el.waitFor({ state: 'attached', timeout: 30000 });
+    await computed(page, el, `${sel}@${attr}`, { state: 'attached' });
     const raw = await el.getAttribute(attr);
     assert.ok(raw !== null && raw !== '', `${sel}@${attr} is not there`);
     const got = Number(raw);

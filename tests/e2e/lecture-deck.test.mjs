@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, withBrowser, newPage, open, painted, hashQuery } from './harness.mjs';
+import { ROOT, withBrowser, newPage, open, painted, hashQuery, appShows } from './harness.mjs';
 import { runCheck } from './lecture-checks.mjs';
 
 /** id → checks, from the lecture-numbers table (the format lecture.test.mjs reads). */
@@ -60,7 +60,8 @@ describe('the lecture, presented', () => {
       let checked = 0;
       for (let k = 1; k <= views.length; k++) {
         const v = views[k - 1];
-        await page.locator(`[data-metric="deck-view"][data-value="${k}"]`).waitFor({ timeout: 30000 });
+        // The next view's panel, its chunk fetched if it is the first of its topic.
+        await appShows(page, `[data-metric="deck-view"][data-value="${k}"]`, `view ${k} (${v.id})`);
         assert.equal(await page.locator('[data-metric="deck-views"]').getAttribute('data-value'), String(views.length));
         await painted(page);
         const q = await hashQuery(page);
@@ -216,7 +217,7 @@ describe('the lecture, studied', () => {
         assert.equal(saved.stop, s + 1);
         assert.equal(saved.answers.length, 1);
         await page.reload();
-        await page.locator(`[data-testid=study-path][data-stop="${s + 1}"]`).waitFor();
+        await appShows(page, `[data-testid=study-path][data-stop="${s + 1}"]`, `stop ${s + 1} after a reload`);
         const after = await page.locator('[data-testid=study-view]').getAttribute('data-id');
         assert.notEqual(after, id);
         await page.locator('[data-testid=study-prev]').click();
@@ -246,7 +247,7 @@ describe('the lecture, studied', () => {
     assert.equal(saved.answers.length, 4);
     // An answered question stays answered after a reload.
     await page.reload();
-    await page.locator('[data-testid=study-check][data-revealed="true"]').waitFor();
+    await appShows(page, '[data-testid=study-check][data-revealed="true"]', 'the revealed check after a reload');
     assert.equal(await page.locator('[data-testid=practice-grade]').count(), 1);
     await page.locator('[data-testid=study-restart]').click();
     await page.locator('[data-testid=study-path][data-stop="0"]').waitFor();

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { withBrowser, newPage, open, painted, metric, waitForQuery } from './harness.mjs';
+import { withBrowser, newPage, open, painted, metric, waitForQuery, appShows } from './harness.mjs';
 
 const env = withBrowser();
 
@@ -275,7 +275,8 @@ describe('presenting', () => {
     for (const id of await topicIds(page)) {
       await open(page, env.srv.base, `#/${id}?embed=1`);
       await settled(page);
-      await page.waitForSelector('.stage > .scene canvas[data-painted="1"]', { timeout: 5000 }).catch(() => {});
+      // A chart's canvas too (settled waits for a scene's); a miss is listed below.
+      await appShows(page, '.stage > .scene canvas[data-painted="1"]', `${id}: the stage painted`).catch(() => {});
       const b = await stageBoxes(page);
       const visible = await page.locator('.stage > .scene').first().isVisible().catch(() => false);
       if (!b.stage || !visible || b.stage.height < 30 || b.stage.width < 200) {
@@ -402,7 +403,7 @@ describe('the deck', () => {
     // A fresh browser: the link alone carries the deck, and opens in presentation.
     const other = await newPage(env.browser);
     await other.goto(link);
-    await other.locator('[data-testid="deck-bar"][data-view="1"][data-views="2"]').waitFor();
+    await appShows(other, '[data-testid="deck-bar"][data-view="1"][data-views="2"]', 'the shared deck link');
     assert.match(await other.evaluate(() => location.hash), /^#\/waves\?.*\bn=1664&.*present=1&deck=1/);
     await painted(other);
     assert.ok((await metric(other, 'waves')) >= 1);

@@ -5,7 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, withBrowser, newPage, open } from './harness.mjs';
+import { ROOT, withBrowser, newPage, open, painted } from './harness.mjs';
 import { lectureRows, expected, runCheck } from './lecture-checks.mjs';
 
 test('the table reads as expected', () => {
@@ -42,6 +42,7 @@ describe("the lecture's numbers, through the UI", () => {
         // A fresh document per row: a figure of the previous panel is never read.
         await page.goto('about:blank');
         await open(page, env.srv.base, `${row.url}${row.url.includes('?') ? '&' : '?'}lang=${lang}`);
+        await painted(page);
         for (const check of row.checks) {
           // Texts are checked in English only (they are the panel's words).
           if (lang === 'zh' && check.startsWith('text:') && !/\d/.test(check.split('~')[1] ?? '')) continue;

@@ -3,7 +3,7 @@
 // switched off through the URL (measured=0).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { withBrowser, newPage, open, painted, waitForQuery, metric, hashQuery } from './harness.mjs';
+import { withBrowser, newPage, open, painted, waitForQuery, metric, hashQuery, appShows } from './harness.mjs';
 
 const env = withBrowser();
 
@@ -23,8 +23,8 @@ describe('measured overlays', () => {
       const page = await newPage(env.browser);
       await open(page, env.srv.base, `#/${id}?${extra ?? ''}`);
       await painted(page);
-      const overlay = page.getByTestId(testid);
-      await overlay.waitFor({ timeout: 10000 });
+      // The measured file is fetched after the panel's first paint.
+      await appShows(page, `[data-testid="${testid}"]`, `${id}: the measured overlay`);
       const note = page.getByTestId('measured-note').first();
       assert.match(await note.innerText(), /H200.*2026-\d\d-\d\d/);
       // Derived figures are published with their raw values: finite numbers.

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, newPage, open, metric, hashQuery, withBrowser } from './harness.mjs';
+import { ROOT, newPage, open, metric, hashQuery, withBrowser, appShows } from './harness.mjs';
 
 const env = withBrowser();
 const SHOTS = join(ROOT, 'target', 'screenshots');
@@ -11,9 +11,9 @@ const SHOTS = join(ROOT, 'target', 'screenshots');
 /** Open a question on its panel and wait for its card. */
 async function question(page, hash) {
   await open(page, env.srv.base, hash);
-  const card = page.locator('[data-testid="practice-card"]');
-  await card.waitFor();
-  return card;
+  // The card has a chunk of its own, which may start loading only once the panel is in.
+  await appShows(page, '[data-testid="practice-card"]', `${hash}: the practice card`);
+  return page.locator('[data-testid="practice-card"]');
 }
 
 /** Answer the open question (a number typed, or a choice clicked) and reveal it. */

@@ -3,7 +3,7 @@
 // the whole registry (arbitrary Unicode, repeated and broken parameters).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { withBrowser, newPage, open, metric, waitForQuery, painted } from './harness.mjs';
+import { withBrowser, newPage, open, metric, waitForQuery, painted, appShows, READY_MS } from './harness.mjs';
 
 const env = withBrowser();
 
@@ -280,7 +280,7 @@ describe('texts are loaded per language', () => {
     await page.route(/strings\.\w+\.json$/, (r) => r.abort());
     await page.goto(env.srv.base + '#/systolic?lang=zh');
     const alert = page.locator('#boot[role="alert"]');
-    await alert.waitFor();
+    await alert.waitFor({ timeout: READY_MS });
     const text = await alert.innerText();
     assert.match(text, /无法加载界面文字（strings\.zh\.json）/);
     assert.match(text, /The texts could not be loaded \(strings\.zh\.json\)/);
@@ -426,8 +426,7 @@ describe('generated hostile URLs over the whole registry', () => {
       } else {
         await goHash(page, hash.slice(1));
       }
-      await page.waitForSelector('[data-metric], .landing', { timeout: 20000 })
-        .catch(() => assert.fail(`#${i} ${hash.slice(0, 300)}: nothing rendered`));
+      await appShows(page, '[data-metric], .landing', `#${i} ${hash.slice(0, 300)}: a page rendered`);
       assert.equal(await page.locator('#panic-card').count(), 0, `#${i} ${hash.slice(0, 300)}`);
       assert.deepEqual(page.errors, [], `#${i} ${hash.slice(0, 300)}`);
       assert.ok((await page.evaluate(() => document.body.innerText.length)) > 50, `#${i}: blank page`);

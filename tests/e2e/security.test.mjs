@@ -4,7 +4,7 @@
 // visit the app works offline (its service worker caches its own files).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { withBrowser, newPage, open, painted } from './harness.mjs';
+import { withBrowser, newPage, open, painted, appMounted } from './harness.mjs';
 
 const env = withBrowser();
 
@@ -159,7 +159,7 @@ describe('offline after the first visit', () => {
     for (const hash of ['#/systolic?rows=4&cols=4&k=6&cycle=3', '#/flash', '#/']) {
       await page.goto(env.srv.base + hash);
       await page.reload();
-      await page.waitForSelector('.app');
+      await appMounted(page, `${hash} offline`);
       await painted(page);
       assert.ok((await page.evaluate(() => document.body.innerText.length)) > 50, `${hash}: rendered offline`);
     }
@@ -167,7 +167,7 @@ describe('offline after the first visit', () => {
     // service worker cached them, so switching works offline too.
     await page.goto(env.srv.base + '#/flash?lang=zh');
     await page.reload();
-    await page.waitForSelector('.app');
+    await appMounted(page, '#/flash?lang=zh offline');
     await painted(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
     assert.match(await page.locator('.panel-header h1').innerText(), /[\u4e00-\u9fff]/);
@@ -200,7 +200,7 @@ describe('offline after the first visit', () => {
     // Offline: the app starts, the JSON is the JSON.
     await page.context().setOffline(true);
     await page.goto(env.srv.base + '#/waves');
-    await page.waitForSelector('.app');
+    await appMounted(page, '#/waves');
     await painted(page);
     assert.match(await page.locator('.panel-header h1').innerText(), /./);
     await page.goto(env.srv.base + 'assets/measured/h200.json');
