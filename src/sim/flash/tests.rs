@@ -231,7 +231,11 @@ fn fa1_order_steps_key_value_blocks_outer_forward() {
             assert_eq!(f.step_of(Pass::Fwd, i, j), Some(t));
             assert_eq!(run.next_tile(prev), Some((i, j)));
             if let Some((pi, pj)) = prev {
-                assert!(j == pj && i == pi + 1 || j == pj + 1 && i == f.first_row(j), "step {t}: {prev:?} → {:?}", (i, j));
+                assert!(
+                    j == pj && i == pi + 1 || j == pj + 1 && i == f.first_row(j),
+                    "step {t}: {prev:?} → {:?}",
+                    (i, j)
+                );
             }
             prev = Some((i, j));
         }

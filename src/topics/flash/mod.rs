@@ -425,7 +425,10 @@ mod tests {
         let f = &run.flash;
         // FlashAttention-1 computes the masked tiles too: 8 × 8, none skipped.
         assert_eq!((f.tiles_computed(), f.tiles_skipped()), (64, 0));
-        assert_eq!([run.state_at(1).tile, run.state_at(2).tile, run.state_at(9).tile], [Some((0, 0)), Some((1, 0)), Some((0, 1))]);
+        assert_eq!(
+            [run.state_at(1).tile, run.state_at(2).tile, run.state_at(9).tile],
+            [Some((0, 0)), Some((1, 0)), Some((0, 1))]
+        );
         assert_eq!(
             caption(Lang::En, f, Pass::Fwd, 2),
             "Step 2: key block 0 × query block 1: Kⱼ, Vⱼ stay in SRAM; Qᵢ, Oᵢ, ℓᵢ, mᵢ are read from HBM, updated and written back"

@@ -89,9 +89,10 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let caption = super::caption(ctx.lang, sim, pass, step);
     let scene = {
         let run = run.clone();
-        use_memo((params, pass, order, step, width as u32, ctx.present, caption.clone()), move |(_, pass, _, s, w, _, cap)| {
-            SceneRef(Rc::new(draw(&run.flash, *pass, *s, &theme, *w as f64, cap)))
-        })
+        use_memo(
+            (params, pass, order, step, width as u32, ctx.present, caption.clone()),
+            move |(_, pass, _, s, w, _, cap)| SceneRef(Rc::new(draw(&run.flash, *pass, *s, &theme, *w as f64, cap))),
+        )
     };
     let export = {
         let run = run.clone();
