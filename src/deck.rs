@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 pub const MAX_VIEWS: usize = crate::params::MAX_DECK_VIEWS;
 /// Longest title or note kept, in characters.
 pub const MAX_TEXT: usize = 300;
+/// Longest view URL a deck keeps, in bytes (every read checks it).
+pub const MAX_URL: usize = 4000;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Deck {
@@ -123,7 +125,99 @@ pub type Routes<'a> = &'a dyn Fn(&str) -> bool;
 pub fn valid_url(url: &str, routes: Routes) -> bool {
     let path = url.split('?').next().unwrap_or("");
     let Some(id) = path.strip_prefix('/') else { return false };
-    routes(id) && !url.contains('#') && !url.contains('\\') && url.len() <= 4000
+    routes(id) && !url.contains('#') && !url.contains('\\') && url.len() <= MAX_URL
+}
+
+/// Why "+ Deck" refused a view (nothing was written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddRefused {
+    /// The view's link is longer than a stored deck may hold.
+    TooLong { len: usize, max: usize },
+    /// Not a view this app can open again.
+    BadUrl,
+    /// The deck already holds [`MAX_VIEWS`] views.
+    Full { max: usize },
+    /// The stored deck could not be read: it is kept as it is, not
+    /// overwritten (the deck page says why).
+    Unreadable,
+}
+
+/// The deck with `view` added, or why not. Checked before anything is
+/// written: a view the stored deck's own checks would refuse is never
+/// stored, so one long link can never make the whole deck unreadable.
+pub fn add_view(stored: &Stored, view: View, routes: Routes) -> Result<Deck, AddRefused> {
+    if stored.unreadable.is_some() {
+        return Err(AddRefused::Unreadable);
+    }
+    let url = tidy_url(&view.url);
+    if url.len() > MAX_URL {
+        return Err(AddRefused::TooLong { len: url.len(), max: MAX_URL });
+    }
+    if !valid_url(&url, routes) {
+        return Err(AddRefused::BadUrl);
+    }
+    if stored.deck.views.len() >= MAX_VIEWS {
+        return Err(AddRefused::Full { max: MAX_VIEWS });
+    }
+    let mut deck = stored.deck.clone();
+    deck.views.push(View { url, title: clip(&view.title), note: clip(&view.note) });
+    Ok(deck)
+}
+
+/// A deck as read back from the browser's storage: every view kept, those
+/// that fail a check marked (never dropped: the next write would lose
+/// them); a text that is not a deck at all kept out of reach of writes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stored {
+    /// The views, the good ones tidied, the bad ones exactly as stored.
+    pub deck: Deck,
+    /// The views that fail a check: (index, why).
+    pub bad: Vec<(usize, DeckError)>,
+    /// The stored text is not a deck (the parser's message): nothing may
+    /// overwrite it but an explicit Clear.
+    pub unreadable: Option<String>,
+}
+
+impl Stored {
+    /// A deck with nothing wrong (nothing stored yet, or an in-memory deck).
+    pub fn clean(deck: Deck) -> Stored {
+        Stored { deck, bad: Vec::new(), unreadable: None }
+    }
+    /// Why view `i` fails a check, if it does.
+    pub fn problem(&self, i: usize) -> Option<&DeckError> {
+        self.bad.iter().find(|(j, _)| *j == i).map(|(_, e)| e)
+    }
+}
+
+/// Read a stored deck (`None`: nothing stored). Lenient where
+/// [`Deck::checked`] is strict: a view that fails a check (too long a link,
+/// a panel this build does not have, beyond [`MAX_VIEWS`]) is kept as
+/// stored and marked.
+pub fn read_stored(text: Option<&str>, routes: Routes) -> Stored {
+    let Some(text) = text else { return Stored::default() };
+    let raw = match serde_json::from_str::<Deck>(text) {
+        Ok(d) => d,
+        Err(e) => return Stored { unreadable: Some(e.to_string()), ..Stored::default() },
+    };
+    let mut bad = Vec::new();
+    let title = clip(&raw.title);
+    let views = raw
+        .views
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if i >= MAX_VIEWS {
+                bad.push((i, DeckError::TooLong(i + 1)));
+                v
+            } else if !valid_url(&v.url, routes) {
+                bad.push((i, DeckError::BadUrl(v.url.chars().take(80).collect())));
+                v
+            } else {
+                View { url: tidy_url(&v.url), title: clip(&v.title), note: clip(&v.note) }
+            }
+        })
+        .collect();
+    Stored { deck: Deck { title, views }, bad, unreadable: None }
 }
 
 impl Deck {
@@ -431,6 +525,64 @@ mod tests {
         for empty in ["[]", "{}", "{\"title\": \"t\", \"views\": []}"] {
             assert_eq!(read_json(empty, ROUTES), Err(DeckError::Empty), "{empty}");
         }
+    }
+
+    /// Issue 32: a view whose link is over the stored deck's own length
+    /// check is refused before anything is written; the deck is unchanged.
+    #[test]
+    fn plus_deck_refuses_what_the_stored_deck_would_not_keep() {
+        let stored = Stored::clean(sample());
+        let long = format!("/fusion?x={}", "1%2C".repeat(1750));
+        assert!(long.len() > MAX_URL);
+        let view = |url: &str| View { url: url.into(), title: "t".into(), note: String::new() };
+        assert_eq!(add_view(&stored, view(&long), ROUTES), Err(AddRefused::TooLong { len: long.len(), max: MAX_URL }));
+        assert_eq!(add_view(&stored, view("/nope?x=1"), ROUTES), Err(AddRefused::BadUrl));
+        // Accepted: appended, tidied; and the result reads back from storage whole.
+        let d = add_view(&stored, view("/waves?n=3&lang=zh"), ROUTES).unwrap();
+        assert_eq!((d.views.len(), d.views[2].url.as_str()), (3, "/waves?n=3"));
+        assert_eq!(read_stored(Some(&d.to_json()), ROUTES), Stored::clean(d.clone()));
+        // Full: refused, nothing dropped.
+        let full = Stored::clean(Deck { title: String::new(), views: vec![view("/waves"); MAX_VIEWS] });
+        assert_eq!(add_view(&full, view("/waves"), ROUTES), Err(AddRefused::Full { max: MAX_VIEWS }));
+        // A stored text that is not a deck is never written over.
+        let broken = read_stored(Some("{\"views\": [tru"), ROUTES);
+        assert!(broken.unreadable.is_some() && broken.deck.views.is_empty());
+        assert_eq!(add_view(&broken, view("/waves"), ROUTES), Err(AddRefused::Unreadable));
+        assert_eq!(read_stored(None, ROUTES), Stored::default());
+    }
+
+    /// Issue 32: a stored deck with a view that fails a check (the 7,049
+    /// character link an older "+ Deck" stored) is kept whole, the view
+    /// marked; adding to it keeps every earlier view.
+    #[test]
+    fn a_stored_deck_that_fails_a_check_is_kept_and_marked() {
+        let long = format!("/fusion?x={}", "1%2C".repeat(1750));
+        let mut d = sample();
+        d.views.insert(1, View { url: long.clone(), title: "softmax".into(), note: String::new() });
+        d.views.push(View { url: "/gone?a=1".into(), title: "old".into(), note: String::new() });
+        let json = d.to_json();
+        // The strict read refuses it (as before) …
+        assert!(Deck::from_json(&json, ROUTES).is_err());
+        // … the stored read keeps every view, in order, the bad ones as stored.
+        let st = read_stored(Some(&json), ROUTES);
+        assert_eq!(st.deck.views.len(), 4);
+        assert_eq!(st.deck.views[1].url, long);
+        assert_eq!(st.bad.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [1, 3]);
+        assert!(matches!(st.problem(1), Some(DeckError::BadUrl(_))) && st.problem(0).is_none());
+        let more =
+            add_view(&st, View { url: "/threads".into(), title: String::new(), note: String::new() }, ROUTES).unwrap();
+        assert_eq!(more.views.len(), 5);
+        assert_eq!(&more.views[..4], &st.deck.views[..]);
+        // Written back and read again: still all there, still marked.
+        let again = read_stored(Some(&more.to_json()), ROUTES);
+        assert_eq!((again.deck.views.len(), again.bad.len()), (5, 2));
+        // Beyond MAX_VIEWS: kept and marked, not cut.
+        let over = Deck {
+            title: String::new(),
+            views: vec![View { url: "/waves".into(), title: String::new(), note: String::new() }; MAX_VIEWS + 2],
+        };
+        let st = read_stored(Some(&over.to_json()), ROUTES);
+        assert_eq!((st.deck.views.len(), st.bad.len()), (MAX_VIEWS + 2, 2));
     }
 
     #[test]

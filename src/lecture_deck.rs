@@ -84,7 +84,12 @@ pub static VIEWS: &[LectureView] = &[
     // Part 4: FlashAttention (slides 47–51).
     v("s47", 47, FLASH_PAPER, &["s-fa-gb", "n8.5-order"]),
     v("s48", 48, "/attention-memory?n=65536&d=128&dtype=bf16&stats=l", &["n8.1", "n8.5-65536"]),
-    v("s49", 49, "/flash?n=256&d=64&bq=32&bk=32&causal=1&seed=1&pass=fwd&step=20&dtype=bf16&sram=228", &["n8.3-exact"]),
+    v(
+        "s49",
+        49,
+        "/flash?n=256&d=64&bq=32&bk=32&causal=1&seed=1&pass=fwd&step=20&dtype=bf16&sram=228&order=kv",
+        &["n8.3-exact"],
+    ),
     v("s50", 50, "/online-softmax?x=1,3,2,5&block=2&step=2", &["n8.2"]),
     v("s51", 51, "/flash?n=64&d=64&bq=64&bk=32&causal=0&seed=1&pass=fwd&step=0&dtype=bf16&sram=228", &[]),
     v(

@@ -51,6 +51,10 @@ pub static GLOBALS: [ParamSpec; 6] = [
 /// the app could not read (put there by `ui::app::start`, shown as a notice).
 pub static HOME_PARAMS: [ParamSpec; 1] = [ParamSpec::text("broken", 100_000, "", |_| Ok(())).optional()];
 
+/// The parameters of the lecture page (`#/lecture`): only `study=1`, the
+/// student's path; anything else there gets a notice, as on a panel.
+pub static LECTURE_PARAMS: [ParamSpec; 1] = [ParamSpec::choice("study", &["0", "1"], "0").optional()];
+
 /// The names of [`GLOBALS`].
 pub const GLOBAL_PARAMS: [&str; 6] = ["lang", "present", "embed", "deck", "practice", "q"];
 
@@ -61,6 +65,17 @@ pub fn parse_globals(query: &[(String, String)]) -> (Values, Vec<Notice>) {
     let globals: Vec<(String, String)> =
         query.iter().filter(|(k, _)| GLOBAL_PARAMS.contains(&k.as_str())).cloned().collect();
     validate(&GLOBALS, &globals, false)
+}
+
+/// Do two queries say the same for a panel (equal but for the global
+/// parameters)? A panel that adopts an address differing from the one it
+/// shows only in its globals (practice mode adding `q`, a language switch)
+/// keeps the notices about its own values: they still stand.
+pub fn same_own_query(a: &[(String, String)], b: &[(String, String)]) -> bool {
+    let own = |q: &[(String, String)]| {
+        q.iter().filter(|(k, _)| !GLOBAL_PARAMS.contains(&k.as_str())).cloned().collect::<Vec<_>>()
+    };
+    own(a) == own(b)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -436,6 +451,37 @@ pub fn clamp_position(name: &str, given: i64, max: u64) -> (u64, Option<Notice>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+        p.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    /// Issue 32: `#/lecture` names an unknown parameter or a study value it
+    /// cannot use, as a panel does; its own `study=1` and the globals pass.
+    #[test]
+    fn the_lecture_page_names_bad_and_unknown_parameters() {
+        let (v, n) = parse(&LECTURE_PARAMS, &pairs(&[("zap", "1")]));
+        assert_eq!((n.len(), n[0].param.as_str(), &n[0].problem), (1, "zap", &Problem::Unknown));
+        assert_eq!(v.choice("study"), "0");
+        let (v, n) = parse(&LECTURE_PARAMS, &pairs(&[("study", "2")]));
+        assert_eq!((n.len(), n[0].param.as_str(), v.choice("study")), (1, "study", "0"));
+        let (v, n) = parse(&LECTURE_PARAMS, &pairs(&[("study", "1"), ("lang", "zh"), ("present", "1")]));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(v.choice("study"), "1");
+    }
+
+    /// Issue 32: practice mode adding `q` to `#/threads?practice=1&n=-5`
+    /// (after the panel wrote n=1) changes only a global: the panel keeps
+    /// its notice about n; a change of its own values does not.
+    #[test]
+    fn a_change_of_globals_only_is_the_same_query_for_a_panel() {
+        let written = pairs(&[("n", "1"), ("block", "256"), ("practice", "1")]);
+        let with_q = pairs(&[("n", "1"), ("block", "256"), ("practice", "1"), ("q", "77")]);
+        assert!(same_own_query(&written, &with_q));
+        assert!(same_own_query(&written, &pairs(&[("n", "1"), ("block", "256"), ("lang", "zh")])));
+        assert!(!same_own_query(&written, &pairs(&[("n", "2"), ("block", "256"), ("practice", "1")])));
+        assert!(!same_own_query(&written, &pairs(&[("block", "256"), ("n", "1")])));
+    }
 
     /// The global parameters given garbage: a notice naming each, and a
     /// value the app can use (the hostile test of the shell's parameters).

@@ -24,11 +24,13 @@ pub fn colors(th: &Theme) -> [Rgba; 4] {
 }
 
 /// How far a pass has got at a step: the current tile, and whether a tile
-/// comes before it in the pass's order (query blocks outer forward, key
-/// blocks outer backward). O(1) per tile after one O(log n) look-up.
+/// comes before it in the pass's order (query blocks outer forward in
+/// FlashAttention-2's order; key blocks outer backward and forward in
+/// FlashAttention-1's). O(1) per tile after one O(log n) look-up.
 #[derive(Clone, Copy, Debug)]
 pub struct Front {
-    pass: Pass,
+    /// Key/value blocks in the outer loop.
+    kv_outer: bool,
     /// The tile computed in this step; `None` before the first step or after the last.
     cur: Option<(usize, usize)>,
     all_done: bool,
@@ -36,7 +38,7 @@ pub struct Front {
 
 impl Front {
     pub fn new(f: &Flash, pass: Pass, step: u64) -> Self {
-        Front { pass, cur: f.tile_at(pass, step), all_done: step > f.steps() }
+        Front { kv_outer: f.kv_outer(pass), cur: f.tile_at(pass, step), all_done: step > f.steps() }
     }
     pub fn current(&self) -> Option<(usize, usize)> {
         self.cur
@@ -44,10 +46,7 @@ impl Front {
     /// The state of a computed (not skipped) tile: 0 done, 1 current, 2 to do.
     pub fn state(&self, i: usize, j: usize) -> usize {
         let Some((ci, cj)) = self.cur else { return if self.all_done { 0 } else { 2 } };
-        let (a, b) = match self.pass {
-            Pass::Fwd => ((i, j), (ci, cj)),
-            Pass::Bwd => ((j, i), (cj, ci)),
-        };
+        let (a, b) = if self.kv_outer { ((j, i), (cj, ci)) } else { ((i, j), (ci, cj)) };
         match a.cmp(&b) {
             std::cmp::Ordering::Less => 0,
             std::cmp::Ordering::Equal => 1,
@@ -111,18 +110,18 @@ pub fn pixel_spans(
     let mixed = |i0: usize, i1: usize, b: usize| -> [u64; 4] {
         let (j0, j1) = (cols[b], cols[b + 1]);
         let all = computed(i0, i1, j0, j1);
-        let (done, cur) = match (front.cur, pass) {
+        let (done, cur) = match (front.cur, front.kv_outer) {
             (None, _) => (if front.all_done { all } else { 0 }, 0),
-            (Some((ci, _)), Pass::Fwd) if i1 <= ci => (all, 0),
-            (Some((ci, _)), Pass::Fwd) if i0 > ci => (0, 0),
-            (Some((ci, cj)), Pass::Fwd) => {
+            (Some((ci, _)), false) if i1 <= ci => (all, 0),
+            (Some((ci, _)), false) if i0 > ci => (0, 0),
+            (Some((ci, cj)), false) => {
                 // Rows above the current one, then the current row left of it.
                 let row = j1.min(cj).saturating_sub(j0) as u64;
                 (computed(i0, ci, j0, j1) + row, (j0..j1).contains(&cj) as u64)
             }
-            (Some((_, cj)), Pass::Bwd) if j1 <= cj => (all, 0),
-            (Some((_, cj)), Pass::Bwd) if j0 > cj => (0, 0),
-            (Some((ci, cj)), Pass::Bwd) => {
+            (Some((_, cj)), true) if j1 <= cj => (all, 0),
+            (Some((_, cj)), true) if j0 > cj => (0, 0),
+            (Some((ci, cj)), true) => {
                 // Columns left of the current one, then the current column above it.
                 let col = (f.first_row(cj).max(i0)..ci.min(i1)).len() as u64;
                 (computed(i0, i1, j0, cj) + col, (i0..i1).contains(&ci) as u64)
@@ -137,14 +136,14 @@ pub fn pixel_spans(
         let b_all = cols[1..].partition_point(|&j1| j1 <= c(i0));
         let b_none = cols[..pw].partition_point(|&j0| j0 < c(i1 - 1));
         // The computed part: uniform, or cut where the pass stands.
-        let (lo, hi) = match (front.cur, pass) {
+        let (lo, hi) = match (front.cur, front.kv_outer) {
             (None, _) if front.all_done => (b_all, b_all),
             (None, _) => (0, 0),
-            (Some((ci, _)), Pass::Fwd) if i1 <= ci => (b_all, b_all),
-            (Some((ci, _)), Pass::Fwd) if i0 > ci => (0, 0),
-            (Some(_), Pass::Fwd) => (0, b_all),
+            (Some((ci, _)), false) if i1 <= ci => (b_all, b_all),
+            (Some((ci, _)), false) if i0 > ci => (0, 0),
+            (Some(_), false) => (0, b_all),
             // Columns left of the pixel column holding cj are done, right of it to do.
-            (Some((_, cj)), Pass::Bwd) => {
+            (Some((_, cj)), true) => {
                 let b = cols[1..].partition_point(|&j1| j1 <= cj).min(b_all);
                 (b, (b + 1).min(b_all))
             }
@@ -312,6 +311,7 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::flash::io::Order;
     use crate::sim::flash::Params;
     use proptest::prelude::*;
 
@@ -462,9 +462,11 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(60))]
         #[test]
         fn pixel_counts_are_the_tiles_they_cover(n in 1usize..200, bq in 1usize..30, bk in 1usize..30,
-                                                 causal in any::<bool>(), bwd in any::<bool>(),
+                                                 causal in any::<bool>(), bwd in any::<bool>(), kv in any::<bool>(),
                                                  pw in 1usize..12, ph in 1usize..12, frac in 0.0f64..1.05) {
-            let f = sched(n, bq, bk, causal);
+            // FlashAttention-1's order steps the forward pass K/V outer too.
+            let order = if kv { Order::KvOuter } else { Order::QOuter };
+            let f = sched(n, bq, bk, causal).with_order(order);
             let pass = if bwd { Pass::Bwd } else { Pass::Fwd };
             let step = ((f.steps() + 1) as f64 * frac) as u64;
             let (tr, tc) = (f.tile_rows(), f.tile_cols());

@@ -153,12 +153,13 @@ proptest! {
 /// The routes that are not panels, as their pages read a query: their
 /// specs (through `params::parse`) and, for the deck, the per-view
 /// parameters (through `deck::read_link`).
-const PAGES: [&str; 3] = ["", "practice", "deck"];
+const PAGES: [&str; 4] = ["", "practice", "deck", "lecture"];
 
 fn page_specs(route: &str) -> &'static [crate::params::ParamSpec] {
     match route {
         "" => &crate::params::HOME_PARAMS,
         "practice" => &crate::practice::ROUND_PARAMS,
+        "lecture" => &crate::params::LECTURE_PARAMS,
         _ => &crate::deck::LINK_PARAMS,
     }
 }

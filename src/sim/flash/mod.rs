@@ -125,6 +125,9 @@ pub struct Flash {
     pub p: Params,
     tr: usize,
     tc: usize,
+    /// Which loop is outside in the forward pass (the backward pass always
+    /// steps key blocks outer).
+    order: io::Order,
     pub numeric: Option<Numeric>,
 }
 
@@ -221,7 +224,26 @@ impl Flash {
     /// The tile schedule and ledger only (no numbers): O(1) for any n.
     pub fn schedule_only(p: Params) -> Self {
         let p = p.normalised();
-        Flash { p, tr: p.n.div_ceil(p.bq), tc: p.n.div_ceil(p.bk), numeric: None }
+        Flash { p, tr: p.n.div_ceil(p.bq), tc: p.n.div_ceil(p.bk), order: io::Order::QOuter, numeric: None }
+    }
+
+    /// The same schedule stepped in `order` forward: FlashAttention-1 steps
+    /// key/value blocks outer (`(0, 0), (1, 0), …` down key block 0's
+    /// column first), FlashAttention-2 query blocks outer. The tiles, the
+    /// numbers and the ledger do not depend on it; the step order does.
+    pub fn with_order(mut self, order: io::Order) -> Self {
+        self.order = order;
+        self
+    }
+
+    pub fn order(&self) -> io::Order {
+        self.order
+    }
+
+    /// Does `pass` step key/value blocks in its outer loop? The backward
+    /// pass always does; the forward pass with FlashAttention-1's order.
+    pub fn kv_outer(&self, pass: Pass) -> bool {
+        pass == Pass::Bwd || self.order == io::Order::KvOuter
     }
 
     /// Are masked tiles skipped (causal, FlashAttention-2)?
@@ -250,7 +272,8 @@ impl Flash {
         }
     }
 
-    /// Forward: computed tiles before query block `i` (`0 ≤ i ≤ tr`). For
+    /// Query blocks outer (forward, FlashAttention-2's order): computed tiles
+    /// before query block `i` (`0 ≤ i ≤ tr`). For
     /// `i < tr − 1` block `i` computes `⌊((i+1)·bq − 1)/bk⌋ + 1` key blocks
     /// (never more than tc), the last block all tc: a floor sum.
     fn fwd_start(&self, i: usize) -> u64 {
@@ -263,7 +286,8 @@ impl Flash {
             self.fwd_start(self.tr - 1) + self.tc as u64
         }
     }
-    /// Backward: computed tiles before key block `j` (`0 ≤ j ≤ tc`): each key
+    /// Key/value blocks outer (backward, and forward in FlashAttention-1's
+    /// order): computed tiles before key block `j` (`0 ≤ j ≤ tc`): each key
     /// block computes query blocks `⌊j·bk/bq⌋..tr`.
     fn bwd_start(&self, j: usize) -> u64 {
         let (bq, bk) = (self.p.bq as u64, self.p.bk as u64);
@@ -314,15 +338,12 @@ impl Flash {
             }
             lo
         };
-        Some(match pass {
-            Pass::Fwd => {
-                let i = last_start_le(self.tr, &|i| self.fwd_start(i));
-                (i, (k - self.fwd_start(i)) as usize)
-            }
-            Pass::Bwd => {
-                let j = last_start_le(self.tc, &|j| self.bwd_start(j));
-                (self.first_row(j) + (k - self.bwd_start(j)) as usize, j)
-            }
+        Some(if self.kv_outer(pass) {
+            let j = last_start_le(self.tc, &|j| self.bwd_start(j));
+            (self.first_row(j) + (k - self.bwd_start(j)) as usize, j)
+        } else {
+            let i = last_start_le(self.tr, &|i| self.fwd_start(i));
+            (i, (k - self.fwd_start(i)) as usize)
         })
     }
 
@@ -331,9 +352,10 @@ impl Flash {
         if self.skipped(i, j) {
             return None;
         }
-        Some(match pass {
-            Pass::Fwd => self.fwd_start(i) + j as u64 + 1,
-            Pass::Bwd => self.bwd_start(j) + (i - self.first_row(j)) as u64 + 1,
+        Some(if self.kv_outer(pass) {
+            self.bwd_start(j) + (i - self.first_row(j)) as u64 + 1
+        } else {
+            self.fwd_start(i) + j as u64 + 1
         })
     }
 

@@ -3,8 +3,8 @@
 use super::*;
 
 /// One pass of one configuration, step by step: step `t` (1-based) computes
-/// one tile, in the pass's order (query blocks outer forward, key blocks
-/// outer backward).
+/// one tile, in the pass's order (forward: query blocks outer, or key/value
+/// blocks outer in FlashAttention-1's order; backward: key blocks outer).
 pub struct FlashRun {
     pub flash: Flash,
     pub pass: Pass,
@@ -28,13 +28,13 @@ impl FlashRun {
     pub fn next_tile(&self, cur: Option<(usize, usize)>) -> Option<(usize, usize)> {
         let f = &self.flash;
         let (tr, tc) = (f.tr, f.tc);
-        match (self.pass, cur) {
-            (Pass::Fwd, None) => Some((0, 0)),
-            (Pass::Bwd, None) => Some((f.first_row(0), 0)),
-            (Pass::Fwd, Some((i, j))) if j + 1 < f.cols_in_row(i) => Some((i, j + 1)),
-            (Pass::Fwd, Some((i, _))) => (i + 1 < tr).then_some((i + 1, 0)),
-            (Pass::Bwd, Some((i, j))) if i + 1 < tr => Some((i + 1, j)),
-            (Pass::Bwd, Some((_, j))) => (j + 1 < tc).then(|| (f.first_row(j + 1), j + 1)),
+        match (f.kv_outer(self.pass), cur) {
+            (false, None) => Some((0, 0)),
+            (true, None) => Some((f.first_row(0), 0)),
+            (false, Some((i, j))) if j + 1 < f.cols_in_row(i) => Some((i, j + 1)),
+            (false, Some((i, _))) => (i + 1 < tr).then_some((i + 1, 0)),
+            (true, Some((i, j))) if i + 1 < tr => Some((i + 1, j)),
+            (true, Some((_, j))) => (j + 1 < tc).then(|| (f.first_row(j + 1), j + 1)),
         }
     }
 }

@@ -204,6 +204,50 @@ fn step_order_and_inverse() {
     }
 }
 
+/// Issue 32: FlashAttention-1's order (`order=kv`) steps key/value blocks in
+/// the outer loop forward: down key block 0's column first, then key block
+/// 1's; FlashAttention-2's order along query block 0's row first.
+#[test]
+fn fa1_order_steps_key_value_blocks_outer_forward() {
+    use io::Order;
+    // The lecture's slide 49 shape: n = 256, 32 × 32 blocks, causal, FA-1
+    // computes every tile (the mask inside them).
+    let p = Params { skip_masked: false, ..params(256, 64, 32, 32, true, 1) };
+    let fa1 = Flash::schedule_only(p).with_order(Order::KvOuter);
+    let fa2 = Flash::schedule_only(p);
+    assert_eq!((fa1.steps(), fa1.tile_rows()), (64, 8));
+    // (query block, key block) at steps 1, 2, 8, 9: K/V outer walks i first.
+    let at = |f: &Flash, t| f.tile_at(Pass::Fwd, t).unwrap();
+    assert_eq!([at(&fa1, 1), at(&fa1, 2), at(&fa1, 8), at(&fa1, 9)], [(0, 0), (1, 0), (7, 0), (0, 1)]);
+    assert_eq!([at(&fa2, 1), at(&fa2, 2), at(&fa2, 8), at(&fa2, 9)], [(0, 0), (0, 1), (0, 7), (1, 0)]);
+    // Every step: the key block never goes back, and within one key block the
+    // query block rises by one; the inverse and the O(1) next tile agree.
+    for f in [&fa1, &Flash::schedule_only(params(100, 4, 16, 24, true, 2)).with_order(Order::KvOuter)] {
+        assert!(f.kv_outer(Pass::Fwd) && f.kv_outer(Pass::Bwd));
+        let run = FlashRun::new(Flash::schedule_only(f.p).with_order(Order::KvOuter), Pass::Fwd);
+        let mut prev: Option<(usize, usize)> = None;
+        for t in 1..=f.steps() {
+            let (i, j) = f.tile_at(Pass::Fwd, t).unwrap();
+            assert_eq!(f.step_of(Pass::Fwd, i, j), Some(t));
+            assert_eq!(run.next_tile(prev), Some((i, j)));
+            if let Some((pi, pj)) = prev {
+                assert!(
+                    j == pj && i == pi + 1 || j == pj + 1 && i == f.first_row(j),
+                    "step {t}: {prev:?} → {:?}",
+                    (i, j)
+                );
+            }
+            prev = Some((i, j));
+        }
+        assert_eq!(run.next_tile(prev), None);
+        // The same forward order as the backward pass; the tiles, numbers and
+        // bytes do not depend on the order.
+        assert!((1..=f.steps()).all(|t| f.tile_at(Pass::Fwd, t) == f.tile_at(Pass::Bwd, t)));
+    }
+    assert!(!fa2.kv_outer(Pass::Fwd) && fa2.kv_outer(Pass::Bwd));
+    assert_eq!(fa1.hbm_bytes_flash(Pass::Fwd), fa2.hbm_bytes_flash(Pass::Fwd));
+}
+
 #[test]
 fn the_largest_grids_cost_nothing_to_schedule() {
     // 65536² one-element tiles: 2³² steps, with no table of any size.
@@ -295,9 +339,11 @@ proptest! {
 
     #[test]
     fn every_pass_obeys_the_steppable_laws(n in 1usize..200, bq in 1usize..40, bk in 1usize..40,
-                                            causal in any::<bool>(), bwd in any::<bool>()) {
+                                            causal in any::<bool>(), bwd in any::<bool>(), kv in any::<bool>()) {
         let pass = if bwd { Pass::Bwd } else { Pass::Fwd };
-        crate::sim::check_steppable_laws(&FlashRun::new(Flash::schedule_only(params(n, 2, bq, bk, causal, 0)), pass));
+        let order = if kv { io::Order::KvOuter } else { io::Order::QOuter };
+        let f = Flash::schedule_only(Params { skip_masked: !kv, ..params(n, 2, bq, bk, causal, 0) }).with_order(order);
+        crate::sim::check_steppable_laws(&FlashRun::new(f, pass));
     }
 
     #[test]

@@ -80,9 +80,15 @@ pub fn flash_pass(v: &Values) -> Pass {
     }
 }
 
+/// The schedule in the chosen loop order (`order=kv`: FlashAttention-1,
+/// key/value blocks outer forward), no numbers: O(1) to build, any n.
+pub fn flash_schedule(v: &Values) -> Flash {
+    Flash::schedule_only(flash_params(v)).with_order(ledger::order(v))
+}
+
 /// The chosen pass over the schedule (no numbers: O(1) to build, any n).
 pub fn flash_run(v: &Values) -> FlashRun {
-    FlashRun::new(Flash::schedule_only(flash_params(v)), flash_pass(v))
+    FlashRun::new(flash_schedule(v), flash_pass(v))
 }
 
 /// The largest query or key block the sliders offer: n. A larger one from
@@ -238,7 +244,11 @@ pub fn caption(lang: Lang, f: &Flash, pass: Pass, step: u64) -> String {
         None => tr(lang, "flash.start"),
         Some((i, j)) => trf(
             lang,
-            if pass == Pass::Fwd { "flash.current.fwd" } else { "flash.current.bwd" },
+            match pass {
+                Pass::Bwd => "flash.current.bwd",
+                Pass::Fwd if f.kv_outer(pass) => "flash.current.fwd-kv",
+                Pass::Fwd => "flash.current.fwd",
+            },
             &[("t", &step.to_string()), ("i", &i.to_string()), ("j", &j.to_string())],
         ),
     }
@@ -399,6 +409,40 @@ mod tests {
         ]));
         assert!(notices.is_empty(), "{notices:?}");
         v
+    }
+
+    /// Issue 32: slide 49's view (`order=kv`, FlashAttention-1) steps K/V
+    /// blocks outer, as its note says ("blocks of K and V are copied into
+    /// SRAM, blocks of Q stream through"), and its caption says so.
+    #[test]
+    fn slide_49_steps_key_value_blocks_outer() {
+        crate::topics::install_texts();
+        let view = crate::lecture_deck::VIEWS.iter().find(|x| x.id == "s49").unwrap();
+        let (v, notices) = META.parse(&crate::lecture_deck::query_pairs(view.url));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(v.choice("order"), "kv");
+        let run = flash_run(&v);
+        let f = &run.flash;
+        // FlashAttention-1 computes the masked tiles too: 8 × 8, none skipped.
+        assert_eq!((f.tiles_computed(), f.tiles_skipped()), (64, 0));
+        assert_eq!(
+            [run.state_at(1).tile, run.state_at(2).tile, run.state_at(9).tile],
+            [Some((0, 0)), Some((1, 0)), Some((0, 1))]
+        );
+        assert_eq!(
+            caption(Lang::En, f, Pass::Fwd, 2),
+            "Step 2: key block 0 × query block 1: Kⱼ, Vⱼ stay in SRAM; Qᵢ, Oᵢ, ℓᵢ, mᵢ are read from HBM, updated and written back"
+        );
+        assert!(caption(Lang::Zh, f, Pass::Fwd, 2).starts_with("第 2 步：key 块 0 × query 块 1"));
+        // The view's step 20: key block 2 (16 tiles before it), query block 3.
+        assert_eq!(run.state_at(20).tile, Some((3, 2)));
+        assert_eq!(run.state_at(3).tile, Some((2, 0)));
+        // Before the fix, `order=kv` kept query blocks outer: step 2 was query
+        // block 0 × key block 1 (nothing skipped). Without `order`,
+        // FlashAttention-2: query blocks outer, the masked tiles skipped.
+        let fa2 = flash_run(&lecture());
+        assert_eq!([fa2.state_at(2).tile, fa2.state_at(3).tile], [Some((1, 0)), Some((1, 1))]);
+        assert!(caption(Lang::En, &fa2.flash, Pass::Fwd, 3).starts_with("Step 3: query block 1 × key block 1"));
     }
 
     #[test]

@@ -76,7 +76,10 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let params = super::flash_params(v);
     let pass = super::flash_pass(v);
     // The schedule: a handful of integers, whatever n.
-    let run = use_memo((params, pass), |&(params, pass)| FlashRun::new(Flash::schedule_only(params), pass));
+    let order = super::ledger::order(v);
+    let run = use_memo((params, pass, order), |&(params, pass, order)| {
+        FlashRun::new(Flash::schedule_only(params).with_order(order), pass)
+    });
     let sim = &run.flash;
     let key: Key = params.numeric_key();
     let numeric = sim.p.n <= NUMERIC_MAX_N;
@@ -86,14 +89,15 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let caption = super::caption(ctx.lang, sim, pass, step);
     let scene = {
         let run = run.clone();
-        use_memo((params, pass, step, width as u32, ctx.present, caption.clone()), move |(_, pass, s, w, _, cap)| {
-            SceneRef(Rc::new(draw(&run.flash, *pass, *s, &theme, *w as f64, cap)))
-        })
+        use_memo(
+            (params, pass, order, step, width as u32, ctx.present, caption.clone()),
+            move |(_, pass, _, s, w, _, cap)| SceneRef(Rc::new(draw(&run.flash, *pass, *s, &theme, *w as f64, cap))),
+        )
     };
     let export = {
         let run = run.clone();
         let lang = ctx.lang;
-        use_memo((params, pass, width as u32, ctx.present, lang), move |&(params, pass, w, _, lang)| Export {
+        use_memo((params, pass, order, width as u32, ctx.present, lang), move |&(params, pass, _, w, _, lang)| Export {
             name: format!("flash-{}-n{}-d{}", if pass == Pass::Fwd { "fwd" } else { "bwd" }, params.n, params.d),
             scene_at: Rc::new(move |s| {
                 let cap = super::caption(lang, &run.flash, pass, s);
@@ -125,16 +129,19 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let block = super::trace_block(pass, tile, numeric);
     let trace = {
         let run = run.clone();
-        use_memo((key, block), move |(_, block)| block.map(|i| run.flash.row_trace(i, ROWS_SHOWN, MAX_D_SHOWN)))
+        // Keyed by all the parameters: the tiles a block computes depend on the
+        // order too (FlashAttention-1 computes the masked ones).
+        use_memo((params, block), move |(_, block)| block.map(|i| run.flash.row_trace(i, ROWS_SHOWN, MAX_D_SHOWN)))
     };
-    let rows_view = match (pass, tile, trace.as_ref()) {
-        (Pass::Fwd, Some((i, j)), Some(trace)) => html! {
+    let state = tile.and_then(|(_, j)| trace.as_ref().as_ref().and_then(|t| t.get(j)));
+    let rows_view = match (pass, tile, state) {
+        (Pass::Fwd, Some((i, j)), Some(state)) => html! {
             <>
                 <h2 class="chart-title">{ ctx.tf("flash.rows", &[("i", &i.to_string())]) }</h2>
                 <table class="ledger" data-testid="flash-rows">
                     <thead><tr><th>{ ctx.t("flash.row") }</th><th>{"mᵢ"}</th><th>{"ℓᵢ"}</th><th>{"e^(m − m′)"}</th><th>{"Oᵢ[0..3] / ℓᵢ"}</th></tr></thead>
                     <tbody>
-                        { for super::row_lines(sim, i, j, &trace[j]).into_iter().map(|r| html! { <tr>
+                        { for super::row_lines(sim, i, j, state).into_iter().map(|r| html! { <tr>
                             <td>{ r.row }</td>
                             <td class="mono">{ r.m }</td>
                             <td class="mono">{ r.l }</td>

@@ -22,6 +22,7 @@ pub mod player;
 pub mod practice;
 pub mod readouts;
 pub mod slider;
+pub mod storage;
 pub mod texts;
 pub mod tools;
 pub mod url_state;

@@ -46,25 +46,23 @@ const ANSWERED_KEY: &str = "warpscope.practice.answered";
 /// grade and the answer. The link itself stays a plain question, unrevealed
 /// for anyone it is shared with: the prediction was this learner's.
 pub fn mark_answered(q: &Question, given: Option<Given>) {
-    use gloo::storage::{SessionStorage, Storage};
     let given = match given {
         Some(Given::Number(x)) => format!("n{x}"),
         Some(Given::Choice(i)) => format!("c{i}"),
         None => "-".into(),
     };
-    let _ = SessionStorage::set(ANSWERED_KEY, format!("{}|{}|{given}", q.topic, q.seed));
+    let _ = super::storage::session_set_json(ANSWERED_KEY, &format!("{}|{}|{given}", q.topic, q.seed));
 }
 
 /// The prediction left by [`mark_answered`] for this question, taken (once).
 fn take_answered(q: &Question) -> Option<Option<Given>> {
-    use gloo::storage::{SessionStorage, Storage};
-    let s = SessionStorage::get::<String>(ANSWERED_KEY).ok()?;
+    let s = super::storage::session_get_json::<String>(ANSWERED_KEY)?;
     let mut parts = s.splitn(3, '|');
     let (topic, seed, given) = (parts.next()?, parts.next()?, parts.next()?);
     if topic != q.topic || seed != q.seed.to_string() {
         return None;
     }
-    SessionStorage::delete(ANSWERED_KEY);
+    let _ = super::storage::session_remove(ANSWERED_KEY);
     match (given.get(..1), given.get(1..)) {
         (Some("n"), Some(x)) => Some(x.parse().ok().map(Given::Number)),
         (Some("c"), Some(i)) => Some(i.parse().ok().map(Given::Choice)),

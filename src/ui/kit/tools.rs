@@ -4,9 +4,9 @@
 //! `deck_page`, the landing page's "continue" link is the shell's.
 
 use super::ctx::{self, key_belongs_to_control, query_pairs, AppCtx, MetaRef, Route};
-use crate::deck::{present_hash, view_url, Deck, View};
+use super::storage::{self, Trouble};
+use crate::deck::{add_view, present_hash, read_stored, view_url, AddRefused, Deck, Stored, View};
 use gloo::events::EventListener;
-use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -18,12 +18,37 @@ pub const LIVE_KEY: &str = "warpscope.deck.live";
 /// The last panel visited (landing page: "continue").
 pub const LAST_KEY: &str = "warpscope.last";
 
-pub fn load(key: &str) -> Deck {
-    LocalStorage::get::<Deck>(key).ok().and_then(|d| d.checked(&ctx::is_route).ok()).unwrap_or_default()
+/// The deck stored under `key`, every view kept (those that fail a check
+/// marked), or why it could not be read (then kept, never written over).
+pub fn load_stored(key: &str) -> Stored {
+    read_stored(storage::get(key).as_deref(), &ctx::is_route)
 }
 
-pub fn store(key: &str, deck: &Deck) {
-    let _ = LocalStorage::set(key, deck);
+pub fn load(key: &str) -> Deck {
+    load_stored(key).deck
+}
+
+/// Store a deck; when the browser refuses (storage full or blocked) the
+/// page keeps it in memory and says why.
+pub fn store(key: &str, deck: &Deck) -> Result<(), Trouble> {
+    storage::set_json(key, deck)
+}
+
+/// "the browser's storage is full." / "… blocks site data.".
+pub fn trouble_why(ctx: &AppCtx, t: Trouble) -> String {
+    ctx.t(match t {
+        Trouble::Blocked => "storage.why.blocked",
+        Trouble::Full => "storage.why.full",
+    })
+}
+
+/// What "+ Deck" did: added (and saved), refused (nothing written), or
+/// added in this page only (the browser would not save it).
+#[derive(Clone, Debug, PartialEq)]
+enum AddStatus {
+    Added(usize),
+    Refused(AddRefused),
+    Unsaved(Trouble, usize),
 }
 
 /// Give the keys back to the page (the player, the deck): blur a focused
@@ -50,9 +75,10 @@ pub fn deck_go(lang: &str, k: usize) -> bool {
     super::dom::window().location().set_hash(&present_hash(view, k, lang)).is_ok()
 }
 
-/// Present `deck` from its first view.
+/// Present `deck` from its first view (from this page's memory if the
+/// browser will not store it: never a deck presented earlier).
 pub fn present(deck: &Deck, lang: &str) {
-    store(LIVE_KEY, deck);
+    let _ = store(LIVE_KEY, deck);
     deck_go(lang, 1);
 }
 
@@ -95,9 +121,9 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let id = p.meta.0.id;
     use_effect_with(id, |id| {
-        let _ = LocalStorage::set(LAST_KEY, *id);
+        let _ = storage::set_json(LAST_KEY, *id);
     });
-    let added = use_state(|| None::<usize>);
+    let added = use_state(|| None::<AddStatus>);
     // Views in the deck (read once; "+ Deck" updates it).
     let in_deck = use_state(|| load(DECK_KEY).views.len());
     let embed_code = use_state(|| None::<String>);
@@ -107,13 +133,19 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
         let title = p.title.clone();
         Callback::from(move |_: MouseEvent| {
             let url = current_view_url();
-            let mut deck = load(DECK_KEY);
-            if deck.views.len() < crate::deck::MAX_VIEWS {
-                deck.views.push(View { url: url.clone(), title: title.clone(), note: String::new() });
-                store(DECK_KEY, &deck);
-            }
-            added.set(Some(deck.views.len()));
-            in_deck.set(deck.views.len());
+            let stored = load_stored(DECK_KEY);
+            // Checked before anything is written: a view the stored deck
+            // would refuse on its next read is refused here.
+            let view = View { url, title: title.clone(), note: String::new() };
+            let status = match add_view(&stored, view, &ctx::is_route) {
+                Err(why) => AddStatus::Refused(why),
+                Ok(deck) => match store(DECK_KEY, &deck) {
+                    Ok(()) => AddStatus::Added(deck.views.len()),
+                    Err(t) => AddStatus::Unsaved(t, deck.views.len()),
+                },
+            };
+            in_deck.set(load(DECK_KEY).views.len());
+            added.set(Some(status));
         })
     };
     let embed = {
@@ -168,10 +200,22 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
             <button class="tool" data-testid="deck-add" title={ctx.t("frame.deck-add.title")} onclick={add}>
                 { ctx.t("frame.deck-add") }
             </button>
-            if let Some(n) = *added {
-                { added_to_deck(&ctx, "deck-added", &ctx.tf("frame.deck-added", &[("n", &n.to_string())])) }
-            }
-            if added.is_none() {
+            { match (*added).clone() {
+                None => html! {},
+                Some(AddStatus::Added(n)) => added_to_deck(&ctx, "deck-added", &ctx.tf("frame.deck-added", &[("n", &n.to_string())])),
+                Some(AddStatus::Refused(why)) => html! {
+                    <span class="tool-status bad" role="alert" data-testid="deck-refused">{ refused_text(&ctx, &why) }</span>
+                },
+                Some(AddStatus::Unsaved(t, n)) => html! {
+                    <span class="tool-status bad" role="alert" data-testid="deck-unsaved">
+                        { ctx.tf("frame.deck-unsaved", &[("why", &trouble_why(&ctx, t)), ("n", &n.to_string())]) }{" "}
+                        <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(ctx.globals())}>
+                            { ctx.t("frame.deck-open") }
+                        </Link<Route, Vec<(String, String)>>>
+                    </span>
+                },
+            } }
+            if !matches!(*added, Some(AddStatus::Added(_) | AddStatus::Unsaved(..))) {
                 <Link<Route, Vec<(String, String)>> to={Route::Deck} query={Some(deck_query(&ctx))}
                     classes="tool deck-open" >
                     <span title={ctx.t("frame.deck-open.title")} data-testid="deck-open">
@@ -195,6 +239,18 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
             }
             { copied(&ctx, "frame.embed.copied", "embed-code", &embed_code) }
         </>
+    }
+}
+
+/// Why "+ Deck" added nothing.
+fn refused_text(ctx: &AppCtx, why: &AddRefused) -> String {
+    match why {
+        AddRefused::TooLong { len, max } => {
+            ctx.tf("frame.deck-refused.long", &[("len", &len.to_string()), ("max", &max.to_string())])
+        }
+        AddRefused::BadUrl => ctx.t("frame.deck-refused.url"),
+        AddRefused::Full { max } => ctx.tf("frame.deck-refused.full", &[("max", &max.to_string())]),
+        AddRefused::Unreadable => ctx.t("frame.deck-refused.unreadable"),
     }
 }
 
@@ -259,7 +315,7 @@ pub fn DeckProgress() -> Html {
     let go = |to: usize| Callback::from(move |_: MouseEvent| _ = deck_go(lang, to));
     let keep = {
         let deck = deck.clone();
-        Callback::from(move |_: MouseEvent| store(DECK_KEY, &deck))
+        Callback::from(move |_: MouseEvent| _ = store(DECK_KEY, &deck))
     };
     html! {
         <div class="deck-bar" data-testid="deck-bar" data-view={k.to_string()} data-views={n.to_string()}>

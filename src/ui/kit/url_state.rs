@@ -217,6 +217,10 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
                 }
                 let pairs = query_pairs(&location);
                 let (values, found) = read(meta, pairs.as_deref());
+                // Only globals changed (practice mode adding its `q`, the
+                // language): the notices about this panel's values stand.
+                let globals_only = found.is_empty()
+                    && matches!((&writer.borrow().shown, &pairs), (Some(a), Some(b)) if crate::params::same_own_query(a, b));
                 {
                     let mut w = writer.borrow_mut();
                     w.shown = pairs;
@@ -227,7 +231,9 @@ pub fn use_url_state(meta: &'static TopicMeta) -> UrlState {
                     w.seq = 0;
                 }
                 dispatch.dispatch(Action::Replace(values));
-                notices.set(Rc::new(found));
+                if !globals_only {
+                    notices.set(Rc::new(found));
+                }
             });
             move || drop(listener)
         });

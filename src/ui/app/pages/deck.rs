@@ -2,11 +2,12 @@
 //! present them, export and import them as JSON, copy one link that carries
 //! the whole deck.
 
-use crate::deck::{read_json, read_link, Deck, DeckError};
+use crate::deck::{read_json, read_link, read_stored, Deck, DeckError, Stored, View};
 use crate::i18n::notice_text;
 use crate::params::Notice;
 use crate::ui::kit::ctx::{self, query_pairs, AppCtx};
-use crate::ui::kit::tools::{base_url, copied, copy_text, load, present, store, DECK_KEY};
+use crate::ui::kit::storage::Trouble;
+use crate::ui::kit::tools::{base_url, copied, copy_text, load_stored, present, store, trouble_why, DECK_KEY};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -20,7 +21,13 @@ use yew_router::prelude::*;
 pub fn DeckPage() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let location = use_location().expect("inside a router");
-    let deck = use_state(|| load(DECK_KEY));
+    // Every stored view, those failing a check marked; a stored text that
+    // is not a deck is kept, and nothing but Clear writes over it.
+    let stored = use_state(|| load_stored(DECK_KEY));
+    let deck = &stored.deck;
+    // The last write the browser refused (storage full or blocked): the
+    // deck is then this page's, until it is left.
+    let unsaved = use_state(|| None::<(Trouble, bool)>);
     // What the last import said (an error or what it changed): cleared by
     // the next import and by any new link.
     let problem = use_state(|| None::<String>);
@@ -43,13 +50,24 @@ pub fn DeckPage() -> Html {
             }
         });
     }
+    // Write `d` (from an edit, `imported` or not), and show it.
+    let save = {
+        let (stored, unsaved) = (stored.clone(), unsaved.clone());
+        Rc::new(move |d: Deck, imported: bool| {
+            unsaved.set(store(DECK_KEY, &d).err().map(|t| (t, imported)));
+            stored.set(recheck(d));
+        })
+    };
     let update = {
-        let deck = deck.clone();
+        let (stored, save) = (stored.clone(), save.clone());
         Rc::new(move |f: &dyn Fn(&mut Deck)| {
-            let mut d = (*deck).clone();
+            // A stored text that could not be read is never written over.
+            if stored.unreadable.is_some() {
+                return;
+            }
+            let mut d = stored.deck.clone();
             f(&mut d);
-            store(DECK_KEY, &d);
-            deck.set(d);
+            save(d, false);
         })
     };
     let text_input = |f: fn(&mut Deck, usize, String), i: usize| {
@@ -66,7 +84,7 @@ pub fn DeckPage() -> Html {
         Callback::from(move |_: MouseEvent| crate::ui::kit::dom::download("warpscope-deck.json", &deck.to_json()))
     };
     let import = {
-        let deck = deck.clone();
+        let save = save.clone();
         let problem = problem.clone();
         let imported = imported.clone();
         let ctx = ctx.clone();
@@ -75,13 +93,13 @@ pub fn DeckPage() -> Html {
             let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
             // The same file chosen again is a new import.
             input.set_value("");
-            let (deck, problem, imported, ctx) = (deck.clone(), problem.clone(), imported.clone(), ctx.clone());
+            let (save, problem, imported, ctx) = (save.clone(), problem.clone(), imported.clone(), ctx.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
                 match read_json(&text.unwrap_or_default(), &ctx::is_route) {
                     Ok((d, notices)) => {
-                        store(DECK_KEY, &d);
-                        deck.set(d);
+                        // An import replaces the deck on purpose (an unreadable one too).
+                        save(d, true);
                         problem.set(None);
                         imported.set(notices);
                     }
@@ -109,9 +127,10 @@ pub fn DeckPage() -> Html {
         let deck = deck.clone();
         Callback::from(move |_: MouseEvent| present(&deck, lang))
     };
+    // Clear is the one edit that writes over a stored deck that could not be read.
     let clear = {
-        let update = update.clone();
-        Callback::from(move |_: MouseEvent| update(&|d: &mut Deck| *d = Deck::default()))
+        let save = save.clone();
+        Callback::from(move |_: MouseEvent| save(Deck::default(), false))
     };
     let title_input = {
         let update = update.clone();
@@ -123,11 +142,21 @@ pub fn DeckPage() -> Html {
         })
     };
     let empty = deck.views.is_empty();
+    let unreadable = stored.unreadable.is_some();
     html! {
         <div class="deck-page" data-testid="deck-page" data-views={deck.views.len().to_string()}>
             <h1>{ ctx.t("deck.title") }</h1>
             <p class="lead">{ ctx.t("deck.intro") }</p>
             { notices_block(&ctx, &link, (*problem).clone(), &imported) }
+            if let Some(why) = stored.unreadable.clone() {
+                <p class="notices" role="alert" data-testid="deck-unreadable">{ ctx.tf("deck.unreadable", &[("why", &why)]) }</p>
+            }
+            if let Some((t, imported)) = *unsaved {
+                <p class="notices" role="alert" data-testid="deck-unsaved">
+                    { ctx.tf(if imported { "deck.import-unsaved" } else { "deck.unsaved" },
+                        &[("why", &trouble_why(&ctx, t)), ("n", &deck.views.len().to_string())]) }
+                </p>
+            }
             if let (Some(Ok(d)), false) = (&link.deck, link.notices.is_empty()) {
                 <p class="deck-held" data-testid="deck-link-held">
                     { ctx.tf("deck.link-held", &[("n", &d.views.len().to_string())]) }{" "}
@@ -140,7 +169,7 @@ pub fn DeckPage() -> Html {
             <label class="deck-name">{ ctx.t("deck.name") }
                 <input type="text" value={deck.title.clone()} oninput={title_input} data-testid="deck-name" />
             </label>
-            if empty {
+            if empty && !unreadable {
                 <p class="muted" data-testid="deck-empty">{ ctx.t("deck.empty") }</p>
             }
             <ol class="deck-views">
@@ -148,14 +177,19 @@ pub fn DeckPage() -> Html {
                     let up = { let u = update.clone(); Callback::from(move |_: MouseEvent| u(&|d: &mut Deck| d.shift(i, -1))) };
                     let down = { let u = update.clone(); Callback::from(move |_: MouseEvent| u(&|d: &mut Deck| d.shift(i, 1))) };
                     let remove = { let u = update.clone(); Callback::from(move |_: MouseEvent| u(&|d: &mut Deck| { if i < d.views.len() { d.views.remove(i); } })) };
+                    let bad = stored.problem(i).map(|e| bad_view_text(&ctx, v, e));
                     html! {
-                        <li class="deck-view" data-testid="deck-view">
+                        <li class={classes!("deck-view", bad.is_some().then_some("bad"))} data-testid="deck-view"
+                            data-bad={bad.is_some().then_some("1")}>
                             <input type="text" class="deck-view-title" value={v.title.clone()} aria-label={ctx.t("deck.view-title")}
                                 oninput={text_input(|d, i, s| if let Some(v) = d.views.get_mut(i) { v.title = s }, i)} />
                             <input type="text" class="deck-view-note" value={v.note.clone()} placeholder={ctx.t("deck.note")}
                                 aria-label={ctx.t("deck.note")}
                                 oninput={text_input(|d, i, s| if let Some(v) = d.views.get_mut(i) { v.note = s }, i)} />
-                            <a class="deck-view-url mono" href={format!("#{}", v.url)}>{ v.url.clone() }</a>
+                            <a class="deck-view-url mono" href={format!("#{}", v.url)}>{ v.url.chars().take(300).collect::<String>() }</a>
+                            if let Some(why) = bad {
+                                <p class="check bad deck-view-bad" data-testid="deck-view-bad">{ why }</p>
+                            }
                             <span class="deck-view-buttons">
                                 <button class="tool" onclick={up} disabled={i == 0} aria-label={ctx.t("deck.up")}>{"↑"}</button>
                                 <button class="tool" onclick={down} disabled={i + 1 == deck.views.len()} aria-label={ctx.t("deck.down")}>{"↓"}</button>
@@ -172,7 +206,7 @@ pub fn DeckPage() -> Html {
                 <label class="tool file">{ ctx.t("deck.import") }
                     <input type="file" accept="application/json,.json" data-testid="deck-import" onchange={import} />
                 </label>
-                <button class="tool" data-testid="deck-clear" onclick={clear} disabled={empty}>{ ctx.t("deck.clear") }</button>
+                <button class="tool" data-testid="deck-clear" onclick={clear} disabled={empty && !unreadable}>{ ctx.t("deck.clear") }</button>
             </div>
             { copied(&ctx, "deck.share.copied", "deck-link", &shared) }
             <p class="muted">{ ctx.t("deck.keys") }</p>
@@ -203,6 +237,21 @@ fn notices_block(ctx: &AppCtx, link: &crate::deck::LinkRead, problem: Option<Str
             </ul>
         </div>
     }
+}
+
+/// A deck read back, its views that fail a check marked.
+fn recheck(d: Deck) -> Stored {
+    read_stored(Some(&d.to_json()), &ctx::is_route)
+}
+
+/// Why a stored view fails a check.
+fn bad_view_text(ctx: &AppCtx, v: &View, e: &DeckError) -> String {
+    let why = if v.url.len() > crate::deck::MAX_URL {
+        ctx.tf("deck.error.url-long", &[("len", &v.url.len().to_string()), ("max", &crate::deck::MAX_URL.to_string())])
+    } else {
+        deck_error(ctx, e)
+    };
+    ctx.tf("deck.bad-view", &[("why", &why)])
 }
 
 fn deck_error(ctx: &AppCtx, e: &DeckError) -> String {

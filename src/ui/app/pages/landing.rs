@@ -4,7 +4,6 @@
 use crate::topic::Part;
 use crate::topics::METAS as TOPICS;
 use crate::ui::kit::ctx::{AppCtx, Route};
-use gloo::storage::{LocalStorage, Storage};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
@@ -68,7 +67,7 @@ pub fn NotFoundPage(props: &NotFoundProps) -> Html {
 #[component]
 pub fn ContinueLink() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let last: Option<String> = LocalStorage::get::<String>(crate::ui::kit::tools::LAST_KEY).ok();
+    let last: Option<String> = crate::ui::kit::storage::get_json::<String>(crate::ui::kit::tools::LAST_KEY);
     let Some(t) = last.as_deref().and_then(crate::ui::kit::ctx::find) else { return html! {} };
     let title = ctx.t(&format!("topic.{}.title", t.id));
     html! {

@@ -9,8 +9,8 @@ use crate::lecture_deck::{self as lecture, Answered, Stop, Study, Sum, PARTS, SK
 use crate::practice::{self, Given, Grade};
 use crate::ui::kit::ctx::{query_pairs, AppCtx};
 use crate::ui::kit::practice::Ask;
-use crate::ui::kit::tools::{base_url, present, store, DECK_KEY};
-use gloo::storage::{LocalStorage, Storage};
+use crate::ui::kit::storage::{self, Trouble};
+use crate::ui::kit::tools::{base_url, present, store, trouble_why, DECK_KEY};
 use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -19,11 +19,11 @@ use yew_router::prelude::*;
 pub const STUDY_KEY: &str = "warpscope.lecture.study";
 
 fn load_study() -> Study {
-    LocalStorage::get::<Study>(STUDY_KEY).map(Study::checked).unwrap_or_default()
+    storage::get_json::<Study>(STUDY_KEY).map(Study::checked).unwrap_or_default()
 }
 
 fn save_study(s: &Study) {
-    let _ = LocalStorage::set(STUDY_KEY, s);
+    let _ = storage::set_json(STUDY_KEY, s);
 }
 
 /// `#/<url>` with `extra` global pairs added (`lang`, `embed`).
@@ -49,7 +49,7 @@ pub fn LecturePage() -> Html {
 #[component]
 fn PresentPage() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let copied = use_state(|| None::<usize>);
+    let copied = use_state(|| None::<Result<usize, Trouble>>);
     let lang = ctx.asked_lang.code();
     let deck = lecture::deck(&|k| ctx.t(k));
     let start = {
@@ -60,8 +60,7 @@ fn PresentPage() -> Html {
         let deck = deck.clone();
         let copied = copied.clone();
         Callback::from(move |_: MouseEvent| {
-            store(DECK_KEY, &deck);
-            copied.set(Some(deck.views.len()));
+            copied.set(Some(store(DECK_KEY, &deck).map(|()| deck.views.len())));
         })
     };
     let skipped: Vec<String> = SKIPPED.iter().map(|s| s.to_string()).collect();
@@ -76,8 +75,13 @@ fn PresentPage() -> Html {
                     href={format!("#/lecture?study=1&lang={lang}")}>{ ctx.t("lecture.study") }</a>
                 <button class="tool" data-testid="lecture-mine" title={ctx.t("lecture.mine.title")}
                     onclick={mine}>{ ctx.t("lecture.mine") }</button>
-                if let Some(n) = *copied {
+                if let Some(Ok(n)) = *copied {
                     { crate::ui::kit::tools::added_to_deck(&ctx, "lecture-mine-done", &ctx.tf("lecture.mine.done", &[("n", &n.to_string())])) }
+                }
+                if let Some(Err(t)) = *copied {
+                    <span class="tool-status bad" role="alert" data-testid="deck-unsaved">
+                        { ctx.tf("frame.deck-unsaved", &[("why", &trouble_why(&ctx, t)), ("n", &VIEWS.len().to_string())]) }
+                    </span>
                 }
             </div>
             <p class="muted">{ ctx.t("deck.keys") }</p>

@@ -11,7 +11,7 @@ use crate::ui::kit::practice::{
     fresh_seed, href, mark_answered, question_href, rich, use_set_query, Ask, HISTORY_KEY, HISTORY_LEN,
 };
 use crate::ui::kit::readouts::Notices;
-use gloo::storage::{LocalStorage, Storage};
+use crate::ui::kit::storage;
 use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -27,7 +27,7 @@ struct Record {
 }
 
 fn history() -> Vec<Record> {
-    LocalStorage::get::<Vec<Record>>(HISTORY_KEY).unwrap_or_default()
+    storage::get_json::<Vec<Record>>(HISTORY_KEY).unwrap_or_default()
 }
 
 fn remember(r: Record) {
@@ -37,7 +37,7 @@ fn remember(r: Record) {
     }
     h.insert(0, r);
     h.truncate(HISTORY_LEN);
-    let _ = LocalStorage::set(HISTORY_KEY, h);
+    let _ = storage::set_json(HISTORY_KEY, &h);
 }
 
 fn part_label(ctx: &AppCtx, part: Option<Part>) -> String {

@@ -7,8 +7,8 @@ use super::location::ShellLocation;
 use crate::i18n::{tr, Lang};
 use crate::params::{Notice, Problem};
 use crate::ui::kit::ctx::{key_belongs_to_control, query_pairs, PracticeMode, Route};
+use crate::ui::kit::storage;
 use gloo::events::EventListener;
-use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -40,7 +40,7 @@ pub fn use_globals(location: &ShellLocation, route: &Route) -> Globals {
     // The remembered language, read from storage once (a synchronous,
     // disk-backed call) and kept in step with this page's own writes: the
     // shell renders on every URL change.
-    let remembered = use_mut_ref(|| LocalStorage::get::<String>(LANG_KEY).ok().and_then(|s| Lang::from_code(&s)));
+    let remembered = use_mut_ref(|| storage::get_json::<String>(LANG_KEY).and_then(|s| Lang::from_code(&s)));
     let stored: Option<Lang> = *remembered.borrow();
     let url_lang =
         (given("lang") && !refused(&global_notices, "lang")).then(|| Lang::from_code(globals.choice("lang")));
@@ -75,6 +75,11 @@ pub fn use_globals(location: &ShellLocation, route: &Route) -> Globals {
             global_notices.push(Notice { param: "#".into(), given, problem: Problem::BrokenLink });
         }
     }
+    if *route == Route::Lecture {
+        // `#/lecture`'s own parameter (`study`): anything else, or a study
+        // value it cannot use, gets a notice (issue 32).
+        global_notices.extend(crate::params::parse(&crate::params::LECTURE_PARAMS, &query).1);
+    }
     if location.pairs.is_none() {
         global_notices.push(Notice {
             param: "?".into(),
@@ -85,7 +90,7 @@ pub fn use_globals(location: &ShellLocation, route: &Route) -> Globals {
     // Remembered only when it changes: the shell renders on every URL change,
     // and a localStorage write is a synchronous disk-backed call.
     if url_lang.is_some() && stored != Some(lang) {
-        let _ = LocalStorage::set(LANG_KEY, lang.code());
+        let _ = storage::set_json(LANG_KEY, lang.code());
         *remembered.borrow_mut() = Some(lang);
     }
     Globals { wanted: lang, present, embed, deck, practice, notices: global_notices }
@@ -194,7 +199,7 @@ pub fn use_set_global(route: &Route) -> Callback<(&'static str, Option<String>)>
         }
         if key == "lang" {
             if let Some(v) = q.iter().find(|(k, _)| k == "lang") {
-                let _ = LocalStorage::set(LANG_KEY, v.1.clone());
+                let _ = storage::set_json(LANG_KEY, &v.1);
             }
         }
         let _ = navigator.replace_with_query(&route, &q);

@@ -122,6 +122,12 @@ fn Shell() -> Html {
                         onclick={toggle_present.reform(|_: MouseEvent| ())}>{ ctx.t("app.present.exit") }</button>
                 }
                 <Notices notices={shown_notices} on_dismiss={dismiss_globals} />
+                // Site data blocked or storage full: the page works from memory, and says so.
+                if let Some(t) = crate::ui::kit::storage::trouble() {
+                    <div class="notices" role="status" data-testid="storage-trouble" data-trouble={format!("{t:?}").to_lowercase()}>
+                        { ctx.t(crate::ui::kit::storage::trouble_key(t)) }
+                    </div>
+                }
                 if let Some(failed) = texts.failed.filter(|&l| l == wanted && !crate::i18n::is_loaded(l)) {
                     <div class="notices" role="alert" data-testid="texts-failed">
                         { ctx.tf("strings.failed", &[("file", &crate::i18n::file_name(failed))]) }

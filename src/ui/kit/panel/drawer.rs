@@ -17,9 +17,8 @@ pub fn use_drawer(present: bool) -> UseStateHandle<bool> {
 /// Opens or closes the drawer, and remembers it for the mode.
 pub fn toggle_drawer(drawer: UseStateHandle<bool>, present: bool) -> Callback<MouseEvent> {
     Callback::from(move |_: MouseEvent| {
-        use gloo::storage::{LocalStorage, Storage};
         let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
-        let _ = LocalStorage::set(key, !*drawer);
+        let _ = crate::ui::kit::storage::set_json(&key, &!*drawer);
         drawer.set(!*drawer);
     })
 }
@@ -29,9 +28,8 @@ const DRAWER_KEY: &str = "warpscope.drawer";
 /// Is the controls drawer open? Remembered per mode; by default open on a
 /// wide screen, closed when projecting and on a phone.
 fn drawer_default(present: bool) -> bool {
-    use gloo::storage::{LocalStorage, Storage};
     let key = format!("{DRAWER_KEY}.{}", if present { "present" } else { "normal" });
-    if let Ok(open) = LocalStorage::get::<bool>(&key) {
+    if let Some(open) = crate::ui::kit::storage::get_json::<bool>(&key) {
         return open;
     }
     let wide = crate::ui::kit::dom::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(1280.0) >= 900.0;
