@@ -57,7 +57,11 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
     let (pw, ph) = ((width - left - right).max(10.0), (height - top - bottom).max(10.0));
     let peak_i = (0..points.len()).max_by(|&a, &b| points[a].1.total().total_cmp(&points[b].1.total())).unwrap_or(0);
     let peak = points.get(peak_i).map_or(0.0, |p| p.1.total());
-    let y_max = (peak.max(capacity) * 1.12).max(1.0);
+    // The GPU's capacity sets the scale only when it is near the peak; far
+    // above it (a small model on a large GPU), it is named at the top instead
+    // of squashing the bars flat.
+    let cap_on_scale = capacity > 0.0 && capacity <= 2.5 * peak;
+    let y_max = (if cap_on_scale { peak.max(capacity) * 1.12 } else { peak * 1.18 }).max(1.0);
     let y_of = |b: f64| top + ph - ph * (b / y_max);
     // Axis and its ticks (GB, decimal).
     let step_gb = nice_step(y_max / 1e9 / 4.0);
@@ -75,7 +79,8 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
     let colors = part_colors(th);
     for (i, (_, a)) in points.iter().enumerate() {
         let x = left + i as f64 * bw;
-        let faded = i > t;
+        // Step 0 (nothing run yet) previews the whole step unfaded.
+        let faded = t > 0 && i > t;
         let mut acc = 0.0;
         for (j, v) in parts(a).iter().enumerate() {
             if *v <= 0.0 {
@@ -106,10 +111,13 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
         }
     }
     // The GPU's capacity.
-    if capacity > 0.0 {
+    let red = Rgba::rgb(200, 30, 30);
+    if cap_on_scale {
         let y = y_of(capacity);
-        s.line(left, y, left + pw, y, Rgba::rgb(200, 30, 30), 2.0 * th.line_scale);
-        s.text(left + pw - 4.0, y - font * 0.7, l.capacity, font, Rgba::rgb(200, 30, 30), Align::Right, true);
+        s.line(left, y, left + pw, y, red, 2.0 * th.line_scale);
+        s.text(left + pw - 4.0, y - font * 0.7, l.capacity, font, red, Align::Right, true);
+    } else if capacity > 0.0 {
+        s.text(left + pw - 4.0, top - font * 1.1, format!("{} ↑", l.capacity), font, red, Align::Right, true);
     }
     // The peak.
     let px = left + (peak_i as f64 + 0.5) * bw;
@@ -118,9 +126,11 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
     let align = if px > left + pw * 0.6 { Align::Right } else { Align::Left };
     let tx = if align == Align::Right { px - 4.0 } else { px + 4.0 };
     s.text(tx, top - font * 0.4, l.peak, font, th.fg, align, true);
-    // The cursor.
-    let cx = left + (t.min(points.len().saturating_sub(1)) as f64 + 0.5) * bw;
-    s.line(cx, top, cx, top + ph, th.fg.mix(th.bg, 0.3), 2.0 * th.line_scale);
+    // The cursor (from step 1 on).
+    if t > 0 {
+        let cx = left + (t.min(points.len().saturating_sub(1)) as f64 + 0.5) * bw;
+        s.line(cx, top, cx, top + ph, th.fg.mix(th.bg, 0.3), 2.0 * th.line_scale);
+    }
     s
 }
 
@@ -180,6 +190,24 @@ mod tests {
             assert!(tl.peak().0 > 0.0);
             assert!(s.texts().contains(&"forward") && s.texts().contains(&"backward"));
         }
+    }
+
+    #[test]
+    fn a_small_model_on_a_large_gpu_is_not_squashed() {
+        let (tl, pts) = points("small");
+        let s = draw(&pts, 0, 141e9, &Theme::normal(), 900.0, &Labels::PLAIN);
+        // The tallest bar spans most of the plot; the capacity is named, not drawn.
+        let top = s
+            .shapes
+            .iter()
+            .filter_map(|sh| match sh {
+                crate::scene::Shape::Rect { y, .. } => Some(*y),
+                _ => None,
+            })
+            .fold(f64::MAX, f64::min);
+        assert!(top < s.height * 0.3, "{top} of {}", s.height);
+        assert!(s.texts().iter().any(|t| t.ends_with('↑')));
+        assert!(tl.peak().0 < 10e9);
     }
 
     #[test]

@@ -48,6 +48,20 @@ describe('#/llm?phase=train', () => {
     await page.context().close();
   });
 
+  test('inference cases that cannot run say so (issue 32, item 8)', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/llm?model=llama3-70b&phase=decode&batch=1&ctx=4096&gpu=h200');
+    await painted(page);
+    await page.locator('[data-metric="fits"]').waitFor();
+    assert.equal(await page.getAttribute('[data-metric="fits"]', 'data-value'), 'no');
+    assert.match(await page.getByTestId('no-fit').innerText(), /141/);
+    await open(page, env.srv.base, '#/llm?model=llama3-8b&phase=decode&batch=16&ctx=4096&gpu=h200');
+    await painted(page);
+    await page.waitForFunction(() => document.querySelector('[data-metric="fits"]')?.dataset.value === 'yes');
+    assert.equal(await page.getByTestId('no-fit').count(), 0);
+    await page.context().close();
+  });
+
   test('the measured H200 step and the accuracy table, in 中文 without raw keys', async () => {
     const page = await newPage(env.browser);
     await open(page, env.srv.base, '#/llm?phase=train&model=cs336-xl&batch=4&seq=512&gpu=h200&measured=1&lang=zh');

@@ -203,7 +203,15 @@ pub fn metrics(v: &Values) -> Vec<Metric> {
         Metric::percent("mbu", t.bytes / (step * bw)),
         Metric::percent("mfu", t.flops / (step * peak)),
         Metric::word("bound", bound),
+        Metric::word("fits", if inference_fits(&c, &g) { "yes" } else { "no" }),
     ]
+}
+
+/// Whether the weights and the KV cache fit the GPU's memory (a GPU of
+/// unknown memory: yes). A case that does not fit cannot run as shown.
+pub fn inference_fits(c: &Case, g: &Gpu) -> bool {
+    let t = llm::totals(c);
+    g.hbm_gb <= 0.0 || t.weight_bytes + t.kv_bytes <= g.hbm_gb * 1e9
 }
 
 /// One row of the per-operator table (the whole step: `count` instances).
@@ -434,7 +442,10 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         let m = metrics(&v);
         let names: Vec<&str> = m.iter().map(|m| m.name).collect();
-        assert_eq!(names, META.metrics[..10]);
+        let mut inference = META.metrics[..10].to_vec();
+        inference.push("fits");
+        assert_eq!(names, inference);
+        assert_eq!(m.last().and_then(|m| m.word), Some("yes"));
         let (meas, pred) = measured(&v).expect("measured");
         assert!((pred / meas - 1.0).abs() < 0.1, "{pred} {meas}");
         // step > ideal; tokens/s = batch ÷ step.
@@ -491,6 +502,20 @@ mod tests {
         assert_eq!(dots.iter().map(|d| d.0).collect::<Vec<_>>(), [1.0, 4.0, 16.0, 64.0]);
         let c = context_sweep(&v);
         assert!(c.first().unwrap().2 < c.first().unwrap().1 && c.last().unwrap().2 > c.last().unwrap().1);
+    }
+
+    #[test]
+    fn cases_that_cannot_run_say_so() {
+        // Llama-3-70B's 141 GB of bf16 weights on one H200; LLaMA-7B at
+        // B = 128 with 4,096 tokens of context (275 GB of KV cache).
+        for pairs in [
+            vec![("model", "llama3-70b"), ("gpu", "h200"), ("batch", "1")],
+            vec![("model", "llama-7b"), ("gpu", "h200"), ("batch", "128"), ("ctx", "4096")],
+        ] {
+            let (v, _) = META.parse(&q(&pairs));
+            let m = metrics(&v);
+            assert_eq!(m.iter().find(|m| m.name == "fits").and_then(|m| m.word), Some("no"), "{pairs:?}");
+        }
     }
 
     #[test]

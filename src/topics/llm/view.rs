@@ -200,6 +200,17 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             // the screen, what an embed and a projector show first), the key
             // figures beside it; the effects waterfall right below.
             { p.chart_stage("llm.roofline", roofline) }
+            if !super::inference_fits(&c, &g) {
+                <p class="notice" data-testid="no-fit" role="status">{ {
+                    let t = llm::totals(&c);
+                    ctx.tf("llm.no-fit", &[
+                        ("w", &format!("{:.1}", t.weight_bytes / 1e9)),
+                        ("kv", &format!("{:.1}", t.kv_bytes / 1e9)),
+                        ("gpu", g.name),
+                        ("have", &format!("{:.0}", g.hbm_gb)),
+                    ])
+                } }</p>
+            }
             { readouts(ctx, "llm", &super::metrics(v)) }
             { chart_title(ctx, "llm.waterfall") }
             { waterfall }
