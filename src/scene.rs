@@ -246,6 +246,18 @@ pub fn wrap(text: &str, size: f64, max_w: f64) -> Vec<String> {
     lines
 }
 
+/// The height a chart's title (a bold `h2` at the page's 1rem, line height
+/// 1.5, .3rem under it) takes over `width` CSS pixels, in the page's usual
+/// type (16 px, 21 px projected; `type_scale` times that on a wide projected
+/// screen): what a chart sized to the screen reserves above itself. A long
+/// title wraps; reserving one line for it pushes the chart off the screen.
+pub fn chart_title_reserve(title: &str, width: f64, present: bool, type_scale: f64) -> f64 {
+    let rem = if present { 21.0 } else { 16.0 };
+    // Bold type runs wider than [`text_width`]'s estimate (see `Scene::text_wrapped`).
+    let lines = wrap(title, rem * type_scale, width.max(1.0) * 0.92).len().max(1) as f64;
+    (lines * 1.5 + 0.3) * rem + 4.0
+}
+
 /// A slide of a scene: the panel's title above it and its key figures
 /// (label, value) in a grid below, for "save PNG with figures".
 pub fn slide(scene: &Scene, title: &str, figures: &[(String, String)], theme: &Theme) -> Scene {
@@ -354,6 +366,21 @@ impl Theme {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_long_chart_title_reserves_its_lines() {
+        use super::chart_title_reserve;
+        let growth = "Growth per 2 years (CS336 slides, after Gholami et al., “AI and Memory Wall”): compute 3.0×, DRAM bandwidth 1.6×, interconnect 1.4×";
+        // One line: about the 36 px the short titles reserve projected.
+        let one = chart_title_reserve("Roofline", 640.0, true, 1.0);
+        assert!((36.0..44.0).contains(&one), "{one}");
+        // Projected at 1024 × 768 the growth line takes three lines in a 645 px column.
+        let three = chart_title_reserve(growth, 645.0, true, 1.0);
+        assert!(three >= 3.0 * 31.5, "{three}");
+        // On a wide projected screen the type grows, and so do the lines.
+        assert!(chart_title_reserve(growth, 1100.0, true, 1.28) > chart_title_reserve(growth, 1100.0, true, 1.0));
+        assert!(chart_title_reserve(growth, 1100.0, false, 1.0) < three);
+    }
+
     #[test]
     fn wrapping() {
         // 0.56 em per Latin character: 10 px text, 60 px lines hold 10 characters.

@@ -8,6 +8,13 @@ use crate::sim::systolic::{Dataflow, Systolic};
 
 /// Queue slots drawn before "…".
 const MAX_SLOTS: usize = 8;
+/// A bold digit's width over the type size: DejaVu Sans Bold (Chromium's
+/// sans-serif on Linux) draws its digits 0.7 em wide, more than
+/// [`crate::scene::text_width`]'s 0.56; an accumulator sized with the
+/// smaller figure ("105" at 18 px) ran over its PE's border.
+pub const DIGIT_EM: f64 = 0.68;
+/// The PE's box within its cell (a margin of 6 % a side).
+const PE_BOX: f64 = 0.88;
 
 fn queue_slots(s: &Systolic) -> (usize, usize) {
     let p = s.params();
@@ -24,7 +31,20 @@ fn queue_slots(s: &Systolic) -> (usize, usize) {
 /// queue, so that every column keeps a cell its numbers fit in.
 pub const NARROW: f64 = 560.0;
 
-pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption: &str, labels: &Labels) -> Scene {
+/// `max_h`: the height the drawing may take (projected, the screen's; else
+/// infinite). A drawing that would be taller sizes its cells to the height
+/// instead of the width, shows fewer queue slots and centres the array in
+/// the width: on a short projected screen the array fills the height at 18 px
+/// rather than being drawn narrow and shrunk below it.
+pub(super) fn draw_detail(
+    s: &Systolic,
+    c: u64,
+    th: &Theme,
+    width: f64,
+    max_h: f64,
+    caption: &str,
+    labels: &Labels,
+) -> Scene {
     let p = *s.params();
     let ws = p.dataflow != Dataflow::Os;
     let (mut ql, mut qt) = queue_slots(s);
@@ -40,23 +60,44 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption:
     let label_w = if narrow { 14.0 } else { 26.0 } * th.text_scale;
     let avail = width - 2.0 * PAD - label_w;
     let fit = avail / (ql as f64 * q_ratio + p.cols as f64 + 0.5);
-    let cs = if narrow { fit.min(86.0) } else { fit.clamp(26.0, 86.0) };
-    let qs = cs * q_ratio;
-    let out_h = (cs * 0.62).max(th.min_text() * 1.3);
+    let mut cs = if narrow { fit.min(86.0) } else { fit.clamp(26.0, 86.0) };
     let lw = th.line_scale;
 
     let mut scene = Scene::new(width, 0.0, th.bg);
     let top = caption_bar(&mut scene, s, c, th, caption);
-    let gx = PAD + label_w + ql as f64 * qs + cs * 0.3;
+    // Too tall for `max_h`: the cells from the height (one or two queue slots
+    // on top, as many on the left as the width holds), never smaller than a
+    // three-digit accumulator at the smallest text needs.
+    let t_len = s.stream_len();
+    let out_rows = if ws && t_len <= DETAIL_MAX { t_len as f64 } else { 0.0 };
+    let fixed = top + 18.0 * th.text_scale + PAD + if out_rows > 0.0 { 22.0 * th.text_scale } else { 0.0 };
+    let rows_h = |qt: usize| p.rows as f64 + qt as f64 * q_ratio + 0.3 + out_rows * 0.62;
+    let mut x0 = PAD;
+    if max_h.is_finite() && fixed + rows_h(qt) * cs > max_h {
+        let min_cell = th.min_text() * DIGIT_EM * 3.0 / PE_BOX;
+        // Two slots on top, one if two leave the cells too small.
+        qt = qt.min(2);
+        if (max_h - fixed) / rows_h(qt) < min_cell {
+            qt = qt.min(1);
+        }
+        cs = cs.min((max_h - fixed) / rows_h(qt)).max(min_cell);
+        let room = ((avail / cs - p.cols as f64 - 0.5) / q_ratio).floor().max(1.0) as usize;
+        ql = ql.min(room);
+        // What the array leaves of the width, on both sides.
+        x0 += ((avail - (ql as f64 * q_ratio + p.cols as f64 + 0.5) * cs) / 2.0).max(0.0);
+    }
+    let qs = cs * q_ratio;
+    let out_h = (cs * 0.62).max(th.min_text() * 1.3);
+    let gx = x0 + label_w + ql as f64 * qs + cs * 0.3;
     let gy = top + 18.0 * th.text_scale + qt as f64 * qs + cs * 0.3;
 
     // Edge labels.
     let lab = 17.0 * th.text_scale;
     if narrow {
         // Above the left queue, beside the top operand's name.
-        scene.text(PAD, top + 8.0 * th.text_scale, labels.a, lab, th.a_color, Align::Left, true);
+        scene.text(x0, top + 8.0 * th.text_scale, labels.a, lab, th.a_color, Align::Left, true);
     } else {
-        scene.text(PAD, gy + p.rows as f64 * cs / 2.0, labels.a, lab, th.a_color, Align::Left, true);
+        scene.text(x0, gy + p.rows as f64 * cs / 2.0, labels.a, lab, th.a_color, Align::Left, true);
     }
     scene.text(
         gx + p.cols as f64 * cs / 2.0,
@@ -121,7 +162,7 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption:
     // Never under the mode's smallest text (12 px, projected 18).
     let min = th.min_text();
     let big_for = |digits: usize| {
-        ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * 0.88 / (0.56 * digits.max(1) as f64)).max(min)
+        ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * PE_BOX / (DIGIT_EM * digits.max(1) as f64)).max(min)
     };
     let small = ((cs * 0.2).min(16.0) * th.text_scale.sqrt()).max(min);
     // A cell too small for the operands in its corners and the figure in
@@ -200,10 +241,9 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, caption:
 
     // Weight-/input-stationary: the fold's output accumulators below the
     // array, one row per streamed vector (when the stream is short enough to show).
-    let t_len = s.stream_len();
     if ws && t_len <= DETAIL_MAX {
         let oy = bottom + 22.0 * th.text_scale;
-        scene.text(PAD, oy + t_len as f64 * out_h / 2.0, labels.c, lab, th.fg, Align::Left, true);
+        scene.text(x0, oy + t_len as f64 * out_h / 2.0, labels.c, lab, th.fg, Align::Left, true);
         let pos = s.pos(c);
         let f = s.fold_at(c);
         for t in 0..t_len {

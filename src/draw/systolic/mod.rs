@@ -12,7 +12,7 @@ mod heat;
 mod look;
 mod strip;
 
-pub use detail::NARROW;
+pub use detail::{DIGIT_EM, NARROW};
 pub use heat::{fill_rgba, heat_pixels, queue_bands};
 pub use look::{pe_color, phase_tint, Labels, DETAIL_MAX};
 pub use strip::{fold_strip, StripBox};
@@ -37,10 +37,25 @@ pub fn draw_with_strip(
     caption: &str,
     labels: &Labels,
 ) -> (Scene, Option<StripBox>) {
+    draw_fit(s, c, th, width, f64::INFINITY, caption, labels)
+}
+
+/// [`draw_with_strip`] in a box `max_h` CSS pixels tall (projected, the
+/// height the screen leaves): a small array sizes its cells to the height
+/// when the width would make it taller (see `detail::draw_detail`).
+pub fn draw_fit(
+    s: &Systolic,
+    c: u64,
+    th: &Theme,
+    width: f64,
+    max_h: f64,
+    caption: &str,
+    labels: &Labels,
+) -> (Scene, Option<StripBox>) {
     let p = s.params();
     let width = width.max(240.0);
     let mut scene = if p.rows <= DETAIL_MAX && p.cols <= DETAIL_MAX {
-        draw_detail(s, c, th, width, caption, labels)
+        draw_detail(s, c, th, width, max_h, caption, labels)
     } else {
         draw_heat(s, c, th, width, caption)
     };

@@ -271,3 +271,53 @@ fn weight_stationary_draws_outputs() {
         assert!(texts.contains(&v.to_string().as_str()));
     }
 }
+
+#[test]
+fn projected_on_a_short_screen_the_8x8_fills_the_height_at_18_px_every_figure_inside_its_pe() {
+    // The lecture's 8 × 8, K = 8 output-stationary view (deck view 9) at
+    // 1024 × 768 projected with the deck's bar: a column about 640 px wide,
+    // 500–520 px tall. Before, drawn narrow to fit the height and shrunk by
+    // the page, its text showed at 12.7 px and "105" ran out of its PE.
+    let s = sim(8, 8, 8, Dataflow::Os);
+    let th = Theme::present();
+    let caption = "Cycle 12 / 22 · Steady state: every PE busy · 64 / 64 PE";
+    for (width, max_h) in [(640.0, 500.0), (640.0, 520.0), (700.0, 560.0), (900.0, 640.0)] {
+        for c in 0..=s.total_cycles() {
+            let (scene, _) = draw_fit(&s, c, &th, width, max_h, caption, &Labels::PLAIN);
+            assert!(scene.height <= max_h + 0.5, "{width}×{max_h} cycle {c}: {} tall", scene.height);
+            assert!(scene.smallest_text(0.0).unwrap() >= 18.0, "cycle {c}: {:?}", scene.smallest_text(0.0));
+            // Every PE (a square box) holds the figure drawn at its middle,
+            // at a bold digit's real width.
+            let pes: Vec<(f64, f64, f64)> = scene
+                .shapes
+                .iter()
+                .filter_map(|sh| match sh {
+                    Shape::Rect { x, y, w, h, fill: Some(_), stroke: Some(_) } if (w - h).abs() < 1e-9 && *w > 30.0 => {
+                        Some((*x, *y, *w))
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert!(pes.len() >= 64, "{} PEs", pes.len());
+            for sh in &scene.shapes {
+                let Shape::Text { x, y, text, size, align: Align::Center, .. } = sh else { continue };
+                let Some(&(px, _, pw)) =
+                    pes.iter().find(|(px, py, pw)| *x > *px && *x < px + pw && *y > *py && *y < py + pw)
+                else {
+                    continue;
+                };
+                let half = text.chars().count() as f64 * DIGIT_EM * size / 2.0;
+                assert!(x - half >= px - 0.5 && x + half <= px + pw + 0.5, "cycle {c}: {text:?} at {size} px in a {pw} px PE");
+            }
+            for sh in &scene.shapes {
+                if let Shape::Rect { x, w, .. } = sh {
+                    assert!(*x >= -0.5 && x + w <= width + 0.5, "{sh:?}");
+                }
+            }
+        }
+    }
+    // Without a height the drawing is as before: sized by its width.
+    let tall = draw(&s, 12, &th, 640.0, caption, &Labels::PLAIN);
+    assert_eq!(tall, draw_fit(&s, 12, &th, 640.0, f64::INFINITY, caption, &Labels::PLAIN).0);
+    assert!(tall.height > 520.0);
+}

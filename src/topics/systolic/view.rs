@@ -1,6 +1,6 @@
 //! The `#/systolic` panel: the TPU systolic array (notes §9.2, demo 06).
 
-use crate::draw::systolic::{draw_with_strip, phase_tint, Labels, StripBox, DETAIL_MAX};
+use crate::draw::systolic::{draw_fit, phase_tint, Labels, StripBox, DETAIL_MAX};
 use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
@@ -83,16 +83,18 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
 /// The array at cycle `c`, drawn `width` wide with its caption (the canvas
 /// and the GIF export draw the same).
 fn scene_at(ctx: &AppCtx, th: &Theme, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
-    scene_and_strip(ctx, th, sim, c, width, cap).0
+    scene_and_strip(ctx, th, sim, c, width, f64::INFINITY, cap).0
 }
 
-/// [`scene_at`], and where its fold strip is (for clicks on it).
+/// [`scene_at`] in a box `max_h` tall (projected, the height the screen
+/// leaves; see [`draw_fit`]), and where its fold strip is (for clicks on it).
 fn scene_and_strip(
     ctx: &AppCtx,
     th: &Theme,
     sim: &Systolic,
     c: u64,
     width: f64,
+    max_h: f64,
     cap: &str,
 ) -> (Scene, Option<StripBox>) {
     let is = sim.params().dataflow == Dataflow::Is;
@@ -111,7 +113,7 @@ fn scene_and_strip(
     let strip = ctx.tf("systolic.strip", &[("what", &what)]);
     let dims = super::strip_words(ctx.lang, sim);
     let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip, dims: &dims };
-    draw_with_strip(sim, c, th, width, cap, &labels)
+    draw_fit(sim, c, th, width, max_h, cap, &labels)
 }
 
 /// The first cycle of fold `index` (clamped to the run's folds).
@@ -129,8 +131,11 @@ pub fn use_systolic_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let scene = {
         let sim = sim.clone();
         let ctx = ctx.clone();
-        use_memo((params, cycle, p.width as u32, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, _, _, cap)| {
-            let (scene, strip) = scene_and_strip(&ctx, &theme, &sim, *c, *w as f64, cap);
+        // Projected, the array fills the height the screen leaves (a short screen).
+        let max_h = if ctx.present { p.fit_height.floor() as u32 } else { u32::MAX };
+        use_memo((params, cycle, p.width as u32, max_h, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, h, _, _, cap)| {
+            let max_h = if *h == u32::MAX { f64::INFINITY } else { *h as f64 };
+            let (scene, strip) = scene_and_strip(&ctx, &theme, &sim, *c, *w as f64, max_h, cap);
             (SceneRef(Rc::new(scene)), strip)
         })
     };

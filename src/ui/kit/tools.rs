@@ -331,7 +331,7 @@ pub fn DeckProgress() -> Html {
             }
             <button class="tool" disabled={k >= n} onclick={go(k + 1)} aria-label={ctx.t("deck.next")}
                 title={ctx.t("deck.next.title")} data-testid="deck-next">{"→"}</button>
-            <button class="tool" onclick={keep} title={ctx.t("deck.keep.title")}>{ ctx.t("deck.keep") }</button>
+            <button class="tool deck-keep" data-testid="deck-keep" onclick={keep} title={ctx.t("deck.keep.title")}>{ ctx.t("deck.keep") }</button>
         </div>
     }
 }

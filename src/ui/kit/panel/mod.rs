@@ -227,6 +227,14 @@ impl Panel {
         }
     }
 
+    /// The height a long stage chart title takes (CSS pixels in the page's
+    /// usual type, as [`Panel::chart_size`]'s reserve) over a column `width`
+    /// wide: its lines as they wrap. Hardware's growth line takes three lines
+    /// projected at 1024 × 768; reserving one pushed its chart off the screen.
+    pub fn chart_title_height_for(&self, title: &str, width: f64) -> f64 {
+        crate::scene::chart_title_reserve(title, width, self.ctx.present, self.type_scale)
+    }
+
     /// The usual explanation below the stage: what the panel shows
     /// (`<topic>.explain`) and how it checks the lecture (`<topic>.lecture`).
     pub fn explain(&self) -> Html {
