@@ -83,18 +83,53 @@ pub fn draw(run: &Run, t: u64, th: &Theme, width: f64, caption: &str, labels: &L
     let mut y = PAD + h + 4.0 * ts;
     // The accesses of the longer version size the squares of both.
     let slots = run.steps().max(1) as f64;
+    if width >= two_columns(th) {
+        // Wide: the two versions side by side, as tall as one (on a short
+        // projected screen the stacked pair was shrunk below 18 px).
+        let half = (width / 2.0).floor();
+        let bottom = s
+            .lanes
+            .iter()
+            .enumerate()
+            .map(|(i, lane)| draw_lane(&mut scene, run, lane, th, (i as f64 * half, half), y, labels, slots))
+            .fold(y, f64::max);
+        scene.line(half, y, half, bottom, th.grid, th.line_scale);
+        scene.height = bottom + PAD;
+        return scene;
+    }
     for lane in &s.lanes {
-        y = draw_lane(&mut scene, run, lane, th, y, labels, slots);
+        y = draw_lane(&mut scene, run, lane, th, (0.0, width), y, labels, slots);
         y += 10.0 * ts;
     }
     scene.height = y + PAD - 10.0 * ts;
     scene
 }
 
-fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, labels: &Labels, slots: f64) -> f64 {
+/// From this width (CSS pixels) the two versions are drawn side by side:
+/// projected only (300 px a version at 18 px text), where the screen's
+/// height is short; on a monitor one above the other compare best.
+pub fn two_columns(th: &Theme) -> f64 {
+    if th.present {
+        400.0 * th.text_scale
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// One version in the columns `x0..x0 + w`, from `top`; returns its bottom.
+#[allow(clippy::too_many_arguments)] // the lane, where, and its words
+fn draw_lane(
+    scene: &mut Scene,
+    run: &Run,
+    lane: &Lane,
+    th: &Theme,
+    (x0, w): (f64, f64),
+    top: f64,
+    labels: &Labels,
+    slots: f64,
+) -> f64 {
     let ts = th.text_scale;
     let lw = th.line_scale;
-    let w = scene.width;
     let f = MIN_TEXT * ts;
     let head = 16.0 * ts;
     let name = match lane.version {
@@ -105,19 +140,23 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
         Version::Store => run.r.accesses_store(),
         Version::Recompute => run.r.accesses_recompute(),
     };
-    // Header: the version, and its count so far against its total.
-    scene.text(PAD, top + head / 2.0, name, head, th.fg, Align::Left, true);
+    // Header: the version, and its count so far against its total; on a
+    // line of its own under the name when the two don't fit side by side
+    // (bold type runs wider than `text_width`'s estimate: a fifth of room).
+    scene.text(x0 + PAD, top + head / 2.0, name, head, th.fg, Align::Left, true);
     let count = format!("{} / {} {}", lane.done, total, labels.accesses);
-    scene.text(w - PAD, top + head / 2.0, count, head, th.fg, Align::Right, true);
-    let y = top + head + 8.0 * ts;
+    let one_line = (text_width(name, head) + text_width(&count, head)) * 1.2 + head <= w - 2.0 * PAD;
+    let count_y = if one_line { top + head / 2.0 } else { top + head * 1.75 };
+    scene.text(x0 + w - PAD, count_y, count, head, th.fg, Align::Right, true);
+    let y = if one_line { top } else { top + head * 1.25 } + head + 8.0 * ts;
 
     // HBM (left) and the SM (right), the current access between them.
     // On a phone the SM is wider (its words wrap less), the arrow shorter.
     let (hbm_frac, sm_frac) = if w < 440.0 { (0.38, 0.36) } else { (0.4, 0.3) };
     let box_w = ((w - 2.0 * PAD) * hbm_frac).floor();
     let sm_w = ((w - 2.0 * PAD) * sm_frac).floor();
-    let hbm_x = PAD;
-    let sm_x = w - PAD - sm_w;
+    let hbm_x = x0 + PAD;
+    let sm_x = x0 + w - PAD - sm_w;
     // The arrays in HBM as chips, wrapped inside the box.
     let chip_h = f * 1.6;
     let gap = 4.0 * ts;
@@ -203,7 +242,7 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
     let show_letters = side >= letter * 1.2;
     let show_names = side >= letter * 1.6;
     let made = made_accesses(run, lane);
-    let mut x = PAD;
+    let mut x = x0 + PAD;
     let mut last_pass = Pass::Forward;
     for acc in &made {
         if acc.pass != last_pass {
@@ -231,10 +270,10 @@ fn draw_lane(scene: &mut Scene, run: &Run, lane: &Lane, th: &Theme, top: f64, la
     // The outline of the version's whole run, so that what is left shows.
     let own = pass_slots(run, lane.version);
     let full = own.0 as f64 * side + pass_gap + own.1 as f64 * side;
-    scene.rect(PAD, y - 2.0, full.max(side), side + 4.0, None, Some((th.grid, lw)));
+    scene.rect(x0 + PAD, y - 2.0, full.max(side), side + 4.0, None, Some((th.grid, lw)));
     // Before the first access the outline is empty: say what fills it.
     if made.is_empty() && text_width(labels.track, f) + 12.0 <= full && f <= side + 2.0 {
-        scene.text(PAD + 6.0, y + side / 2.0, labels.track, f, th.muted, Align::Left, false);
+        scene.text(x0 + PAD + 6.0, y + side / 2.0, labels.track, f, th.muted, Align::Left, false);
     }
     y += side + if show_names { letter * 1.4 } else { 4.0 };
     y
@@ -321,6 +360,63 @@ mod tests {
         // Step 0: nothing moved.
         let s = draw(&r, 0, &th, 800.0, "", &Labels::PLAIN);
         assert_eq!(squares(&s, &th), (0, 0));
+    }
+
+    /// Texts' boxes (at a bold letter's width, a fifth over `text_width`).
+    fn text_boxes(s: &Scene) -> Vec<(String, f64, f64, f64, f64)> {
+        s.shapes
+            .iter()
+            .filter_map(|sh| match sh {
+                Shape::Text { x, y, text, size, align, bold, .. } if !text.trim().is_empty() => {
+                    let w = text_width(text, *size) * if *bold { 1.2 } else { 1.0 };
+                    let left = match align {
+                        Align::Left => *x,
+                        Align::Center => x - w / 2.0,
+                        Align::Right => x - w,
+                    };
+                    Some((text.clone(), left, y - size / 2.0, left + w, y + size / 2.0))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn projected_in_the_decks_column_both_versions_fit_at_18_px_without_overlap() {
+        // Deck views 18 and 19 at 1024 × 768 projected: a column about 640 px
+        // wide and 500 tall. Stacked, the pair was 570 px tall at its
+        // narrowest and shown at 12.2–16.6 px, "Store activations" running
+        // into "8 / 8 accesses".
+        let th = Theme::present();
+        for up in [false, true] {
+            let r = run(3, up);
+            for t in 0..=r.steps() {
+                for width in [620.0, 640.0, 700.0, 900.0] {
+                    let s = draw(&r, t, &th, width, "Step 0 of 8: x is in HBM; forward has not started", &Labels::PLAIN);
+                    assert!(s.height <= 480.0, "{width} step {t}: {} tall", s.height);
+                    assert!(s.smallest_text(0.0).unwrap() >= 18.0);
+                    let boxes = text_boxes(&s);
+                    for (i, a) in boxes.iter().enumerate() {
+                        for b in &boxes[i + 1..] {
+                            let overlap = a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5 && a.2 < b.4 - 0.5 && b.2 < a.4 - 0.5;
+                            let header = |t: &str| t == "Store activations" || t == "Recompute" || t.contains("accesses");
+                            if header(&a.0) || header(&b.0) {
+                                assert!(!overlap, "{width} step {t}: {:?} over {:?}", a, b);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Narrow (a phone, projected or not), one above the other as before;
+        // the header's count under the name when both don't fit on a line.
+        let r = run(3, false);
+        let s = draw(&r, 8, &th, 420.0, "", &Labels::PLAIN);
+        let store = text_boxes(&s).into_iter().find(|b| b.0 == "Store activations").unwrap();
+        let count = text_boxes(&s).into_iter().find(|b| b.0 == "8 / 8 accesses").unwrap();
+        assert!(count.2 >= store.4 - 0.5, "{store:?} {count:?}");
+        let recompute = text_boxes(&s).into_iter().find(|b| b.0 == "Recompute").unwrap();
+        assert!(recompute.2 > count.4);
     }
 
     proptest! {
