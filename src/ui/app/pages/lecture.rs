@@ -26,6 +26,84 @@ fn save_study(s: &Study) {
     let _ = storage::set_json(STUDY_KEY, s);
 }
 
+#[derive(Properties, PartialEq)]
+struct StudyFrameProps {
+    src: String,
+    testid: &'static str,
+}
+
+/// Polls of an embedded panel, every [`FRAME_POLL_MS`], before its frame is
+/// left as it is (a panel that never paints keeps the usual height).
+const FRAME_POLLS: u32 = 120;
+const FRAME_POLL_MS: u32 = 250;
+
+/// An embedded panel (`embed=1`, the same origin) in a frame as tall as what
+/// it shows, at most the usual height (style/lecture.css): once its stage is
+/// painted and has kept its size for a poll, the frame is cut to the stage's
+/// bottom. Threads' and occupancy's short drawings, waves' strip and chart,
+/// left half the frame blank. Measured once per view (the embed fits its
+/// drawing to the frame: measuring again after a cut could cut again).
+#[component]
+fn StudyFrame(p: &StudyFrameProps) -> Html {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let frame = use_node_ref();
+    {
+        let frame = frame.clone();
+        use_effect_with(p.src.clone(), move |_| {
+            let last = std::cell::Cell::new(None::<i32>);
+            let polls = std::cell::Cell::new(0u32);
+            let interval: Rc<std::cell::RefCell<Option<gloo::timers::callback::Interval>>> = Rc::default();
+            let stop = interval.clone();
+            *interval.borrow_mut() = Some(gloo::timers::callback::Interval::new(FRAME_POLL_MS, move || {
+                polls.set(polls.get() + 1);
+                let done = match frame_content_height(&frame) {
+                    Some((content, shown)) if last.get() == Some(content) => {
+                        // Cut only a band worth cutting, never grow.
+                        if content + 24 < shown {
+                            if let Some(el) = frame.cast::<web_sys::HtmlElement>() {
+                                let _ = el.style().set_property("height", &format!("{content}px"));
+                                let _ = el.set_attribute("data-fitted", &content.to_string());
+                            }
+                        }
+                        true
+                    }
+                    Some((content, _)) => {
+                        last.set(Some(content));
+                        false
+                    }
+                    None => false,
+                };
+                if done || polls.get() >= FRAME_POLLS {
+                    // Dropping the interval from its own tick is deferred to the next turn.
+                    let stop = stop.clone();
+                    yew::platform::spawn_local(async move { stop.borrow_mut().take(); });
+                }
+            }));
+            move || drop(interval.borrow_mut().take())
+        });
+    }
+    html! {
+        <iframe class="study-frame" data-testid={p.testid} ref={frame} src={p.src.clone()}
+            title={ctx.t("lecture.study.frame")} loading="lazy"></iframe>
+    }
+}
+
+/// The embedded panel's content height (its stage's bottom and the page's
+/// padding under it, CSS pixels, with the frame's border) and the frame's
+/// height now, once the stage is painted (a scene's canvas, or a chart).
+fn frame_content_height(frame: &NodeRef) -> Option<(i32, i32)> {
+    use wasm_bindgen::JsCast;
+    let el = frame.cast::<web_sys::Element>()?;
+    let doc = js_sys::Reflect::get(&el, &"contentDocument".into()).ok()?.dyn_into::<web_sys::Document>().ok()?;
+    doc.query_selector(".stage canvas[data-painted=\"1\"], .stage .chart canvas").ok()??;
+    let stage = doc.query_selector(".stage").ok()??;
+    let bottom = stage.get_bounding_client_rect().bottom();
+    let scrolled = doc.document_element().map(|e| e.scroll_top()).unwrap_or(0) as f64;
+    let border = (el.get_bounding_client_rect().height() - el.client_height() as f64).max(0.0);
+    let content = (bottom + scrolled + 14.0 + border).ceil() as i32;
+    Some((content, el.get_bounding_client_rect().height().round() as i32))
+}
+
 /// `#/<url>` with `extra` global pairs added (`lang`, `embed`).
 fn view_href(url: &str, extra: &[(&str, &str)]) -> String {
     let sep = if url.contains('?') { '&' } else { '?' };
@@ -222,7 +300,7 @@ fn StudyPath() -> Html {
                     <p class="muted study-where">{ ctx.t(&part.title_key()) }{" · "}{ ctx.tf("lecture.study.view", &[("k", &(i - part.first + 1).to_string()), ("n", &(part.last - part.first + 1).to_string()), ("slide", &v.slide.to_string())]) }</p>
                     <h2 class="study-title">{ ctx.t(&v.title_key()) }</h2>
                     <p class="study-note" data-testid="study-note">{ ctx.t(&v.note_key()) }</p>
-                    <iframe class="study-frame" data-testid="study-frame" key={src.clone()} src={src} title={ctx.t("lecture.study.frame")} loading="lazy"></iframe>
+                    <StudyFrame key={src.clone()} src={src.clone()} testid="study-frame" />
                     <p><a data-testid="study-open" href={view_href(v.url, &[("lang", lang)])}>{ ctx.t("lecture.study.open") }{" →"}</a></p>
                 </section>
             }
@@ -331,7 +409,7 @@ fn StudyCheck(p: &StudyCheckProps) -> Html {
             <p class="muted">{ ctx.t("lecture.study.predict") }</p>
             <Ask key={format!("{}-{}", part.id, done.is_some())} q={q.clone()} {revealed} {on_reveal} />
             if let Some(src) = frame {
-                <iframe class="study-frame" data-testid="study-answer-frame" key={src.clone()} src={src} title={ctx.t("lecture.study.frame")} loading="lazy"></iframe>
+                <StudyFrame key={src.clone()} src={src.clone()} testid="study-answer-frame" />
             }
             <h3>{ ctx.t("lecture.study.summary") }</h3>
             <ul class="study-summary" data-testid="study-summary">
