@@ -377,7 +377,7 @@ mod tests {
         let three = chart_title_reserve(growth, 645.0, true, 1.0);
         assert!(three >= 3.0 * 31.5, "{three}");
         // On a wide projected screen the type grows, and so do the lines.
-        assert!(chart_title_reserve(growth, 1100.0, true, 1.28) > chart_title_reserve(growth, 1100.0, true, 1.0));
+        assert!(chart_title_reserve(growth, 1000.0, true, 1.28) > chart_title_reserve(growth, 1000.0, true, 1.0));
         assert!(chart_title_reserve(growth, 1100.0, false, 1.0) < three);
     }
 

@@ -340,6 +340,32 @@ mod tests {
     }
 
     #[test]
+    fn projected_in_the_decks_column_the_grid_fits_at_18_px() {
+        // The deck's FlashAttention views (n = 1024, 256, 64; 32- and 64-row
+        // query blocks) at 1024 × 768 projected: a column about 640 px wide
+        // and 470 tall under the deck's bar. Taller, the page shrank the canvas and its text
+        // showed at 16.9–17.9 px.
+        let th = Theme::present();
+        for (n, bq, bk, causal) in [(1024, 32, 32, true), (256, 32, 32, true), (64, 64, 32, false)] {
+            let f = sched(n, bq, bk, causal);
+            for pass in [Pass::Fwd, Pass::Bwd] {
+                for column in [620.0, 640.0, 700.0] {
+                    let caption = "Step 20 of 528: query block 4 × key block 2";
+                    // Narrowed as the page's fit does (ui::kit::panel::fit::refit), not under 420 px.
+                    let mut width: f64 = column;
+                    let mut s = draw(&f, pass, 20, &th, width, caption);
+                    while s.height > 472.0 && width > 421.0 {
+                        width = (width * 470.0 / s.height).floor().max(420.0);
+                        s = draw(&f, pass, 20, &th, width, caption);
+                    }
+                    assert!(s.height <= 472.0, "n = {n} in {column}: {} tall at {width}", s.height);
+                    assert!(s.smallest_text(0.0).unwrap() >= 18.0, "n = {n}: {:?}", s.smallest_text(0.0));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn states_partition_the_grid() {
         let f = sched(100, 16, 16, true);
         for pass in [Pass::Fwd, Pass::Bwd] {

@@ -392,14 +392,16 @@ mod tests {
             let r = run(3, up);
             for t in 0..=r.steps() {
                 for width in [620.0, 640.0, 700.0, 900.0] {
-                    let s = draw(&r, t, &th, width, "Step 0 of 8: x is in HBM; forward has not started", &Labels::PLAIN);
+                    let s =
+                        draw(&r, t, &th, width, "Step 0 of 8: x is in HBM; forward has not started", &Labels::PLAIN);
                     assert!(s.height <= 480.0, "{width} step {t}: {} tall", s.height);
                     assert!(s.smallest_text(0.0).unwrap() >= 18.0);
                     let boxes = text_boxes(&s);
                     for (i, a) in boxes.iter().enumerate() {
                         for b in &boxes[i + 1..] {
                             let overlap = a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5 && a.2 < b.4 - 0.5 && b.2 < a.4 - 0.5;
-                            let header = |t: &str| t == "Store activations" || t == "Recompute" || t.contains("accesses");
+                            let header =
+                                |t: &str| t == "Store activations" || t == "Recompute" || t.contains("accesses");
                             if header(&a.0) || header(&b.0) {
                                 assert!(!overlap, "{width} step {t}: {:?} over {:?}", a, b);
                             }

@@ -255,3 +255,136 @@ describe('the lecture, studied', () => {
     await page.context().close();
   });
 });
+
+/**
+ * In the page: resolves true once the stage's layout (every canvas's box,
+ * the key figures' box, the deck bar) has stayed the same for 8 polls in a
+ * row (the canvas is redrawn to fit the screen once or twice after its first
+ * paint). A readiness wait, polled by waitForFunction: no fixed pause.
+ */
+function layoutSettled() {
+  const boxes = [...document.querySelectorAll('.stage canvas, .stage > .readouts, [data-testid=deck-bar]')]
+    .map((e) => { const r = e.getBoundingClientRect(); return `${Math.round(r.top)},${Math.round(r.bottom)},${Math.round(r.width)}`; })
+    .join(';');
+  const painted = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')].every((c) => c.dataset.painted === '1');
+  const s = (window.__settle ??= { boxes: '', same: 0 });
+  if (boxes === s.boxes && painted) s.same += 1;
+  else { s.boxes = boxes; s.same = 0; }
+  return s.same >= 8;
+}
+
+/** What the first screen shows of a presented view (viewport coordinates). */
+function firstScreen() {
+  const vh = window.innerHeight;
+  const shown = (e) => e.checkVisibility() && e.getBoundingClientRect().height > 0;
+  // Every drawing of the stage (a scene's canvas, a chart) that starts on the screen.
+  const cut = [...document.querySelectorAll('.stage canvas')].filter(shown)
+    .map((c) => c.getBoundingClientRect())
+    .filter((r) => r.top < vh && r.bottom > vh + 1)
+    .map((r) => `a drawing from ${Math.round(r.top)} to ${Math.round(r.bottom)}`);
+  // The canvases' text as shown (their smallest font × how much the page scales them).
+  const fonts = [...document.querySelectorAll('.stage canvas[data-min-font]')].filter(shown)
+    .map((c) => Number(c.dataset.minFont) * c.getBoundingClientRect().width / (c.width / devicePixelRatio));
+  const labels = [...document.querySelectorAll('.stage .readouts .metric-label')].filter(shown)
+    .map((l) => parseFloat(getComputedStyle(l).fontSize));
+  const figures = document.querySelector('.stage > .readouts');
+  const bar = document.querySelector('[data-testid=deck-bar]').getBoundingClientRect();
+  const next = document.querySelector('[data-testid=deck-next]').getBoundingClientRect();
+  return {
+    cut,
+    canvasText: fonts.length ? Math.min(...fonts) : null,
+    label: labels.length ? Math.min(...labels) : null,
+    figuresTop: figures ? figures.getBoundingClientRect().top : null,
+    bar: bar.height,
+    next: [Math.round(next.left), Math.round(next.top)],
+    wide: document.documentElement.scrollWidth > window.innerWidth,
+  };
+}
+
+describe('the lecture, projected at 1024 × 768', () => {
+  const env = withBrowser();
+
+  for (const lang of ['en', 'zh']) {
+    test(`every view fits the screen with the deck's bar, its text 18 px at least, → in one place (${lang})`, async () => {
+      const page = await newPage(env.browser, { viewport: { width: 1024, height: 768 } });
+      await open(page, env.srv.base, `#/lecture?lang=${lang}&present=1`);
+      const views = await outline(page);
+      await page.locator('[data-testid=lecture-present]').click();
+      const misses = [];
+      const nexts = new Set();
+      for (let k = 1; k <= views.length; k++) {
+        const v = views[k - 1];
+        await appShows(page, `[data-metric="deck-view"][data-value="${k}"]`, `view ${k} (${v.id})`);
+        await painted(page);
+        await page.evaluate(() => { window.__settle = undefined; });
+        await page.waitForFunction(layoutSettled, null, { polling: 50, timeout: 30000 });
+        const s = await page.evaluate(firstScreen);
+        const at = `view ${k} (${v.url.split('?')[0]})`;
+        for (const c of s.cut) misses.push(`${at}: ${c}`);
+        if (s.canvasText !== null && s.canvasText < 18 - 0.05) misses.push(`${at}: canvas text ${s.canvasText.toFixed(1)} px`);
+        if (s.label !== null && s.label < 18 - 0.05) misses.push(`${at}: key-figure labels ${s.label} px`);
+        if (s.figuresTop !== null && s.figuresTop >= 768) misses.push(`${at}: the key figures start at ${Math.round(s.figuresTop)}`);
+        if (s.bar > 140) misses.push(`${at}: the deck bar ${Math.round(s.bar)} px tall`);
+        if (s.wide) misses.push(`${at}: the page is wider than the screen`);
+        if (k < views.length) nexts.add(s.next.join(','));
+        if (k < views.length) await page.locator('[data-testid=deck-next]').click();
+      }
+      assert.deepEqual(misses, []);
+      assert.equal(nexts.size, 1, `the → button moved: ${[...nexts].join(' | ')}`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+});
+
+describe('the study path shows what its notes talk about', () => {
+  const env = withBrowser();
+  /** The study stop of lecture view `i` (each earlier part's check is a stop too). */
+  const stopOf = (i) => i + [9, 21, 28].filter((first) => first <= i).length;
+
+  test('the waves stops draw the sawtooth; every embed frame ends with its stage; systolic starts at the top', async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1440, height: 900 } });
+    await open(page, env.srv.base, '#/lecture?lang=en');
+    const views = await outline(page);
+    const pick = ['s2', 's11', 's12', 's13-mxu', 's20', 's44'];
+    const misses = [];
+    for (const id of pick) {
+      const i = views.findIndex((v) => v.id === id);
+      const stop = stopOf(i);
+      await page.evaluate((stop) => localStorage.setItem('warpscope.lecture.study', JSON.stringify({ stop, answers: [] })), stop);
+      await open(page, env.srv.base, '#/lecture?study=1&lang=en');
+      await appShows(page, `[data-testid=study-path][data-stop="${stop}"]`, `stop ${stop}`);
+      assert.equal(await page.locator('[data-testid=study-view]').getAttribute('data-url'), views[i].url);
+      const frame = page.frameLocator('[data-testid=study-frame]');
+      await frame.locator('.stage canvas[data-painted="1"]').first().waitFor({ timeout: 120000 });
+      // The frame is cut to its stage once that has settled (data-fitted), or kept when full.
+      await page.waitForFunction(() => {
+        const f = document.querySelector('[data-testid=study-frame]');
+        const stage = f.contentDocument?.querySelector('.stage');
+        return f.dataset.fitted || (stage && stage.getBoundingClientRect().bottom > f.clientHeight - 40);
+      }, null, { timeout: 30000 });
+      const m = await page.evaluate(() => {
+        const f = document.querySelector('[data-testid=study-frame]');
+        const d = f.contentDocument;
+        const shown = (e) => e.checkVisibility() && e.getBoundingClientRect().height > 0;
+        const canvases = [...d.querySelectorAll('.stage canvas')].filter(shown).map((c) => c.getBoundingClientRect());
+        return {
+          frame: f.clientHeight,
+          bottom: d.querySelector('.stage').getBoundingClientRect().bottom,
+          firstTop: Math.min(...canvases.map((r) => r.top)),
+          chart: [...d.querySelectorAll('.stage > .beside-scene canvas')].some(shown),
+        };
+      });
+      if (id === 's2' || id === 's20') {
+        if (!m.chart) misses.push(`${id}: no sawtooth in the embed`);
+      }
+      if (m.frame - m.bottom > 48) misses.push(`${id}: ${Math.round(m.frame - m.bottom)} px blank under the stage`);
+      if (m.firstTop > 60) misses.push(`${id}: the drawing starts ${Math.round(m.firstTop)} px down`);
+      // The note matches what is shown (slide 44: the tiles, not a curve).
+      if (id === 's44') assert.match(await page.locator('[data-testid=study-note]').innerText(), /tiles/);
+    }
+    assert.deepEqual(misses, []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});

@@ -80,7 +80,10 @@ pub(super) fn draw_detail(
         if (max_h - fixed) / rows_h(qt) < min_cell {
             qt = qt.min(1);
         }
-        cs = cs.min((max_h - fixed) / rows_h(qt)).max(min_cell);
+        // The width holds cells this large with two left slots (fewer slots
+        // than the width-sized drawing's eight: the cells grow to the height).
+        let widest = avail / (ql.min(2) as f64 * q_ratio + p.cols as f64 + 0.5);
+        cs = ((max_h - fixed) / rows_h(qt)).min(widest).min(86.0).max(min_cell);
         let room = ((avail / cs - p.cols as f64 - 0.5) / q_ratio).floor().max(1.0) as usize;
         ql = ql.min(room);
         // What the array leaves of the width, on both sides.

@@ -307,7 +307,10 @@ fn projected_on_a_short_screen_the_8x8_fills_the_height_at_18_px_every_figure_in
                     continue;
                 };
                 let half = text.chars().count() as f64 * DIGIT_EM * size / 2.0;
-                assert!(x - half >= px - 0.5 && x + half <= px + pw + 0.5, "cycle {c}: {text:?} at {size} px in a {pw} px PE");
+                assert!(
+                    x - half >= px - 0.5 && x + half <= px + pw + 0.5,
+                    "cycle {c}: {text:?} at {size} px in a {pw} px PE"
+                );
             }
             for sh in &scene.shapes {
                 if let Shape::Rect { x, w, .. } = sh {

@@ -24,7 +24,8 @@ pub fn use_hardware_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     let figures = use_measured(super::FIGURES_FILE, p.v.choice("measured") == "1");
     // The growth chart is the stage: a little narrower than the shared cap, as tall as the screen leaves.
     // Its title is long (three lines projected at 1024 × 768): the chart keeps below it what is left.
-    let (chart_w, chart_h) = p.chart_size(1100.0, p.chart_title_height_for(&ctx.t("hardware.growth"), p.width.min(1100.0)));
+    let (chart_w, chart_h) =
+        p.chart_size(1100.0, p.chart_title_height_for(&ctx.t("hardware.growth"), p.width.min(1100.0)));
     let args = super::ridge_args(&h, dtype);
     let ridge = ctx.tf("hardware.ridge", &args.each_ref().map(|(k, v)| (*k, v.as_str())));
     let levels = super::hierarchy(&h).map(|l| {

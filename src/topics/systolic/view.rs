@@ -133,11 +133,14 @@ pub fn use_systolic_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         let ctx = ctx.clone();
         // Projected, the array fills the height the screen leaves (a short screen).
         let max_h = if ctx.present { p.fit_height.floor() as u32 } else { u32::MAX };
-        use_memo((params, cycle, p.width as u32, max_h, ctx.present, ctx.lang, cap.clone()), move |(_, c, w, h, _, _, cap)| {
-            let max_h = if *h == u32::MAX { f64::INFINITY } else { *h as f64 };
-            let (scene, strip) = scene_and_strip(&ctx, &theme, &sim, *c, *w as f64, max_h, cap);
-            (SceneRef(Rc::new(scene)), strip)
-        })
+        use_memo(
+            (params, cycle, p.width as u32, max_h, ctx.present, ctx.lang, cap.clone()),
+            move |(_, c, w, h, _, _, cap)| {
+                let max_h = if *h == u32::MAX { f64::INFINITY } else { *h as f64 };
+                let (scene, strip) = scene_and_strip(&ctx, &theme, &sim, *c, *w as f64, max_h, cap);
+                (SceneRef(Rc::new(scene)), strip)
+            },
+        )
     };
     // A click on the fold strip goes to that fold's first cycle.
     let on_canvas_click = scene.1.map(|strip| {

@@ -76,7 +76,9 @@ fn StudyFrame(p: &StudyFrameProps) -> Html {
                 if done || polls.get() >= FRAME_POLLS {
                     // Dropping the interval from its own tick is deferred to the next turn.
                     let stop = stop.clone();
-                    yew::platform::spawn_local(async move { stop.borrow_mut().take(); });
+                    yew::platform::spawn_local(async move {
+                        stop.borrow_mut().take();
+                    });
                 }
             }));
             move || drop(interval.borrow_mut().take())
