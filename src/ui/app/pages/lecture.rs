@@ -96,7 +96,10 @@ fn StudyFrame(p: &StudyFrameProps) -> Html {
 fn frame_content_height(frame: &NodeRef) -> Option<(i32, i32)> {
     use wasm_bindgen::JsCast;
     let el = frame.cast::<web_sys::Element>()?;
-    let doc = js_sys::Reflect::get(&el, &"contentDocument".into()).ok()?.dyn_into::<web_sys::Document>().ok()?;
+    // The frame's document belongs to its own window: `instanceof Document`
+    // (dyn_into) is false for it, its methods are the same.
+    let doc = js_sys::Reflect::get(&el, &"contentDocument".into()).ok().filter(|d| d.is_object())?;
+    let doc: web_sys::Document = doc.unchecked_into();
     doc.query_selector(".stage canvas[data-painted=\"1\"], .stage .chart canvas").ok()??;
     let stage = doc.query_selector(".stage").ok()??;
     let bottom = stage.get_bounding_client_rect().bottom();
