@@ -352,7 +352,9 @@ describe('the study path shows what its notes talk about', () => {
       const i = views.findIndex((v) => v.id === id);
       const stop = stopOf(i);
       await page.evaluate((stop) => localStorage.setItem('warpscope.lecture.study', JSON.stringify({ stop, answers: [] })), stop);
+      // The study page reads the stop when it starts: open it afresh.
       await open(page, env.srv.base, '#/lecture?study=1&lang=en');
+      await page.reload();
       await appShows(page, `[data-testid=study-path][data-stop="${stop}"]`, `stop ${stop}`);
       assert.equal(await page.locator('[data-testid=study-view]').getAttribute('data-url'), views[i].url);
       const frame = page.frameLocator('[data-testid=study-frame]');
