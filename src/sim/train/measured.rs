@@ -213,7 +213,16 @@ impl Fit {
     pub fn from(steps: &[Step], flash: &[AttnPoint]) -> Fit {
         let g = h200();
         let train: Vec<&Step> = steps.iter().filter(|s| !s.oom && !s.held_out() && s.ms[0] > 0.0).collect();
-        let mut r = Rates { mm: [0.7; 3], fused: [0.5; 2], exps: 2e12, bw: 0.85, tt: 0.6, floor: 3e-6, host: [0.0; 3] };
+        let mut r = Rates {
+            mm: [0.7; 3],
+            fused: [0.5; 2],
+            exps: 2e12,
+            fused_bwd: 1.0,
+            bw: 0.85,
+            tt: 0.6,
+            floor: 3e-6,
+            host: [0.0; 3],
+        };
         let mut host_points = 0;
         for i in 0..3 {
             let v: Vec<f64> = train
@@ -252,7 +261,7 @@ impl Fit {
         let mut best = loss(&r);
         let mut step = 1.6_f64;
         for _ in 0..10 {
-            for k in 0..9 {
+            for k in 0..10 {
                 for dir in [step, 1.0 / step] {
                     loop {
                         let mut c = r;
@@ -262,6 +271,7 @@ impl Fit {
                             5 => &mut c.bw,
                             6 => &mut c.tt,
                             7 => &mut c.exps,
+                            8 => &mut c.fused_bwd,
                             _ => &mut c.floor,
                         };
                         *v *= dir;
