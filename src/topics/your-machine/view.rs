@@ -231,13 +231,7 @@ pub fn use_your_machine_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
             </div>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("your-machine.explain") }</p>
-            <p class="muted">{ ctx.t("your-machine.caveat") }</p>
-            <p class="lecture-check">{ ctx.t("your-machine.lecture") }</p>
-        </>
-    };
+    let explain = p.explain_with(html! { <p class="muted">{ ctx.t("your-machine.caveat") }</p> });
     p.frame(controls, stage, explain)
 }
 
@@ -291,25 +285,15 @@ fn table(ctx: &crate::ui::kit::ctx::AppCtx, r: &Results) -> Html {
     let [side, st, tt] = r.transpose;
     let sq = format!("{0}×{0} f32", side as u64);
     let mb = 8.0 * side * side / 1e6;
-    rows.push(row(ctx.t("your-machine.row.straight"), sq.clone(), Some(st), Some(mb / st), None, None));
-    rows.push(row(ctx.t("your-machine.row.transposed"), sq, Some(tt), Some(mb / tt), None, None));
+    for (key, ms) in [("straight", st), ("transposed", tt)] {
+        rows.push(row(ctx.t(&format!("your-machine.row.{key}")), sq.clone(), Some(ms), Some(mb / ms), None, None));
+    }
     let [hn, f32ms, u16ms] = r.halves;
-    rows.push(row(
-        ctx.t("your-machine.row.f32"),
-        format!("{}", hn as u64),
-        Some(f32ms),
-        Some(8.0 * hn / f32ms / 1e6),
-        None,
-        None,
-    ));
-    rows.push(row(
-        ctx.t("your-machine.row.u16"),
-        format!("{}", hn as u64),
-        Some(u16ms),
-        Some(4.0 * hn / u16ms / 1e6),
-        None,
-        None,
-    ));
+    // (row, ms, bytes per element moved)
+    for (key, ms, bytes) in [("f32", f32ms, 8.0), ("u16", u16ms, 4.0)] {
+        let what = ctx.t(&format!("your-machine.row.{key}"));
+        rows.push(row(what, format!("{}", hn as u64), Some(ms), Some(bytes * hn / ms / 1e6), None, None));
+    }
     for &(n, g) in &r.matmul {
         let nf = n as f64;
         rows.push(row(
