@@ -25,7 +25,7 @@ describe('#/llm', () => {
     const ideal = await metric(page, 'ideal-ms');
     assert.ok(step > ideal && ideal > 0, `${step} ${ideal}`);
     assert.ok(Math.abs((await metric(page, 'tokens-per-s')) - 16 / (step / 1000)) < 1e-6 * step * 1000);
-    const terms = await page.$$eval('[data-testid="waterfall"] [data-effect][data-value]', (els) =>
+    const terms = await page.$$eval('[data-testid="waterfall"] [data-effect][data-on]', (els) =>
       els.map((e) => [e.dataset.effect, Number(e.dataset.value), e.dataset.on]));
     assert.deepEqual(terms.map((t) => t[0]), DECODE_EFFECTS);
     assert.equal(terms.find((t) => t[0] === 'per-head')[2], '0');
