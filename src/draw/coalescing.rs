@@ -245,7 +245,11 @@ mod tests {
     fn every_lane_has_its_line() {
         for a in [access(Pattern::Column, 1), access(Pattern::Random, 1), access(Pattern::Stride, 1)] {
             let s = scene(&a, &Theme::present(), 900.0);
-            let lines = s.shapes.iter().filter(|sh| matches!(sh, crate::scene::Shape::Line { width, .. } if *width == 2.0)).count();
+            let lines = s
+                .shapes
+                .iter()
+                .filter(|sh| matches!(sh, crate::scene::Shape::Line { width, .. } if *width == 2.0))
+                .count();
             assert_eq!(lines, LANES, "{:?}", a.p.pattern);
         }
     }

@@ -95,7 +95,10 @@ fn each_part_asks_from_its_bank_and_sums_up_through_the_sims() {
                     // What the study summary shows: figures only, never "SMs —" or "warps —".
                     let (_, shown) = summary_row(route, row).unwrap();
                     assert!(!shown.is_empty(), "{route} row {row}");
-                    assert!(shown.iter().all(|(_, v)| !v.contains('—') && !v.trim().is_empty()), "{route} {row}: {shown:?}");
+                    assert!(
+                        shown.iter().all(|(_, v)| !v.contains('—') && !v.trim().is_empty()),
+                        "{route} {row}: {shown:?}"
+                    );
                     let dashes = r.cells.iter().filter(|c| c.computed == crate::lecture::NOT_PRINTED).count();
                     assert_eq!(shown.len() + dashes, r.cells.len());
                 }

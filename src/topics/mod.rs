@@ -95,7 +95,8 @@ pub fn summary_row(route: &str, row: usize) -> Option<(&'static str, Vec<(&'stat
     let topic = find(route)?;
     let rows = (topic.lecture?)(&crate::params::Values::defaults(topic.meta.params));
     let r = rows.into_iter().nth(row)?;
-    let cells = r.cells.into_iter().filter(|c| c.computed != crate::lecture::NOT_PRINTED).map(|c| (c.metric, c.computed));
+    let cells =
+        r.cells.into_iter().filter(|c| c.computed != crate::lecture::NOT_PRINTED).map(|c| (c.metric, c.computed));
     Some((r.label, cells.collect()))
 }
 

@@ -196,7 +196,9 @@ fn summary_line(ctx: &AppCtx, s: &Sum) -> Option<String> {
             let (label, cells) = crate::topics::summary_row(route, row)?;
             let cells: Vec<String> = cells
                 .iter()
-                .map(|(metric, computed)| format!("{} {computed}", ctx.t(&crate::i18n::topic_key("metric", route, metric))))
+                .map(|(metric, computed)| {
+                    format!("{} {computed}", ctx.t(&crate::i18n::topic_key("metric", route, metric)))
+                })
                 .collect();
             let label = format!("{} · {}", ctx.t(&format!("topic.{route}.title")), ctx.t(label));
             Some(ctx.tf("lecture.sum.row", &[("label", &label), ("cells", &cells.join(" · "))]))
