@@ -13,9 +13,23 @@ const PROJECTOR = { viewport: { width: 1024, height: 768 } };
 const LAPTOP = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
-/** The scene canvas's shown size over the size it was drawn at (1: unscaled). */
+/** The scene canvas's shown size over the size it was drawn at (1: unscaled),
+ *  once the panel has fitted its drawing to the screen (a few redraws: the
+ *  canvas's size then holds over ten animation frames). */
 async function sceneScale(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    const size = () => {
+      const c = document.querySelector('canvas[data-testid="scene-canvas"]');
+      const r = c.getBoundingClientRect();
+      return `${c.width}x${c.height} ${r.width}x${r.height}`;
+    };
+    let last = size();
+    for (let still = 0; still < 10;) {
+      await new Promise((done) => requestAnimationFrame(done));
+      const now = size();
+      still = now === last ? still + 1 : 0;
+      last = now;
+    }
     const c = document.querySelector('canvas[data-testid="scene-canvas"]');
     const drawn = c.width / window.devicePixelRatio;
     const r = c.getBoundingClientRect();
