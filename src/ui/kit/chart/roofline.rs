@@ -49,10 +49,6 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
     // the labels stacked under the low-intensity dots, clear of the x axis.
     // Projected, the larger type needs the same room.
     let y0 = if p.height < 300.0 || p.present { y0 / 10.0 } else { y0 };
-    // A phone's plot is also narrow: its labels wrap and stack deeper (a
-    // prefill's "activation (SiLU·up or GELU)" found no row left over the
-    // floor and landed on the axis's numbers): one decade more.
-    let y0 = if p.width < 480.0 { y0 / 10.0 } else { y0 };
     // Room on the right for the last tick ("10000") to be drawn whole.
     let mut builder = look.builder(&root, 12.0, 36.0, 60.0);
     builder.margin_right((30.0 * dpr * k) as u32);
