@@ -216,7 +216,12 @@ pub fn use_your_machine_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
                 <h2 class="chart-title">{ ctx.t("your-machine.chart.roof") }</h2>
                 <BenchChart data={data} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
                 if res.is_none() && !hint_on_canvas {
-                    <figcaption class="chart-hint" data-testid="chart-hint">{ ctx.t("your-machine.chart.waiting") }</figcaption>
+                    <figcaption class="chart-hint" data-testid="chart-hint">{ ctx.t(waiting_key(ctx)) }</figcaption>
+                }
+                // An embed has no controls: the measurement runs on the panel itself.
+                if res.is_none() && ctx.embed {
+                    <p class="chart-hint"><a data-testid="embed-open-panel" target="_blank" rel="noopener"
+                        href={format!("#/your-machine?lang={}", ctx.asked_lang.code())}>{ ctx.t("your-machine.embed.open") }</a></p>
                 }
             </figure>
             { readouts_pending(ctx, "your-machine", &figures, &pending) }
@@ -336,6 +341,16 @@ struct ChartData {
     x_size: String,
 }
 
+/// The note on the empty chart: where "Run the measurement" is (an embed
+/// has no ☰ Controls: the panel, opened from the link under the chart).
+fn waiting_key(ctx: &crate::ui::kit::ctx::AppCtx) -> &'static str {
+    if ctx.embed {
+        "your-machine.chart.waiting.embed"
+    } else {
+        "your-machine.chart.waiting"
+    }
+}
+
 impl ChartData {
     fn new(ctx: &crate::ui::kit::ctx::AppCtx, r: Option<&Results>, hint_on_canvas: bool) -> Self {
         let dots = r
@@ -353,7 +368,7 @@ impl ChartData {
             sweep: r.map(|r| r.sweep.iter().map(|&(e, g)| ((1u64 << e) as f64, g)).collect()).unwrap_or_default(),
             mine: ctx.t("your-machine.legend.mine"),
             m4: ctx.t("your-machine.legend.m4"),
-            waiting: if hint_on_canvas { ctx.t("your-machine.chart.waiting") } else { String::new() },
+            waiting: if hint_on_canvas { ctx.t(waiting_key(ctx)) } else { String::new() },
             x_roof: ctx.t("your-machine.axis.intensity"),
             x_size: ctx.t("your-machine.axis.size"),
         }
