@@ -150,6 +150,9 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         </>
     };
     let (stage_w, stage_h) = p.chart_size(1100.0, p.chart_title_height());
+    // On a phone the operators' labels need rows of their own above the
+    // axis: a taller roofline (issue 32, item 10).
+    let stage_h = if stage_w < 520.0 { stage_h.max(stage_w * 1.15) } else { stage_h };
     let roofline = html! {
         <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
             ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
