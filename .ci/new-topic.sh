@@ -2,8 +2,8 @@
 # "Adding a panel = one folder + one registry item", proved through the
 # release split build: in a scratch copy of the working tree, add a new topic
 # (the template in .ci/scratch-topic/) as src/topics/scratch/ plus its
-# `#[path] pub mod` item, regenerate the generated panel table (docs/panels.md
-# if it exists, README.md otherwise; `cargo run`), run the native tests,
+# `#[path] pub mod` item, regenerate the generated panel table
+# (docs/panels.md; `cargo run`), run the native tests,
 # clippy for wasm32 and the format check, and list every file that changed
 # (fails if anything else had to change). Then `trunk build --release` in the
 # scratch copy: the new topic's chunk must be in dist/ and its route must load
@@ -33,12 +33,11 @@ s = s[: end + 1] + '#[path = "scratch/mod.rs"]\npub mod scratch;\n' + s[end + 1 
 open(p, "w").write(s)
 PY
 # The panel table is generated: regenerate it (docs, not code) where it
-# lives, docs/panels.md (README.md before that page existed).
+# lives, docs/panels.md.
 # Its own target folder: the scratch crate has the same name, so it would
 # overwrite the real build's binary (and `trunk build`'s text-file hook runs it).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}/scratch-topic"
-table_doc=README.md
-[ -f docs/panels.md ] && table_doc=docs/panels.md
+table_doc=docs/panels.md
 cargo run --quiet --bin warpscope > "$scratch/table.md.tmp"
 python3 - "$table_doc" "$scratch/table.md.tmp" <<'PY'
 import sys

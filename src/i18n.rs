@@ -40,7 +40,8 @@ impl Lang {
 /// A table of texts in a file beside its owner (`texts.tsv`,
 /// `practice.tsv`, …), one text a line: `key<TAB>English<TAB>中文`; blank
 /// lines and lines starting with `#` are comments. Natively (the tests, the
-/// README and the generator of the text files) it is the file's contents. In
+/// panel table of docs/panels.md and the generator of the text files) it is
+/// the file's contents. In
 /// the wasm build it is empty: the browser loads the texts of the language
 /// shown, `strings.<lang>.json`, written by the native binary at build time
 /// (`warpscope strings <dir>`, a trunk hook), so that a page carries one

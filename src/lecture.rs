@@ -106,6 +106,25 @@ pub fn rows(base: &Values, cases: Vec<Case>, metrics: impl Fn(&Values) -> Vec<Me
         .collect()
 }
 
+/// The rows of a table the lecture prints in columns: each of `cases` (its
+/// label key and the values that load it) beside its row of `printed`, the
+/// figures under the metrics `names`, computed as [`rows`] does; no reason
+/// is given where they differ.
+pub fn table<const N: usize>(
+    base: &Values,
+    cases: impl IntoIterator<Item = (&'static str, Vec<(&'static str, Value)>)>,
+    names: [&'static str; N],
+    printed: impl IntoIterator<Item = [&'static str; N]>,
+    metrics: impl Fn(&Values) -> Vec<Metric>,
+) -> Vec<Row> {
+    let cases = cases
+        .into_iter()
+        .zip(printed)
+        .map(|((label, values), p)| Case { label, values, printed: names.into_iter().zip(p).collect(), reason: None })
+        .collect();
+    rows(base, cases, metrics)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ and would ship it whole. This step instead takes cargo's linked module and
    also lists each topic's route and split point in
    `warpscope-topics.tsv` beside the linked module; the
    deck, practice and lecture pages, ui/app/shell/mod.rs; the practice card's
-   question, ui/kit/practice.rs) with
+   question, ui/kit/practice.rs; the GIF export's form, ui/kit/export.rs) with
    `wasm-split-cli` (wasm_split_cli_support, pinned in .ci/setup.sh): a main
    module, one module per split point, shared chunks, and a loader
    (`__wasm_split.js`) that fetches and instantiates them on demand;

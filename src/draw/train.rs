@@ -14,9 +14,8 @@ pub const MIN_TEXT: f64 = 12.0;
 /// The words drawn (translated by the caller).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Labels<'a> {
-    pub forward: &'a str,
-    pub backward: &'a str,
-    pub optimizer: &'a str,
+    /// The three phases' names: forward, backward, optimizer.
+    pub phases: [&'a str; 3],
     /// "peak {gb} GB" already filled in.
     pub peak: &'a str,
     /// "{gpu}: {gb} GB" already filled in ("" for no line).
@@ -27,9 +26,7 @@ pub struct Labels<'a> {
 
 impl Labels<'static> {
     pub const PLAIN: Labels<'static> = Labels {
-        forward: "forward",
-        backward: "backward",
-        optimizer: "optimizer",
+        phases: ["forward", "backward", "optimizer"],
         peak: "peak",
         capacity: "H100: 80 GB",
         axis: "GB allocated",
@@ -99,7 +96,7 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
         Point::Optimizer => 2,
         Point::Start | Point::End => 3,
     };
-    for (ph_i, name) in [l.forward, l.backward, l.optimizer].iter().enumerate() {
+    for (ph_i, name) in l.phases.iter().enumerate() {
         let idx: Vec<usize> = (0..points.len()).filter(|&i| phase_of(&points[i].0) == ph_i).collect();
         if let (Some(&a), Some(&b)) = (idx.first(), idx.last()) {
             let (x0, x1) = (left + a as f64 * bw, left + (b + 1) as f64 * bw);
@@ -164,6 +161,17 @@ mod tests {
     use crate::sim::train::{preset, Config};
     use crate::sim::Steppable;
 
+    /// The highest point any bar reaches.
+    fn bars_top(s: &Scene) -> f64 {
+        s.shapes
+            .iter()
+            .filter_map(|sh| match sh {
+                crate::scene::Shape::Rect { y, .. } => Some(*y),
+                _ => None,
+            })
+            .fold(f64::MAX, f64::min)
+    }
+
     fn points(size: &str) -> (Timeline, Vec<(Point, Alloc)>) {
         let tl = Timeline::new(Config::assignment(preset(size).unwrap().shape, 512));
         let pts = (0..=tl.steps()).map(|t| (tl.point(t), tl.alloc(t))).collect();
@@ -178,14 +186,7 @@ mod tests {
             let s = draw(&pts, pts.len() - 1, 80e9, &th, 900.0, &Labels::PLAIN);
             assert!(s.smallest_text(0.1).unwrap() >= MIN_TEXT * th.text_scale - 1e-9);
             // The highest bar top is the peak's height on the axis.
-            let top = s
-                .shapes
-                .iter()
-                .filter_map(|sh| match sh {
-                    crate::scene::Shape::Rect { y, .. } => Some(*y),
-                    _ => None,
-                })
-                .fold(f64::MAX, f64::min);
+            let top = bars_top(&s);
             assert!(top.is_finite() && top >= 0.0);
             assert!(tl.peak().0 > 0.0);
             assert!(s.texts().contains(&"forward") && s.texts().contains(&"backward"));
@@ -197,14 +198,7 @@ mod tests {
         let (tl, pts) = points("small");
         let s = draw(&pts, 0, 141e9, &Theme::normal(), 900.0, &Labels::PLAIN);
         // The tallest bar spans most of the plot; the capacity is named, not drawn.
-        let top = s
-            .shapes
-            .iter()
-            .filter_map(|sh| match sh {
-                crate::scene::Shape::Rect { y, .. } => Some(*y),
-                _ => None,
-            })
-            .fold(f64::MAX, f64::min);
+        let top = bars_top(&s);
         assert!(top < s.height * 0.3, "{top} of {}", s.height);
         assert!(s.texts().iter().any(|t| t.ends_with('↑')));
         assert!(tl.peak().0 < 10e9);

@@ -50,7 +50,7 @@ pub trait Steppable {
 }
 
 /// The laws every [`Steppable`] obeys, checked by one generic test over all of
-/// them (`sim::tests::steppable_laws`): `state_at` is pure and clamped; the
+/// them (`sim::laws::steppable_laws`): `state_at` is pure and clamped; the
 /// player's step then back is the identity; a jump to `t` equals `t` steps
 /// from the start (through `step_from`); the metrics name the same figures at
 /// every step.

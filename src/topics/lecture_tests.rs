@@ -92,6 +92,15 @@ fn each_part_asks_from_its_bank_and_sums_up_through_the_sims() {
                     // The summary shows figures the simulation agrees with the lecture on.
                     assert!(r.ok(), "{route} row {row}: {:?}", r.cells);
                     assert!(VIEWS[part.first..=part.last].iter().any(|v| v.route() == route), "{} {route}", part.id);
+                    // What the study summary shows: figures only, never "SMs —" or "warps —".
+                    let (_, shown) = summary_row(route, row).unwrap();
+                    assert!(!shown.is_empty(), "{route} row {row}");
+                    assert!(
+                        shown.iter().all(|(_, v)| !v.contains('—') && !v.trim().is_empty()),
+                        "{route} {row}: {shown:?}"
+                    );
+                    let dashes = r.cells.iter().filter(|c| c.computed == crate::lecture::NOT_PRINTED).count();
+                    assert_eq!(shown.len() + dashes, r.cells.len());
                 }
                 Sum::Attention { n } => {
                     // The panel's own table row, from the same simulation.
@@ -111,4 +120,15 @@ fn each_part_asks_from_its_bank_and_sums_up_through_the_sims() {
     }
     // The lecture's own figures, as the summaries compute them.
     assert_eq!(attention_memory::lecture_row(65536).standard, "17.2 GB");
+}
+
+/// Part 1's summary: the A100 as the notes give it (a custom GPU: no SM
+/// count) shows its peak, bandwidth and ridge, not "SMs —".
+#[test]
+fn the_a100_summary_names_no_sm_count_it_lacks() {
+    let (label, shown) = summary_row("hardware", 1).unwrap();
+    assert_eq!(label, "hardware.case.a100-notes");
+    let metrics: Vec<&str> = shown.iter().map(|(m, _)| *m).collect();
+    assert!(!metrics.contains(&"sms"), "{shown:?}");
+    assert!(metrics.contains(&"peak-tflops") && metrics.contains(&"ridge"), "{shown:?}");
 }

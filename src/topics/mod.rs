@@ -87,6 +87,19 @@ pub fn find(id: &str) -> Option<&'static Topic> {
     ALL.iter().copied().find(|t| t.meta.id == id)
 }
 
+/// A lecture table's row as a study summary shows it: its label and the
+/// figures (metric, value) the panel computes at its defaults, without those
+/// the machine doesn't have ("—": a custom GPU's SMs, a warp count no row
+/// names), so no summary line reads "SMs —".
+pub fn summary_row(route: &str, row: usize) -> Option<(&'static str, Vec<(&'static str, String)>)> {
+    let topic = find(route)?;
+    let rows = (topic.lecture?)(&crate::params::Values::defaults(topic.meta.params));
+    let r = rows.into_iter().nth(row)?;
+    let cells =
+        r.cells.into_iter().filter(|c| c.computed != crate::lecture::NOT_PRINTED).map(|c| (c.metric, c.computed));
+    Some((r.label, cells.collect()))
+}
+
 /// A markdown table of every panel's URL parameters and metrics (the table in
 /// docs/panels.md is checked against it by a test).
 pub fn readme_table() -> String {

@@ -353,8 +353,30 @@ fn the_waves_explanation_reads_like_the_lecture() {
     let q = (0..200).map(|s| question(waves::TOPIC.practice, s)).find(|q| q.kind == "waves").expect("a waves question");
     let w = waves::waves_at(&q.state, q.state.int("n") as u64);
     let text = q.explain.render(Lang::En);
-    assert!(text.contains(&format!("= {} tiles on {} SMs → {} waves", w.tiles(), w.sms, w.waves())), "{text}");
+    let word = if w.waves() == 1 { "wave" } else { "waves" };
+    assert!(text.contains(&format!("= {} tiles on {} SMs → {} {word}", w.tiles(), w.sms, w.waves())), "{text}");
     assert_eq!(q.answer, Answer::count(w.waves()).with_traps(&[(w.tiles() / w.sms) as f64]));
+}
+
+/// "1 waves", "warps — (0 of 4)": a count of one reads in the singular, and
+/// no warp diverging says so, in every explanation of these banks, in both
+/// languages; the single-wave and no-divergence cases do come up.
+#[test]
+fn explanations_say_one_wave_and_no_diverging_warp_in_words() {
+    install_texts();
+    let (mut one_wave, mut none) = (0, 0);
+    for topic in [waves::TOPIC.practice, gpu_vs_tpu::TOPIC.practice, divergence::TOPIC.practice] {
+        for seed in 0..600 {
+            let q = question(topic, seed);
+            let (en, zh) = (q.explain.render(Lang::En), q.explain.render(Lang::Zh));
+            for bad in [" 1 waves", "warps —", "warps: —", "warp —", "warp：—"] {
+                assert!(!en.contains(bad) && !zh.contains(bad), "{} {seed}: {en} / {zh}", q.topic);
+            }
+            one_wave += en.contains(" 1 wave") as usize;
+            none += en.contains("No warp diverges") as usize + en.contains("none of the") as usize;
+        }
+    }
+    assert!(one_wave > 0 && none > 0, "{one_wave} {none}");
 }
 
 #[test]

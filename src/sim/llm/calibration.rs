@@ -15,6 +15,9 @@ pub(super) const SDPA_CSV: &str = include_str!("../../../assets/measured/h200-ll
 pub(super) const LAUNCH_CSV: &str = include_str!("../../../assets/measured/h200-llm-launch.csv");
 pub(super) const ELEMENTWISE_CSV: &str = include_str!("../../../assets/measured/h200-llm-elementwise.csv");
 pub(super) const HOST_CSV: &str = include_str!("../../../assets/measured/h200-llm-host.csv");
+/// Decode attention per layer, one SDPA over all query heads against the
+/// per-head layout (`measure/train/run_train.py`, section decode).
+pub const TRAIN_DECODE_CSV: &str = include_str!("../../../assets/measured/h200-train-decode.csv");
 #[cfg(test)]
 pub(super) const KERNELS_CSV: &str = include_str!("../../../assets/measured/h200-llm-kernels.csv");
 
@@ -39,6 +42,10 @@ pub struct Calibration {
     pub gemm: Curves<(u64, u64)>,
     /// Decode attention families: (hd, group, kvheads) → [(batch, [(kv, seconds)])].
     pub sdpa_decode: Vec<((u64, u64, u64), Curves<f64>)>,
+    /// An engine's split-KV decode kernel (one SDPA over all query heads,
+    /// `enable_gqa`, `h200-train-decode.csv`'s gqa rows): its latency (s)
+    /// and the fraction of HBM it streams the KV cache at.
+    pub decode_engine: (f64, f64),
     /// Prefill attention families: (hd, group, heads) → [(batch, [(log₂ seq, time ÷ roofline)])].
     pub sdpa_prefill: Vec<((u64, u64, u64), Curves<f64>)>,
     /// Elementwise op → (fixed seconds per kernel call, bytes per second).
@@ -293,6 +300,7 @@ impl Calibration {
             peak_tflops: peak,
             gemm: shapes,
             sdpa_decode,
+            decode_engine: decode_engine(&Table::parse(TRAIN_DECODE_CSV)),
             sdpa_prefill: pre,
             elementwise,
             host_per_kernel: per_kernel(&tiny, "eager"),
@@ -431,4 +439,42 @@ fn slot<K: PartialEq, V: Default>(list: &mut Vec<(K, V)>, key: K) -> &mut V {
         list.len() - 1
     });
     &mut list[i].1
+}
+
+/// Fits (latency, HBM fraction) of the engine's decode kernel to the gqa
+/// rows of the decode-attention file: t = √(latency² + (bytes ÷ (HBM ×
+/// fraction))²), by a search on the squared log error. Falls back to
+/// (20 µs, 0.9) on an empty file.
+pub fn decode_engine(t: &Table) -> (f64, f64) {
+    let hbm = h200().hbm_tbps * 1e12;
+    let pts: Vec<(f64, f64)> = t
+        .rows
+        .iter()
+        .filter(|r| t.text(r, "layout") == Some("gqa"))
+        .filter_map(|r| Some((t.num(r, "kv_bytes_per_layer")?, t.num(r, "us_per_layer")? * 1e-6)))
+        .filter(|&(b, us)| b > 0.0 && us > 0.0)
+        .collect();
+    if pts.is_empty() {
+        return (20e-6, 0.9);
+    }
+    let loss = |lat: f64, frac: f64| -> f64 {
+        pts.iter()
+            .map(|&(b, meas)| {
+                let s = b / (hbm * frac);
+                ((lat * lat + s * s).sqrt() / meas).ln().powi(2)
+            })
+            .sum()
+    };
+    let mut best = (f64::MAX, 20e-6, 0.9);
+    for i in 0..=60 {
+        let lat = 5e-6 * 1.04f64.powi(i);
+        for j in 0..=50 {
+            let frac = 0.5 + 0.01 * j as f64;
+            let l = loss(lat, frac);
+            if l < best.0 {
+                best = (l, lat, frac);
+            }
+        }
+    }
+    (best.1, best.2)
 }

@@ -8,16 +8,25 @@ use super::validation::{measured, Measured};
 use crate::sim::hw::Gpu;
 use std::sync::OnceLock;
 
-/// The named effects, in the order the waterfall applies them.
-pub const EFFECTS: [&str; 6] = ["bandwidth", "waves", "gemm", "attention", "elementwise", "launch"];
+/// The named effects, in the order the waterfall applies them. `per-head`
+/// is the decode attention kernel that runs the g query heads of a KV head as
+/// g rows of one SDPA call over B × (KV heads) blocks (what
+/// `measure/llm/run_llm.py` timed): too few blocks for the SMs at a small
+/// batch. Without it a decode step uses what an engine's decode kernel does,
+/// splitting the KV sequence across the SMs (flash-decoding).
+pub const EFFECTS: [&str; 7] = ["bandwidth", "waves", "gemm", "attention", "per-head", "elementwise", "launch"];
 
 /// Which effects are on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct On(pub [bool; 6]);
+pub struct On(pub [bool; 7]);
 
 impl On {
-    pub const ALL: On = On([true; 6]);
-    pub const NONE: On = On([false; 6]);
+    /// `all`: every effect of the hardware, with an engine's decode kernel.
+    pub const ALL: On = On([true, true, true, true, false, true, true]);
+    pub const NONE: On = On([false; 7]);
+    /// How `measure/llm/run_llm.py` ran its steps (the per-head decode
+    /// kernel): every comparison with its measurements uses this.
+    pub const MEASURED: On = On([true; 7]);
     pub fn has(&self, name: &str) -> bool {
         EFFECTS.iter().position(|&e| e == name).is_some_and(|i| self.0[i])
     }
@@ -26,6 +35,7 @@ impl On {
         match s {
             "all" | "" => On::ALL,
             "none" => On::NONE,
+            "all,per-head" | "per-head,all" => On::MEASURED,
             _ => On(EFFECTS.map(|e| s.split(',').any(|p| p.trim() == e))),
         }
     }
@@ -70,6 +80,13 @@ pub fn op_time(op: &Op, c: &Case, g: &Gpu, cal: &Calibration, on: On) -> f64 {
             let s = &c.shape;
             let h = h200();
             let (hpeak, hbw) = (h.bf16_tflops * 1e12 * fp, h.hbm_tbps * 1e12 * fb);
+            if c.phase == Phase::Decode && !on.has("per-head") {
+                // An engine's split-KV decode kernel: a fixed latency, then the
+                // KV cache streamed at the measured rate (scaled to this GPU).
+                let (floor, frac) = cal.decode_engine;
+                let stream = op.bytes() / (spec_bw * frac);
+                return (floor * floor + stream * stream).sqrt();
+            }
             let ratio = match c.phase {
                 Phase::Decode => {
                     // Measured at bf16 KV: compare with the roof of the same bytes in bf16.
@@ -146,7 +163,7 @@ impl Fit {
         let (mut num, mut den) = (0.0, 0.0);
         for m in pts.iter().filter(|m| m.graphs) {
             let Some(c) = m.case() else { continue };
-            let base = step_time_with(&c, h200(), cal, On::ALL, &Fit::ZERO) * 1e3;
+            let base = step_time_with(&c, h200(), cal, On::MEASURED, &Fit::ZERO) * 1e3;
             let x = kernels(&c) as f64 / m.ms;
             num += x * (1.0 - base / m.ms);
             den += x * x;
@@ -260,6 +277,10 @@ pub fn waterfall(c: &Case, g: &Gpu, cal: &Calibration, on: On) -> (f64, Vec<Term
     let mut prev = ideal;
     let mut terms = Vec::new();
     for (i, e) in EFFECTS.iter().enumerate() {
+        // The decode kernel's layout does not apply to a prefill.
+        if *e == "per-head" && c.phase != Phase::Decode {
+            continue;
+        }
         if on.0[i] {
             cur.0[i] = true;
             let t = step_time(c, g, cal, cur);

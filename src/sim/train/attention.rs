@@ -56,11 +56,18 @@ impl Bench {
             let frac = if self.causal { 0.5 } else { 1.0 };
             let flops = 4.0 * t2 * self.d as f64 * frac;
             let (blocks, scores) = (copies * self.seq.div_ceil(128), (t2 * frac) as u64);
-            push("flash-attention", Phase::Forward, Class::Fused { blocks, scores }, 1.0, flops, 4.0 * td * e);
+            push(
+                "flash-attention",
+                Phase::Forward,
+                Class::Fused { blocks, scores, seq: self.seq },
+                1.0,
+                flops,
+                4.0 * td * e,
+            );
             push(
                 "flash-attention",
                 Phase::Backward,
-                Class::Fused { blocks, scores: 2 * scores },
+                Class::Fused { blocks, scores: 2 * scores, seq: self.seq },
                 3.0,
                 2.5 * flops,
                 10.0 * td * e,

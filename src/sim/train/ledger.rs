@@ -35,8 +35,8 @@ pub enum Class {
     Matmul { m: u64, n: u64, k: u64 },
     /// The fused attention kernel: `blocks` thread blocks a launch (one per
     /// 128 queries of a head), `scores` score elements a layer (each an
-    /// exponential).
-    Fused { blocks: u64, scores: u64 },
+    /// exponential), over `seq` keys (the longest block's).
+    Fused { blocks: u64, scores: u64, seq: u64 },
     /// Memory-bound elementwise work, reductions, gathers.
     Memory,
     /// Elementwise passes over the T×T scores (masks, softmax).
@@ -212,11 +212,27 @@ pub fn kernels(c: &Config) -> Vec<Kernel> {
             let bytes = 4.0 * md * e * l;
             let scores = (t2 / 2.0) as u64;
             let blocks = bhu * c.seq.div_ceil(128);
-            k.push("flash-attention", Phase::Forward, Class::Fused { blocks, scores }, l, flops, bytes, bytes);
-            let bwd = Class::Fused { blocks, scores: 2 * scores };
+            k.push(
+                "flash-attention",
+                Phase::Forward,
+                Class::Fused { blocks, scores, seq: c.seq },
+                l,
+                flops,
+                bytes,
+                bytes,
+            );
+            let bwd = Class::Fused { blocks, scores: 2 * scores, seq: c.seq };
             k.push("flash-attention", Phase::Backward, bwd, 3.0 * l, 2.5 * flops, 2.5 * bytes, 2.5 * bytes);
             if rc {
-                k.push("recompute", Phase::Backward, Class::Fused { blocks, scores }, l, flops, bytes, bytes);
+                k.push(
+                    "recompute",
+                    Phase::Backward,
+                    Class::Fused { blocks, scores, seq: c.seq },
+                    l,
+                    flops,
+                    bytes,
+                    bytes,
+                );
             }
         }
     }

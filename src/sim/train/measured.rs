@@ -17,6 +17,30 @@ use std::sync::OnceLock;
 pub const STEPS_CSV: &str = include_str!("../../../assets/measured/h200-train-steps.csv");
 pub const ATTN_CSV: &str = include_str!("../../../assets/measured/h200-train-attn.csv");
 pub const FLASH_CSV: &str = include_str!("../../../assets/measured/h200-train-flash.csv");
+/// Students' published H100 results (cited in `assets/reference/students-h100.csv`):
+/// a check, never fitted.
+pub const STUDENTS_CSV: &str = include_str!("../../../assets/reference/students-h100-numbers.csv");
+
+/// One published number: (configuration, phase 0 forward / 1 backward, ms).
+pub fn students() -> Vec<(Config, usize, f64)> {
+    let t = Table::parse(STUDENTS_CSV);
+    t.rows
+        .iter()
+        .filter_map(|r| {
+            let p = preset(t.text(r, "size")?)?;
+            let precision = Precision::parse(t.text(r, "precision")?)?;
+            let phase = match t.text(r, "what")? {
+                "fwd_ms" => 0,
+                "bwd_ms" => 1,
+                _ => return None,
+            };
+            let mut c = Config::assignment(p.shape, t.num(r, "context")? as u64);
+            c.batch = t.num(r, "batch")? as u64;
+            c.precision = precision;
+            Some((c, phase, t.num(r, "value")?))
+        })
+        .collect()
+}
 
 /// One measured training step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -213,7 +237,16 @@ impl Fit {
     pub fn from(steps: &[Step], flash: &[AttnPoint]) -> Fit {
         let g = h200();
         let train: Vec<&Step> = steps.iter().filter(|s| !s.oom && !s.held_out() && s.ms[0] > 0.0).collect();
-        let mut r = Rates { mm: [0.7; 3], fused: [0.5; 2], exps: 2e12, bw: 0.85, tt: 0.6, floor: 3e-6, host: [0.0; 3] };
+        let mut r = Rates {
+            mm: [0.7; 3],
+            fused: [0.5; 2],
+            exps: 2e12,
+            fused_bwd: 1.0,
+            bw: 0.85,
+            tt: 0.6,
+            floor: 3e-6,
+            host: [0.0; 3],
+        };
         let mut host_points = 0;
         for i in 0..3 {
             let v: Vec<f64> = train
@@ -252,7 +285,7 @@ impl Fit {
         let mut best = loss(&r);
         let mut step = 1.6_f64;
         for _ in 0..10 {
-            for k in 0..9 {
+            for k in 0..10 {
                 for dir in [step, 1.0 / step] {
                     loop {
                         let mut c = r;
@@ -262,6 +295,7 @@ impl Fit {
                             5 => &mut c.bw,
                             6 => &mut c.tt,
                             7 => &mut c.exps,
+                            8 => &mut c.fused_bwd,
                             _ => &mut c.floor,
                         };
                         *v *= dir;
@@ -386,6 +420,17 @@ pub fn accuracy() -> Vec<Accuracy> {
             [band_error(f * 1e3, p.fwd_ms, p.fwd_ms), band_error(b * 1e3, p.bwd_ms, p.bwd_ms)]
         })
         .collect();
+    // Students' H100 numbers at batch 4, context 512, true fp32 and bf16
+    // autocast (their own code: the written-out model, the loop optimizer).
+    let h100 = crate::sim::hw::gpu("h100");
+    let students: Vec<f64> = students()
+        .into_iter()
+        .filter(|(c, _, _)| c.seq == 512 && c.batch == 4 && c.precision != Precision::Tf32)
+        .map(|(c, i, ms)| {
+            let p = phases(&c, h100, r, On::ALL);
+            band_error(p.time[i] * 1e3, ms, ms)
+        })
+        .collect();
     vec![
         summary("gpu-step", gpu_step, (0.10, 0.25)),
         summary("gpu-forward", fwd, (0.10, 0.25)),
@@ -394,6 +439,7 @@ pub fn accuracy() -> Vec<Accuracy> {
         summary("flash-model", flash_model, (0.10, 0.25)),
         summary("attention-bench", attn, (0.15, 0.30)),
         summary("flash-bench", flash, (0.20, 0.40)),
+        summary("students-h100", students, (0.15, 0.30)),
     ]
 }
 

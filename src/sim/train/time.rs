@@ -84,6 +84,9 @@ pub struct Rates {
     /// Score elements (each an exponential) the fused kernel retires a
     /// second on the whole GPU.
     pub exps: f64,
+    /// The fused backward's time over what its FLOPs and exponentials say
+    /// (its extra passes: dP, dS, the atomics of dQ).
+    pub fused_bwd: f64,
     /// Achieved fraction of the HBM bandwidth.
     pub bw: f64,
     /// Achieved fraction of the HBM bandwidth in the passes over the T×T
@@ -97,8 +100,16 @@ pub struct Rates {
 
 impl Rates {
     /// Peaks everywhere, nothing on the host (the plain roofline).
-    pub const PEAK: Rates =
-        Rates { mm: [1.0; 3], fused: [1.0; 2], exps: f64::INFINITY, bw: 1.0, tt: 1.0, floor: 0.0, host: [0.0; 3] };
+    pub const PEAK: Rates = Rates {
+        mm: [1.0; 3],
+        fused: [1.0; 2],
+        exps: f64::INFINITY,
+        fused_bwd: 1.0,
+        bw: 1.0,
+        tt: 1.0,
+        floor: 0.0,
+        host: [0.0; 3],
+    };
 }
 
 /// A matmul's peak at a precision (TF32 tensor cores run at half of bf16's
@@ -145,19 +156,28 @@ pub fn kernel_time(k: &Kernel, c: &Config, g: &Gpu, r: &Rates, on: On) -> f64 {
             let eff = if rates { r.mm[prec_index(c.precision)] / waves_factor(m, n, kk, g.sms as u64) } else { 1.0 };
             k.flops / (mm_peak(g, c.precision) * eff)
         }
-        Class::Fused { blocks, scores } => {
+        Class::Fused { blocks, scores, seq } => {
             let (peak, eff) = if c.precision == Precision::Bf16 {
                 (mm_peak(g, Precision::Bf16), r.fused[1])
             } else {
                 (mm_peak(g, Precision::Fp32), r.fused[0])
             };
             if rates {
-                // One thread block per 128 queries of a head: fewer blocks
-                // than SMs leave SMs idle (#/waves); each score costs an
-                // exponential besides its multiply-adds.
-                let busy = (blocks as f64 / g.sms.max(1) as f64).min(1.0);
+                // Each thread block walks its keys one after another on one
+                // SM: a key costs its multiply-adds with 128 queries and 128
+                // exponentials at one SM's share of the rates. The kernel takes
+                // the longest block (all `seq` keys) or the whole work spread
+                // over the SMs, whichever is longer (#/waves).
+                let sms = g.sms.max(1) as f64;
                 let layers = (k.launches / if k.phase == Phase::Backward { 3.0 } else { 1.0 }).max(1.0);
-                (k.flops / (peak * eff * busy)).max(scores as f64 * layers / (r.exps * busy))
+                // The whole work at the whole GPU's rates.
+                let work = k.flops / (peak * eff) + scores as f64 * layers / r.exps;
+                // One SM's time for one key of one block (128 queries).
+                let keys_total = (scores as f64 * layers / 128.0).max(1.0);
+                let per_key_sm = work / keys_total * sms;
+                // Fewer blocks than SMs: the longest block sets the time.
+                let longest = if (blocks as f64) < sms { seq as f64 * layers * per_key_sm } else { 0.0 };
+                work.max(longest) * if k.phase == Phase::Backward { r.fused_bwd } else { 1.0 }
             } else {
                 k.flops / peak
             }

@@ -67,18 +67,10 @@ pub const LECTURE_CASES: [(&str, &str, i64); 4] = [
 
 /// The notes' §6.5 table beside the model (fp32, 128-byte sections).
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
-    let printed = [("1", "100%"), ("2", "50%"), ("32", "3%"), ("32", "3%")];
-    let cases = LECTURE_CASES
-        .iter()
-        .zip(printed)
-        .map(|(&(label, pattern, stride), (tx, frac))| crate::lecture::Case {
-            label,
-            values: lecture_case(pattern, stride),
-            printed: vec![("transactions", tx), ("useful-fraction", frac)],
-            reason: None,
-        })
-        .collect();
-    crate::lecture::rows(v, cases, |v| coalescing::Access::new(coalescing_params(v)).metrics())
+    let printed = [["1", "100%"], ["2", "50%"], ["32", "3%"], ["32", "3%"]];
+    let cases = LECTURE_CASES.iter().map(|&(label, pattern, stride)| (label, lecture_case(pattern, stride)));
+    let names = ["transactions", "useful-fraction"];
+    crate::lecture::table(v, cases, names, printed, |v| coalescing::Access::new(coalescing_params(v)).metrics())
 }
 
 /// The values one lecture case sets.

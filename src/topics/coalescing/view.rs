@@ -1,7 +1,7 @@
 //! The `#/coalescing` panel: one warp's loads against DRAM burst sections
 //! (notes §6.5, demo 3 of 02).
 
-use crate::draw::coalescing::draw;
+use crate::draw::coalescing::{draw, Labels};
 use crate::scene::Theme;
 use crate::sim::coalescing::Access;
 use crate::sim::measured::Table;
@@ -24,8 +24,10 @@ pub fn use_coalescing_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         let ctx = ctx.clone();
         use_memo((params, p.width as u32, ctx.present, ctx.lang), move |(_, w, _, _)| {
             let skipped = |n: u64| ctx.tf("coalescing.skipped", &[("n", &n.to_string())]);
+            let more = |n: u64| ctx.tf("coalescing.more", &[("n", &n.to_string())]);
             let lanes = ctx.t("coalescing.lanes.short");
-            SceneRef(Rc::new(draw(&access, &theme, *w as f64, &lanes, &skipped)))
+            let labels = Labels { lanes: &lanes, skipped: &skipped, more: &more };
+            SceneRef(Rc::new(draw(&access, &theme, *w as f64, &labels)))
         })
     };
     let presets = super::LECTURE_CASES

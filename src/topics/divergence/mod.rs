@@ -139,20 +139,10 @@ pub const LECTURE_CONDS: [&str; 3] = ["tid%2==0", "(tid/32)%2==0", "tid<100"];
 
 /// The notes' §6.1 table beside the simulation (4 warps, 10 + 10 steps).
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
-    let printed = [("80", "50%"), ("40", "100%"), ("50", "88%")];
+    let printed = [["80", "50%"], ["40", "100%"], ["50", "88%"]];
     let labels = ["divergence.case.even", "divergence.case.warp", "divergence.case.lt100"];
-    let cases = LECTURE_CONDS
-        .iter()
-        .zip(printed)
-        .zip(labels)
-        .map(|((&cond, (steps, util)), label)| crate::lecture::Case {
-            label,
-            values: lecture_case(cond),
-            printed: vec![("total-steps", steps), ("warp-utilization", util)],
-            reason: None,
-        })
-        .collect();
-    crate::lecture::rows(v, cases, |v| {
+    let cases = LECTURE_CONDS.iter().zip(labels).map(|(&cond, label)| (label, lecture_case(cond)));
+    crate::lecture::table(v, cases, ["total-steps", "warp-utilization"], printed, |v| {
         let sim = divergence_run(v);
         sim.metrics(sim.steps())
     })

@@ -60,14 +60,17 @@ fn steps(r: &mut Rng) -> Made {
     let w = v.int("warps") as f64;
     let one_path = w * (v.int("then").max(v.int("else")) + v.int("after")) as f64;
     let answer = Answer::count(d.schedule().len() as u64).with_traps(&[one_path]);
-    ask("practice.divergence.steps", answer, "practice.divergence.steps.why", args, v)
+    let none = (0..v.int("warps") as usize).all(|i| !d.divergent(i));
+    let why = if none { "practice.divergence.steps.why.none" } else { "practice.divergence.steps.why" };
+    ask("practice.divergence.steps", answer, why, args, v)
 }
 
 fn diverging(r: &mut Rng) -> Made {
     let v = case(r);
     let d = divergence_run(&v);
     let n = (0..v.int("warps") as usize).filter(|&i| d.divergent(i)).count();
-    ask("practice.divergence.diverging", Answer::count(n as u64), "practice.divergence.diverging.why", args, v)
+    let why = if n == 0 { "practice.divergence.diverging.why.none" } else { "practice.divergence.diverging.why" };
+    ask("practice.divergence.diverging", Answer::count(n as u64), why, args, v)
 }
 
 fn efficiency(r: &mut Rng) -> Made {

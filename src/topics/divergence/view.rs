@@ -160,13 +160,7 @@ pub fn use_divergence_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             { (*measured).clone().unwrap_or_default() }
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("divergence.explain") }</p>
-            <p class="current">{ ctx.t("divergence.why") }</p>
-            <p class="lecture-check">{ ctx.t("divergence.lecture") }</p>
-        </>
-    };
+    let explain = p.explain_with(html! { <p class="current">{ ctx.t("divergence.why") }</p> });
     p.frame(controls, stage, explain)
 }
 

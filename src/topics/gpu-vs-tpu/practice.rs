@@ -58,7 +58,8 @@ fn waves(r: &mut Rng) -> Made {
     let v = case(r);
     let w = gpu_tpu(&v).waves();
     let answer = Answer::count(w.waves()).with_traps(&[(w.tiles() / w.sms) as f64]);
-    ask("practice.gpu-vs-tpu.waves", answer, "practice.gpu-vs-tpu.waves.why", args, v)
+    let why = if w.waves() == 1 { "practice.gpu-vs-tpu.waves.why.one" } else { "practice.gpu-vs-tpu.waves.why" };
+    ask("practice.gpu-vs-tpu.waves", answer, why, args, v)
 }
 
 fn busier(r: &mut Rng) -> Made {
@@ -71,7 +72,12 @@ fn busier(r: &mut Rng) -> Made {
                 (Message::key("practice.gpu-vs-tpu.tpu"), t > g),
                 (Message::key("practice.gpu-vs-tpu.gpu"), g > t),
             ]);
-            ask("practice.gpu-vs-tpu.busier", answer, "practice.gpu-vs-tpu.busier.why", args, v)
+            let why = if c.waves().waves() == 1 {
+                "practice.gpu-vs-tpu.busier.why.one"
+            } else {
+                "practice.gpu-vs-tpu.busier.why"
+            };
+            ask("practice.gpu-vs-tpu.busier", answer, why, args, v)
         })
     })
 }

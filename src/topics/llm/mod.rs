@@ -367,7 +367,12 @@ pub fn measured(v: &Values) -> Option<(f64, f64)> {
     }
     let c = case(v);
     let m = llm::measured_for(v.choice("model"), &c, v.choice("gpu"))?;
-    Some((m.ms, predict(v, &c) * 1e3))
+    // The measured steps ran the per-head decode kernel: compare like with like.
+    let mut on = effects(v);
+    if let Some(i) = EFFECTS.iter().position(|&e| e == "per-head") {
+        on.0[i] = true;
+    }
+    Some((m.ms, llm::step_time(&c, &gpu(v), Calibration::shipped(), on) * 1e3))
 }
 
 /// Measured decode steps of this model at this context and launch mode on
@@ -462,7 +467,8 @@ mod tests {
         // (Prefill: in decode the waves effect is nil, the GEMVs being memory-bound.)
         let v = Values::defaults(&PARAMS).with("phase", Value::Choice("prefill"));
         let all = metrics(&v)[0].value;
-        for e in EFFECTS {
+        // (The decode kernel's layout, per-head, is a decode effect: below.)
+        for e in EFFECTS.iter().filter(|e| **e != "per-head") {
             let off = v.with("effects", Value::Text(toggled(&v, e)));
             assert!(!effects(&off).has(e));
             let t = metrics(&off)[0].value;
@@ -473,6 +479,35 @@ mod tests {
         // A hostile list is refused with a notice.
         let (v2, n) = META.parse(&q(&[("effects", "gemm,bogus")]));
         assert!(!n.is_empty() && v2.text("effects") == "all");
+    }
+
+    #[test]
+    fn the_engine_decode_kernel_is_the_default_and_the_per_head_kernel_an_effect() {
+        // Llama-3-8B decode at B = 1 with 8,192 tokens of context: the per-head
+        // kernel (8 blocks for 132 SMs) costs milliseconds the engine's
+        // split-KV kernel does not.
+        let (v, _) = META.parse(&q(&[
+            ("model", "llama3-8b"),
+            ("phase", "decode"),
+            ("batch", "1"),
+            ("ctx", "8192"),
+            ("gpu", "h200"),
+        ]));
+        let engine = metrics(&v)[0].value;
+        let per_head = v.with("effects", Value::Text(toggled(&v, "per-head")));
+        assert!(effects(&per_head).has("per-head"));
+        let slow = metrics(&per_head)[0].value;
+        assert!(slow > engine + 1.5, "{slow} {engine}");
+        // (8.7 ms with the per-head kernel, the held-out check's miss; 6.2 with the engine's.)
+        // The engine's attention is about the KV cache at the measured rate:
+        // 32 layers × 2 × 8 heads × 128 × 8,193 × 2 B = 1.07 GB.
+        let (floor, frac) = llm::Calibration::shipped().decode_engine;
+        assert!((5e-6..60e-6).contains(&floor) && (0.6..=1.0).contains(&frac), "{floor} {frac}");
+        // In the waterfall it is a row of its own, off by default (decode only).
+        let (_, terms) = waterfall(&v);
+        assert!(terms.iter().any(|t| t.effect == "per-head" && !t.on));
+        let (_, pre) = waterfall(&v.with("phase", Value::Choice("prefill")));
+        assert!(pre.iter().all(|t| t.effect != "per-head"));
     }
 
     #[test]

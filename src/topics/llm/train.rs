@@ -18,21 +18,6 @@ pub const OPTIMIZERS: &[&str] = Optimizer::CODES;
 pub const CHECKPOINTS: &[&str] = Checkpoint::CODES;
 pub const OPS: &[&str] = Ops::CODES;
 
-/// The metrics of a training step, in display order (public names).
-pub const METRICS: [&str; 11] = [
-    "fwd-ms",
-    "bwd-ms",
-    "opt-ms",
-    "train-step-ms",
-    "peak-gb",
-    "fwd-peak-gb",
-    "resident-gb",
-    "activation-gb",
-    "tokens-per-s",
-    "mfu",
-    "fits",
-];
-
 /// The model trained: an assignment-2 size, or an inference preset's (or the
 /// custom) layout with its vocabulary, every head its own K and V.
 pub fn shape(v: &Values) -> Shape {
@@ -93,7 +78,7 @@ pub fn fits(c: &Config, g: &Gpu) -> bool {
     g.hbm_gb <= 0.0 || Timeline::new(*c).peak().0 <= g.hbm_gb * 1e9
 }
 
-/// The key figures (see [`METRICS`]).
+/// The key figures of a training step (their names are in the topic's `META`).
 pub fn metrics(v: &Values) -> Vec<Metric> {
     let c = config(v);
     let g = super::gpu(v);
@@ -199,7 +184,9 @@ mod tests {
             ("precision", "bf16-autocast"),
         ]);
         let m = metrics(&v);
-        assert_eq!(m.iter().map(|m| m.name).collect::<Vec<_>>(), METRICS);
+        assert_eq!(m.len(), 11);
+        assert!(m.iter().all(|m| super::super::META.metrics.contains(&m.name)));
+        assert_eq!(m.iter().map(|m| m.name).filter(|n| n.ends_with("-ms")).count(), 4);
         let get = |n: &str| m.iter().find(|m| m.name == n).unwrap().value;
         assert!((get("fwd-ms") + get("bwd-ms") + get("opt-ms") - get("train-step-ms")).abs() < 1e-9);
         assert!(get("peak-gb") >= get("resident-gb") && get("peak-gb") >= get("fwd-peak-gb"));

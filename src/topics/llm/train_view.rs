@@ -85,8 +85,7 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         ctx.t("train.phase.optimizer"),
         ctx.t("train.timeline.axis"),
     );
-    let labels =
-        Labels { forward: &fwd, backward: &bwd, optimizer: &opt, peak: &peak_label, capacity: &cap_label, axis: &axis };
+    let labels = Labels { phases: [&fwd, &bwd, &opt], peak: &peak_label, capacity: &cap_label, axis: &axis };
     let width = p.width.min(1100.0);
     let scene = SceneRef(Rc::new(draw(&points, step as usize, capacity, &theme, width, &labels)));
     let colors = part_colors(&theme);
@@ -106,11 +105,6 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
 
     // The waterfall.
     let (plain, rows, total) = train::waterfall(v);
-    let max_bar = rows.iter().map(|r| r.ms.abs()).fold(plain.max(total), f64::max).max(1e-9);
-    let bar = |ms: f64, class: &'static str| {
-        let pct = (100.0 * ms.abs() / max_bar).clamp(0.0, 100.0);
-        html! { <span class={classes!("llm-bar", class)} style={format!("width:{pct:.1}%")} /> }
-    };
     let r = Fit::shipped().rates;
     let phases = train::phases(v);
     let kernels = phases.launches.iter().sum::<f64>();
@@ -132,42 +126,11 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         ),
         e => ctx.t(&format!("train.source.{}", e.code())),
     };
-    let waterfall = html! {
-        <div class="llm-waterfall" data-testid="train-waterfall">
-            <div class="llm-wf-row" data-effect="ideal" data-value={plain.to_string()}>
-                <span class="llm-wf-label">{ ctx.t("llm.waterfall.ideal") }</span>
-                <span class="llm-wf-track">{ bar(plain, "ideal") }</span>
-                <span class="num">{ format!("{plain:.2}") }</span>
-            </div>
-            { for rows.iter().map(|row| {
-                let action = Action::Set("effects", Value::Text(train::toggled(v, row.effect)));
-                html! {
-                    <div class={classes!("llm-wf-row", (!row.on).then_some("off"))} data-effect={row.effect.code()}
-                        data-on={if row.on { "1" } else { "0" }} data-value={row.ms.to_string()}>
-                        <label class="llm-wf-label">
-                            <input type="checkbox" checked={row.on} data-testid={format!("effect-{}", row.effect.code())}
-                                onclick={emit_on_click(&p.dispatch, action)} />
-                            { ctx.t(&format!("train.effect.{}", row.effect.code())) }
-                        </label>
-                        <span class="llm-wf-track">{ bar(row.ms, if row.ms < 0.0 { "minus" } else { "plus" }) }</span>
-                        <span class="num">{ if row.on { format!("{:+.2}", row.ms) } else { ctx.t("llm.waterfall.off") } }</span>
-                        <span class="llm-wf-source muted">{ source(row.effect) }</span>
-                    </div>
-                }
-            }) }
-            <div class="llm-wf-row total" data-effect="total" data-value={total.to_string()}>
-                <span class="llm-wf-label">{ ctx.t("llm.waterfall.total") }</span>
-                <span class="llm-wf-track">{ bar(total, "total") }</span>
-                <span class="num">{ format!("{total:.2}") }</span>
-            </div>
-            <div class="llm-wf-buttons">
-                <button class="preset" data-preset="effects-all"
-                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("all".into())))}>{ ctx.t("llm.waterfall.all") }</button>
-                <button class="preset" data-preset="effects-none"
-                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("none".into())))}>{ ctx.t("llm.waterfall.none") }</button>
-            </div>
-        </div>
-    };
+    let wf_rows: Vec<WfRow> = rows
+        .iter()
+        .map(|r| WfRow::new(ctx, "train", r.effect.code(), r.on, r.ms, train::toggled(v, r.effect), source(r.effect)))
+        .collect();
+    let waterfall = waterfall_html(p, ctx, "train-waterfall", plain, &wf_rows, total, 2);
     // Host- or GPU-bound, honestly: a host-bound phase is a range.
     let bound_names: Vec<String> = (0..3)
         .filter(|&i| phases.host_bound(i))
@@ -208,7 +171,7 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
                 { chart_title(ctx, "train.measured.title") }
                 { point }
                 { accuracy(ctx) }
-                <p class="measured-note">{ ctx.tf("train.measured.label", &[("date", measured_date())]) }</p>
+                <p class="measured-note">{ ctx.tf("train.measured.label", &[("date", file_date(measured::STEPS_CSV))]) }</p>
             </section>
         }
     } else {
@@ -253,32 +216,122 @@ fn metrics_of(v: &crate::params::Values) -> Vec<f64> {
     train::metrics(v).iter().map(|m| m.value).collect()
 }
 
-/// The date of the shipped training file (`# date,…`).
-fn measured_date() -> &'static str {
-    measured::STEPS_CSV.lines().find_map(|l| l.strip_prefix("# date,")).unwrap_or("—")
+/// One switchable row of an effects waterfall.
+pub struct WfRow {
+    pub effect: &'static str,
+    pub label: String,
+    pub on: bool,
+    /// What it adds (ms), or would add when off.
+    pub ms: f64,
+    pub toggle: Action,
+    pub source: String,
+}
+
+impl WfRow {
+    /// A row of `lens`'s waterfall (`<lens>.effect.<effect>` names it).
+    pub fn new(
+        ctx: &AppCtx,
+        lens: &str,
+        effect: &'static str,
+        on: bool,
+        ms: f64,
+        toggled: String,
+        source: String,
+    ) -> WfRow {
+        let label = ctx.t(&format!("{lens}.effect.{effect}"));
+        WfRow { effect, label, on, ms, toggle: Action::Set("effects", Value::Text(toggled)), source }
+    }
+}
+
+/// An effects waterfall: the plain roofline, one switchable bar per effect
+/// with its source, the prediction, and the all-on / all-off buttons (both
+/// lenses; `digits` after the point).
+pub fn waterfall_html(
+    p: &Panel,
+    ctx: &AppCtx,
+    testid: &'static str,
+    plain: f64,
+    rows: &[WfRow],
+    total: f64,
+    digits: usize,
+) -> Html {
+    let max_bar = rows.iter().map(|r| r.ms.abs()).fold(plain.max(total), f64::max).max(1e-9);
+    let bar = |ms: f64, class: &'static str| {
+        let pct = (100.0 * ms.abs() / max_bar).clamp(0.0, 100.0);
+        html! { <span class={classes!("llm-bar", class)} style={format!("width:{pct:.1}%")} /> }
+    };
+    let set = |code: &str| emit_on_click(&p.dispatch, Action::Set("effects", Value::Text(code.into())));
+    html! {
+        <div class="llm-waterfall" data-testid={testid}>
+            <div class="llm-wf-row" data-effect="ideal" data-value={plain.to_string()}>
+                <span class="llm-wf-label">{ ctx.t("llm.waterfall.ideal") }</span>
+                <span class="llm-wf-track">{ bar(plain, "ideal") }</span>
+                <span class="num">{ format!("{plain:.digits$}") }</span>
+            </div>
+            { for rows.iter().map(|row| html! {
+                <div class={classes!("llm-wf-row", (!row.on).then_some("off"))} data-effect={row.effect}
+                    data-on={if row.on { "1" } else { "0" }} data-value={row.ms.to_string()}>
+                    <label class="llm-wf-label">
+                        <input type="checkbox" checked={row.on} data-testid={format!("effect-{}", row.effect)}
+                            onclick={emit_on_click(&p.dispatch, row.toggle.clone())} />
+                        { row.label.clone() }
+                    </label>
+                    <span class="llm-wf-track">{ bar(row.ms, if row.ms < 0.0 { "minus" } else { "plus" }) }</span>
+                    <span class="num">{ if row.on { format!("{:+.digits$}", row.ms) } else { ctx.t("llm.waterfall.off") } }</span>
+                    <span class="llm-wf-source muted">{ row.source.clone() }</span>
+                </div>
+            }) }
+            <div class="llm-wf-row total" data-effect="total" data-value={total.to_string()}>
+                <span class="llm-wf-label">{ ctx.t("llm.waterfall.total") }</span>
+                <span class="llm-wf-track">{ bar(total, "total") }</span>
+                <span class="num">{ format!("{total:.digits$}") }</span>
+            </div>
+            <div class="llm-wf-buttons">
+                <button class="preset" data-preset="effects-all" onclick={set("all")}>{ ctx.t("llm.waterfall.all") }</button>
+                <button class="preset" data-preset="effects-none" onclick={set("none")}>{ ctx.t("llm.waterfall.none") }</button>
+            </div>
+        </div>
+    }
+}
+
+/// The `# date,…` line of a shipped measured file.
+pub fn file_date(csv: &'static str) -> &'static str {
+    csv.lines().find_map(|l| l.strip_prefix("# date,")).unwrap_or("—")
+}
+
+/// An accuracy table under its one-line introduction: the frame both lenses share.
+pub fn accuracy_frame(ctx: &AppCtx, intro: &str, testid: &'static str, head: &[&str], rows: Html) -> Html {
+    html! {
+        <>
+            <p class="muted">{ ctx.t(intro) }</p>
+            <div class="measured-scroll"><table class="ledger" data-testid={testid}>
+                { table_head(ctx, head) }
+                <tbody>{ rows }</tbody>
+            </table></div>
+        </>
+    }
 }
 
 /// The accuracy table of the training lens (held-out checks).
 fn accuracy(ctx: &AppCtx) -> Html {
-    let rows = measured::accuracy();
     let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-    html! {
-        <>
-            <p class="muted">{ ctx.t("train.accuracy") }</p>
-            <div class="measured-scroll"><table class="ledger" data-testid="train-accuracy">
-                { table_head(ctx, &["train.acc.col.check", "train.acc.col.n", "train.acc.col.median", "train.acc.col.worst", "train.acc.col.goal"]) }
-                <tbody>
-                    { for rows.iter().map(|a| html! {
-                        <tr data-check={a.check} data-median={a.median.to_string()} data-worst={a.worst.to_string()}>
-                            <td>{ ctx.t(&format!("train.acc.{}", a.check)) }</td>
-                            <td class="num">{ a.points }</td>
-                            <td class="num">{ pct(a.median) }</td>
-                            <td class="num">{ pct(a.worst) }</td>
-                            <td class="num">{ if a.goal.0.is_nan() { "—".to_string() } else { format!("{} / {}", pct(a.goal.0), pct(a.goal.1)) } }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table></div>
-        </>
-    }
+    let rows = measured::accuracy()
+        .iter()
+        .map(|a| {
+            let goal =
+                if a.goal.0.is_nan() { "—".to_string() } else { format!("{} / {}", pct(a.goal.0), pct(a.goal.1)) };
+            html! {
+                <tr data-check={a.check} data-median={a.median.to_string()} data-worst={a.worst.to_string()}>
+                    <td>{ ctx.t(&format!("train.acc.{}", a.check)) }</td>
+                    <td class="num">{ a.points }</td>
+                    <td class="num">{ pct(a.median) }</td>
+                    <td class="num">{ pct(a.worst) }</td>
+                    <td class="num">{ goal }</td>
+                </tr>
+            }
+        })
+        .collect::<Html>();
+    let head =
+        ["train.acc.col.check", "train.acc.col.n", "train.acc.col.median", "train.acc.col.worst", "train.acc.col.goal"];
+    accuracy_frame(ctx, "train.accuracy", "train-accuracy", &head, rows)
 }

@@ -2,7 +2,7 @@
 //! step, the per-operator table and its roofline, the batch and context
 //! sweeps, the notes' §5.3 rows.
 
-use crate::params::Value;
+use super::train_view::{waterfall_html, WfRow};
 use crate::scene::Theme;
 use crate::sim::llm::{self, Phase};
 use crate::ui::kit::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
@@ -11,8 +11,7 @@ use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
-use crate::ui::kit::url_state::Action;
-use crate::ui::kit::widgets::{chart_title, emit_on_click, preset_row, table_head, Preset};
+use crate::ui::kit::widgets::{chart_title, preset_row, table_head, Preset};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -56,47 +55,11 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             ctx.t(&super::source_key(e))
         }
     };
-    let max_bar = ideal.max(total).max(terms.iter().map(|t| t.seconds.abs()).fold(0.0, f64::max)).max(1e-9);
-    let bar = |ms: f64, class: &'static str| {
-        let pct = (100.0 * ms.abs() / max_bar).clamp(0.0, 100.0);
-        html! { <span class={classes!("llm-bar", class)} style={format!("width:{pct:.1}%")} /> }
-    };
-    let waterfall = html! {
-        <div class="llm-waterfall" data-testid="waterfall">
-            <div class="llm-wf-row" data-effect="ideal">
-                <span class="llm-wf-label">{ ctx.t("llm.waterfall.ideal") }</span>
-                <span class="llm-wf-track">{ bar(ideal, "ideal") }</span>
-                <span class="num">{ format!("{ideal:.3}") }</span>
-            </div>
-            { for terms.iter().map(|t| {
-                let action = Action::Set("effects", Value::Text(super::toggled(v, t.effect)));
-                html! {
-                    <div class={classes!("llm-wf-row", (!t.on).then_some("off"))} data-effect={t.effect}
-                        data-on={if t.on { "1" } else { "0" }} data-value={t.seconds.to_string()}>
-                        <label class="llm-wf-label">
-                            <input type="checkbox" checked={t.on} data-testid={format!("effect-{}", t.effect)}
-                                onclick={emit_on_click(&p.dispatch, action)} />
-                            { ctx.t(&format!("llm.effect.{}", t.effect)) }
-                        </label>
-                        <span class="llm-wf-track">{ bar(t.seconds, if t.seconds < 0.0 { "minus" } else { "plus" }) }</span>
-                        <span class="num">{ if t.on { format!("{:+.3}", t.seconds) } else { ctx.t("llm.waterfall.off") } }</span>
-                        <span class="llm-wf-source muted">{ source(t.effect) }</span>
-                    </div>
-                }
-            }) }
-            <div class="llm-wf-row total" data-effect="total">
-                <span class="llm-wf-label">{ ctx.t("llm.waterfall.total") }</span>
-                <span class="llm-wf-track">{ bar(total, "total") }</span>
-                <span class="num">{ format!("{total:.3}") }</span>
-            </div>
-            <div class="llm-wf-buttons">
-                <button class="preset" data-preset="effects-all"
-                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("all".into())))}>{ ctx.t("llm.waterfall.all") }</button>
-                <button class="preset" data-preset="effects-none"
-                    onclick={emit_on_click(&p.dispatch, Action::Set("effects", Value::Text("none".into())))}>{ ctx.t("llm.waterfall.none") }</button>
-            </div>
-        </div>
-    };
+    let wf_rows: Vec<WfRow> = terms
+        .iter()
+        .map(|t| WfRow::new(ctx, "llm", t.effect, t.on, t.seconds, super::toggled(v, t.effect), source(t.effect)))
+        .collect();
+    let waterfall = waterfall_html(p, ctx, "waterfall", ideal, &wf_rows, total, 3);
     let fmt_g = |x: f64| {
         if x == 0.0 {
             "0".to_string()
@@ -137,7 +100,7 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             }
             { accuracy(ctx) }
             <p class="muted">{ ctx.t("llm.measured.why") }</p>
-            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", measured_date())]) }</p>
+            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", super::train_view::file_date(llm::DECODE_CSV))]) }</p>
         </section>
     };
     // Sweeps.
@@ -187,6 +150,9 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         </>
     };
     let (stage_w, stage_h) = p.chart_size(1100.0, p.chart_title_height());
+    // On a phone the operators' labels need rows of their own above the
+    // axis: a taller roofline (issue 32, item 10).
+    let stage_h = if stage_w < 520.0 { stage_h.max(stage_w * 1.15) } else { stage_h };
     let roofline = html! {
         <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
             ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
@@ -240,39 +206,41 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     p.frame(controls, stage, p.explain())
 }
 
-/// The date of the shipped decode file (`# date,…`).
-fn measured_date() -> &'static str {
-    llm::DECODE_CSV.lines().find_map(|l| l.strip_prefix("# date,")).unwrap_or("—")
-}
-
 /// The accuracy table over every measured step.
 fn accuracy(ctx: &AppCtx) -> Html {
-    let rows = llm::accuracy_table();
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-    html! {
-        <>
-            <p class="muted">{ ctx.t("llm.accuracy") }</p>
-            <div class="measured-scroll"><table class="ledger" data-testid="accuracy">
-                { table_head(ctx, &["llm.acc.col.case", "llm.acc.col.fit", "llm.acc.col.n", "llm.acc.col.median", "llm.acc.col.worst", "llm.acc.col.typical"]) }
-                <tbody>
-                    { for rows.iter().map(|r| html! {
-                        <tr data-phase={if r.phase == Phase::Decode { "decode" } else { "prefill" }}
-                            data-graphs={if r.graphs { "1" } else { "0" }} data-held-out={if r.held_out { "1" } else { "0" }}
-                            data-median={r.median.to_string()} data-worst={r.worst.to_string()}
-                            data-typical-median={r.typical.0.to_string()} data-typical-worst={r.typical.1.to_string()}>
-                            <td>{ format!("{} · {}", ctx.t(if r.phase == Phase::Decode { "llm.acc.decode" } else { "llm.acc.prefill" }),
-                                ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" })) }</td>
-                            <td>{ ctx.t(if r.held_out { "llm.acc.held-out" } else { "llm.acc.fitted" }) }</td>
-                            <td class="num">{ r.count }</td>
-                            <td class="num">{ pct(r.median) }</td>
-                            <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
-                            <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table></div>
-        </>
-    }
+    let rows = llm::accuracy_table()
+        .iter()
+        .map(|r| {
+            let case = format!(
+                "{} · {}",
+                ctx.t(if r.phase == Phase::Decode { "llm.acc.decode" } else { "llm.acc.prefill" }),
+                ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" })
+            );
+            html! {
+                <tr data-phase={if r.phase == Phase::Decode { "decode" } else { "prefill" }}
+                    data-graphs={if r.graphs { "1" } else { "0" }} data-held-out={if r.held_out { "1" } else { "0" }}
+                    data-median={r.median.to_string()} data-worst={r.worst.to_string()}
+                    data-typical-median={r.typical.0.to_string()} data-typical-worst={r.typical.1.to_string()}>
+                    <td>{ case }</td>
+                    <td>{ ctx.t(if r.held_out { "llm.acc.held-out" } else { "llm.acc.fitted" }) }</td>
+                    <td class="num">{ r.count }</td>
+                    <td class="num">{ pct(r.median) }</td>
+                    <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
+                    <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
+                </tr>
+            }
+        })
+        .collect::<Html>();
+    let head = [
+        "llm.acc.col.case",
+        "llm.acc.col.fit",
+        "llm.acc.col.n",
+        "llm.acc.col.median",
+        "llm.acc.col.worst",
+        "llm.acc.col.typical",
+    ];
+    super::train_view::accuracy_frame(ctx, "llm.accuracy", "accuracy", &head, rows)
 }
 
 /// The batch sweep's data: (batch, step ms, ideal ms, tokens/s, intensity).

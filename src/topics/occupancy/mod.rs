@@ -43,18 +43,8 @@ pub const LECTURE_CASES: [(&str, i64, i64); 3] = [
 
 /// The notes' §6.7 cases beside the model (H100).
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
-    let printed = ["100%", "50%", "19%"];
-    let cases = LECTURE_CASES
-        .iter()
-        .zip(printed)
-        .map(|(&(label, threads, regs), p)| crate::lecture::Case {
-            label,
-            values: lecture_case(threads, regs),
-            printed: vec![("occupancy", p)],
-            reason: None,
-        })
-        .collect();
-    crate::lecture::rows(v, cases, |v| {
+    let cases = LECTURE_CASES.iter().map(|&(label, threads, regs)| (label, lecture_case(threads, regs)));
+    crate::lecture::table(v, cases, ["occupancy"], [["100%"], ["50%"], ["19%"]], |v| {
         let (arch, k) = occupancy_kernel(v);
         occupancy::compute(arch, k).metrics()
     })

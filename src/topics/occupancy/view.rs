@@ -13,7 +13,7 @@ use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::url_state::Action;
-use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
+use crate::ui::kit::widgets::{chart_title, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -55,12 +55,7 @@ pub fn use_occupancy_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             </div>
         }
     };
-    let controls = html! {
-        <>
-            { p.controls(&["arch", "threads", "regs", "smem"]) }
-            { preset_row(ctx, "occupancy.presets", &presets, &p.dispatch) }
-        </>
-    };
+    let controls = p.controls_with_presets(&["arch", "threads", "regs", "smem"], "occupancy.presets", &presets);
     let detail = ctx.tf(
         "occupancy.detail",
         &[

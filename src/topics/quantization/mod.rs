@@ -74,17 +74,8 @@ pub const LECTURE_CASES: [(&str, i64); 2] = [("quantization.preset.1024", 1024),
 
 /// The notes' §6.6 quantization figures beside the model (tile 128).
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
-    let cases = LECTURE_CASES
-        .iter()
-        .zip(["100%", "79%"])
-        .map(|(&(label, n), p)| crate::lecture::Case {
-            label,
-            values: lecture_case(n),
-            printed: vec![("useful-fraction", p)],
-            reason: None,
-        })
-        .collect();
-    crate::lecture::rows(v, cases, |v| readouts(&quantization(v)))
+    let cases = LECTURE_CASES.iter().map(|&(label, n)| (label, lecture_case(n)));
+    crate::lecture::table(v, cases, ["useful-fraction"], [["100%"], ["79%"]], |v| readouts(&quantization(v)))
 }
 
 /// The values a lecture case sets.

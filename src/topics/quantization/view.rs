@@ -8,7 +8,7 @@ use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
-use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
+use crate::ui::kit::widgets::{chart_title, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -20,12 +20,7 @@ pub fn use_quantization_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         .iter()
         .map(|&(id, n)| Preset { label: id, id, values: super::lecture_case(n) })
         .collect::<Vec<_>>();
-    let controls = html! {
-        <>
-            { p.controls(&["n", "m", "tile", "dtype", "section"]) }
-            { preset_row(ctx, "quantization.presets", &presets, &p.dispatch) }
-        </>
-    };
+    let controls = p.controls_with_presets(&["n", "m", "tile", "dtype", "section"], "quantization.presets", &presets);
     let stage = html! {
         <>
             { chart_title(ctx, "quantization.grid") }

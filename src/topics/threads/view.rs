@@ -7,7 +7,7 @@ use crate::ui::kit::canvas::{SceneCanvas, SceneRef};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
-use crate::ui::kit::widgets::{legend_item, preset_row, Preset};
+use crate::ui::kit::widgets::{legend_item, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -46,12 +46,7 @@ pub fn use_threads_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         "threads.where",
         &[("b", &t.block_idx.to_string()), ("w", &t.warp_in_block.to_string()), ("l", &t.lane.to_string())],
     );
-    let controls = html! {
-        <>
-            { p.controls(&["n", "block", "thread"]) }
-            { preset_row(ctx, "panel.presets", &presets, &p.dispatch) }
-        </>
-    };
+    let controls = p.controls_with_presets(&["n", "block", "thread"], "panel.presets", &presets);
     let stage = html! {
         <>
             <SceneCanvas scene={(*scene).clone()} name={format!("threads-n{}-b{}", g.n, g.block)} label={formula.clone()} />

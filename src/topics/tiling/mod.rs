@@ -128,18 +128,9 @@ pub const LECTURE_CASES: [(&str, &str, i64); 4] = [
 
 /// The notes' §6.6 table beside the counter (n = 256, fp32).
 pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
-    let printed = [("33,554,432", "0.25"), ("8,388,608", "1"), ("2,097,152", "4"), ("524,288", "16")];
-    let cases = LECTURE_CASES
-        .iter()
-        .zip(printed)
-        .map(|(&(label, mode, tile), (reads, ai))| crate::lecture::Case {
-            label,
-            values: lecture_case(mode, tile),
-            printed: vec![("global-reads", reads), ("intensity", ai)],
-            reason: None,
-        })
-        .collect();
-    crate::lecture::rows(v, cases, |v| {
+    let printed = [["33,554,432", "0.25"], ["8,388,608", "1"], ["2,097,152", "4"], ["524,288", "16"]];
+    let cases = LECTURE_CASES.iter().map(|&(label, mode, tile)| (label, lecture_case(mode, tile)));
+    crate::lecture::table(v, cases, ["global-reads", "intensity"], printed, |v| {
         use crate::sim::Steppable;
         tile_run(v).metrics(0)
     })

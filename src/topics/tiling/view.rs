@@ -12,7 +12,7 @@ use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::readouts;
-use crate::ui::kit::widgets::{preset_row, Preset};
+use crate::ui::kit::widgets::Preset;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -41,12 +41,11 @@ pub fn use_tiling_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         .iter()
         .map(|&(id, mode, tile)| Preset { label: id, id, values: super::lecture_case(mode, tile) })
         .collect::<Vec<_>>();
-    let controls = html! {
-        <>
-            { p.controls(&["mode", "n", "m", "k", "tile", "ti", "tj", "dtype", "smem"]) }
-            { preset_row(ctx, "tiling.presets", &presets, &p.dispatch) }
-        </>
-    };
+    let controls = p.controls_with_presets(
+        &["mode", "n", "m", "k", "tile", "ti", "tj", "dtype", "smem"],
+        "tiling.presets",
+        &presets,
+    );
     let on_seek = p.seek("step");
     let stage = html! {
         <>

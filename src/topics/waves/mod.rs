@@ -236,17 +236,8 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
     let printed: [[&'static str; 5]; 3] =
         [["98", "1", "91%", "1.00", "1.0"], ["120", "2", "56%", "1.00", "2.0"], ["200", "2", "93%", "2.92", "2.0"]];
     let names = ["tiles", "waves", "sm-utilization", "relative-flops", "relative-time"];
-    let cases = LECTURE_CASES
-        .iter()
-        .zip(printed)
-        .map(|(&(label, _, n), p)| crate::lecture::Case {
-            label,
-            values: lecture_case(n),
-            printed: names.into_iter().zip(p).collect(),
-            reason: None,
-        })
-        .collect();
-    crate::lecture::rows(v, cases, metrics)
+    let cases = LECTURE_CASES.iter().map(|&(label, _, n)| (label, lecture_case(n)));
+    crate::lecture::table(v, cases, names, printed, metrics)
 }
 
 /// The values a lecture case sets (against the reference 1792).
@@ -329,7 +320,7 @@ mod tests {
         let t = shipped();
         let s = measured_series(&t);
         assert!(s.len() >= 190 && s.windows(2).all(|w| w[0].0 < w[1].0));
-        // The same numbers as the n,tflops file the README describes.
+        // The same numbers as the n,tflops file assets/measured/README.md describes.
         let plain = crate::sim::matmul::parse_measured(include_str!("../../../assets/measured/matmul-h200.csv"));
         assert_eq!(s, plain);
         assert!(measured_on(&t, hw::gpu("h200")) && !measured_on(&t, hw::gpu("h100")));

@@ -40,18 +40,27 @@ fn args(v: &Values) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The explanation, in the singular for a single wave ("1 wave", not "1 waves").
+fn why(w: &crate::sim::matmul::Waves) -> &'static str {
+    if w.waves() == 1 {
+        "practice.waves.why.one"
+    } else {
+        "practice.waves.why"
+    }
+}
+
 fn tiles(r: &mut Rng) -> Made {
     let v = case(r);
     let w = waves_at(&v, v.int("n") as u64);
     let answer = Answer::count(w.tiles()).with_traps(&[((w.m / w.tm) * (w.n / w.tn)) as f64]);
-    ask("practice.waves.tiles", answer, "practice.waves.why", args, v)
+    ask("practice.waves.tiles", answer, why(&w), args, v)
 }
 
 fn waves(r: &mut Rng) -> Made {
     let v = case(r);
     let w = waves_at(&v, v.int("n") as u64);
     let answer = Answer::count(w.waves()).with_traps(&[(w.tiles() / w.sms) as f64]);
-    ask("practice.waves.waves", answer, "practice.waves.why", args, v)
+    ask("practice.waves.waves", answer, why(&w), args, v)
 }
 
 /// Three sizes; the one whose last wave is emptiest (lowest SM utilisation)
@@ -88,7 +97,14 @@ fn boundary(r: &mut Rng) -> Made {
                     .map(|(i, n)| (Message::new("practice.name", &[a("name", format!("n = {n}"))]), i == worst))
                     .collect(),
             ),
-            explain: Message::new("practice.waves.boundary.why", &args),
+            explain: Message::new(
+                if waves_at(&vs[worst], ns[worst] as u64).waves() == 1 {
+                    "practice.waves.boundary.why.one"
+                } else {
+                    "practice.waves.boundary.why"
+                },
+                &args,
+            ),
             state: vs[worst].clone(),
         })
     })

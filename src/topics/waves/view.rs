@@ -11,7 +11,7 @@ use crate::ui::kit::lecture_table::lecture_table;
 use crate::ui::kit::measured::{measured_note, use_measured};
 use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
-use crate::ui::kit::widgets::{beside_scene, chart_title, legend_item, preset_row, Preset};
+use crate::ui::kit::widgets::{beside_scene, chart_title, legend_item, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -71,12 +71,11 @@ pub fn use_waves_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         .iter()
         .map(|&(label, id, n)| Preset { label, id, values: super::lecture_case(n) })
         .collect::<Vec<_>>();
-    let controls = html! {
-        <>
-            { p.controls(&["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"]) }
-            { preset_row(ctx, "waves.presets", &presets, &p.dispatch) }
-        </>
-    };
+    let controls = p.controls_with_presets(
+        &["gpu", "sms", "n", "m", "k", "tm", "tn", "ref", "measured"],
+        "waves.presets",
+        &presets,
+    );
     let on_seek = p.seek("n");
     let stage = html! {
         <>

@@ -216,7 +216,12 @@ pub fn use_your_machine_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
                 <h2 class="chart-title">{ ctx.t("your-machine.chart.roof") }</h2>
                 <BenchChart data={data} roof={true} width={width} height={height} present={ctx.present} label={ctx.t("your-machine.chart.roof")} />
                 if res.is_none() && !hint_on_canvas {
-                    <figcaption class="chart-hint" data-testid="chart-hint">{ ctx.t("your-machine.chart.waiting") }</figcaption>
+                    <figcaption class="chart-hint" data-testid="chart-hint">{ ctx.t(waiting_key(ctx)) }</figcaption>
+                }
+                // An embed has no controls: the measurement runs on the panel itself.
+                if res.is_none() && ctx.embed {
+                    <p class="chart-hint"><a data-testid="embed-open-panel" target="_blank" rel="noopener"
+                        href={format!("#/your-machine?lang={}", ctx.asked_lang.code())}>{ ctx.t("your-machine.embed.open") }</a></p>
                 }
             </figure>
             { readouts_pending(ctx, "your-machine", &figures, &pending) }
@@ -231,13 +236,7 @@ pub fn use_your_machine_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
             </div>
         </>
     };
-    let explain = html! {
-        <>
-            <p class="current">{ ctx.t("your-machine.explain") }</p>
-            <p class="muted">{ ctx.t("your-machine.caveat") }</p>
-            <p class="lecture-check">{ ctx.t("your-machine.lecture") }</p>
-        </>
-    };
+    let explain = p.explain_with(html! { <p class="muted">{ ctx.t("your-machine.caveat") }</p> });
     p.frame(controls, stage, explain)
 }
 
@@ -291,25 +290,15 @@ fn table(ctx: &crate::ui::kit::ctx::AppCtx, r: &Results) -> Html {
     let [side, st, tt] = r.transpose;
     let sq = format!("{0}×{0} f32", side as u64);
     let mb = 8.0 * side * side / 1e6;
-    rows.push(row(ctx.t("your-machine.row.straight"), sq.clone(), Some(st), Some(mb / st), None, None));
-    rows.push(row(ctx.t("your-machine.row.transposed"), sq, Some(tt), Some(mb / tt), None, None));
+    for (key, ms) in [("straight", st), ("transposed", tt)] {
+        rows.push(row(ctx.t(&format!("your-machine.row.{key}")), sq.clone(), Some(ms), Some(mb / ms), None, None));
+    }
     let [hn, f32ms, u16ms] = r.halves;
-    rows.push(row(
-        ctx.t("your-machine.row.f32"),
-        format!("{}", hn as u64),
-        Some(f32ms),
-        Some(8.0 * hn / f32ms / 1e6),
-        None,
-        None,
-    ));
-    rows.push(row(
-        ctx.t("your-machine.row.u16"),
-        format!("{}", hn as u64),
-        Some(u16ms),
-        Some(4.0 * hn / u16ms / 1e6),
-        None,
-        None,
-    ));
+    // (row, ms, bytes per element moved)
+    for (key, ms, bytes) in [("f32", f32ms, 8.0), ("u16", u16ms, 4.0)] {
+        let what = ctx.t(&format!("your-machine.row.{key}"));
+        rows.push(row(what, format!("{}", hn as u64), Some(ms), Some(bytes * hn / ms / 1e6), None, None));
+    }
     for &(n, g) in &r.matmul {
         let nf = n as f64;
         rows.push(row(
@@ -352,6 +341,16 @@ struct ChartData {
     x_size: String,
 }
 
+/// The note on the empty chart: where "Run the measurement" is (an embed
+/// has no ☰ Controls: the panel, opened from the link under the chart).
+fn waiting_key(ctx: &crate::ui::kit::ctx::AppCtx) -> &'static str {
+    if ctx.embed {
+        "your-machine.chart.waiting.embed"
+    } else {
+        "your-machine.chart.waiting"
+    }
+}
+
 impl ChartData {
     fn new(ctx: &crate::ui::kit::ctx::AppCtx, r: Option<&Results>, hint_on_canvas: bool) -> Self {
         let dots = r
@@ -369,7 +368,7 @@ impl ChartData {
             sweep: r.map(|r| r.sweep.iter().map(|&(e, g)| ((1u64 << e) as f64, g)).collect()).unwrap_or_default(),
             mine: ctx.t("your-machine.legend.mine"),
             m4: ctx.t("your-machine.legend.m4"),
-            waiting: if hint_on_canvas { ctx.t("your-machine.chart.waiting") } else { String::new() },
+            waiting: if hint_on_canvas { ctx.t(waiting_key(ctx)) } else { String::new() },
             x_roof: ctx.t("your-machine.axis.intensity"),
             x_size: ctx.t("your-machine.axis.size"),
         }

@@ -28,6 +28,16 @@ pub fn href(path: &str, pairs: &[(String, String)]) -> String {
     format!("#/{path}?{}", q.join("&"))
 }
 
+/// The practice round's address: the language, and projector mode when
+/// projected (a projected page's links stay projected).
+fn round_href(ctx: &AppCtx) -> String {
+    let mut pairs = vec![("lang".to_string(), ctx.asked_lang.code().to_string())];
+    if ctx.present {
+        pairs.push(("present".into(), "1".into()));
+    }
+    href("practice", &pairs)
+}
+
 /// The link that opens a question on its panel.
 pub fn question_href(q: &Question, ctx: &AppCtx) -> String {
     let mut pairs = q.query();
@@ -109,7 +119,7 @@ pub fn PracticeToggle() -> Html {
         }
         _ => html! {
             <a class="practice-toggle" data-testid="practice-toggle" title={ctx.t("practice.toggle.title")}
-                href={href("practice", &[("lang".into(), ctx.asked_lang.code().into())])}>{ ctx.t("practice.toggle") }</a>
+                href={round_href(&ctx)}>{ ctx.t("practice.toggle") }</a>
         },
     }
 }
@@ -237,7 +247,7 @@ fn PanelQuestion(p: &PanelQuestionProps) -> Html {
             <nav class="practice-actions">
                 <button class="practice-next" data-testid="practice-next" onclick={next}>{ ctx.t("practice.next") }</button>
                 <a class="practice-link" data-testid="practice-link" href={question_href(&p.q, &ctx)}>{ ctx.t("practice.link") }</a>
-                <a class="practice-round-link" href={href("practice", &[("lang".into(), ctx.asked_lang.code().into())])}>{ ctx.t("practice.round.start") }</a>
+                <a class="practice-round-link" href={round_href(&ctx)}>{ ctx.t("practice.round.start") }</a>
             </nav>
         </section>
     }

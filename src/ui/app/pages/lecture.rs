@@ -116,6 +116,21 @@ fn view_href(url: &str, extra: &[(&str, &str)]) -> String {
     format!("#{url}{sep}{}", extra.join("&"))
 }
 
+/// The pairs every link of these pages carries: the language, and projector
+/// mode when projected (a projected start page stays projected).
+fn keep(ctx: &AppCtx) -> Vec<(&'static str, &'static str)> {
+    let mut pairs = vec![("lang", ctx.asked_lang.code())];
+    if ctx.present {
+        pairs.push(("present", "1"));
+    }
+    pairs
+}
+
+/// `keep` as a query (`lang=en&present=1`).
+fn keep_query(ctx: &AppCtx) -> String {
+    keep(ctx).iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&")
+}
+
 /// `#/lecture` and `#/lecture?study=1`.
 #[component]
 pub fn LecturePage() -> Html {
@@ -155,7 +170,7 @@ fn PresentPage() -> Html {
                 <button class="tool primary" data-testid="lecture-present" title={ctx.t("lecture.present.title")}
                     onclick={start}>{ ctx.t("lecture.present") }</button>
                 <a class="tool" data-testid="lecture-study" title={ctx.t("lecture.study.title")}
-                    href={format!("#/lecture?study=1&lang={lang}")}>{ ctx.t("lecture.study") }</a>
+                    href={format!("#/lecture?study=1&{}", keep_query(&ctx))}>{ ctx.t("lecture.study") }</a>
                 <button class="tool" data-testid="lecture-mine" title={ctx.t("lecture.mine.title")}
                     onclick={mine}>{ ctx.t("lecture.mine") }</button>
                 if let Some(Ok(n)) = *copied {
@@ -177,7 +192,7 @@ fn PresentPage() -> Html {
                             <li class="lecture-view" data-testid="lecture-view" data-id={v.id} data-slide={v.slide.to_string()}
                                 data-url={v.url} data-numbers={v.numbers.join(",")}>
                                 <span class="lecture-slide">{ ctx.tf("lecture.slide", &[("n", &v.slide.to_string())]) }</span>
-                                <a class="lecture-view-title" href={view_href(v.url, &[("lang", lang)])}>{ ctx.t(&v.title_key()) }</a>
+                                <a class="lecture-view-title" href={view_href(v.url, &keep(&ctx))}>{ ctx.t(&v.title_key()) }</a>
                                 <span class="lecture-view-note">{ ctx.t(&v.note_key()) }</span>
                             </li>
                         }) }
@@ -210,25 +225,45 @@ fn where_text(ctx: &AppCtx, s: &Study) -> String {
 }
 
 /// The landing page's first offer: present or study the lecture, and
-/// "continue where you left off" once a study has begun.
+/// "continue where you left off" once a study has begun. Projected, the
+/// first presents the built-in deck's view 1 at once (the lecturer is at
+/// the projector); on a screen it opens the lecture's page.
 #[component]
 pub fn LectureLinks() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let lang = ctx.asked_lang.code();
     let study = load_study();
+    let query = keep_query(&ctx);
+    let (present_href, present_click) = if ctx.present {
+        let deck = lecture::deck(&|k| ctx.t(k));
+        let href = deck.views.first().map_or_else(String::new, |v| crate::deck::present_hash(v, 1, lang));
+        let click = Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            present(&deck, lang);
+        });
+        (href, Some(click))
+    } else {
+        (format!("#/lecture?{query}"), None)
+    };
     html! {
         <div class="lecture-links" data-testid="lecture-links">
-            <a class="lecture-link primary" data-testid="landing-present" href={format!("#/lecture?lang={lang}")}>
+            <a class="lecture-link primary" data-testid="landing-present" href={present_href} onclick={present_click}>
                 <strong>{ ctx.t("lecture.present") }</strong>
                 <span>{ ctx.t("lecture.present.title") }</span>
             </a>
-            <a class="lecture-link" data-testid="landing-study" href={format!("#/lecture?study=1&lang={lang}")}>
+            <a class="lecture-link" data-testid="landing-study" href={format!("#/lecture?study=1&{query}")}>
                 <strong>{ ctx.t("lecture.study") }</strong>
                 <span>{ ctx.t("lecture.study.title") }</span>
             </a>
+            // The practice round, from every screen (a phone's header has
+            // no room for its link).
+            <a class="lecture-link" data-testid="landing-practice" href={format!("#/practice?{query}")}>
+                <strong>{ ctx.t("practice.round.start") }</strong>
+                <span>{ ctx.t("practice.round.intro") }</span>
+            </a>
             if study.started() {
                 <p class="continue lecture-continue">
-                    <a data-testid="lecture-continue" data-stop={study.stop.to_string()} href={format!("#/lecture?study=1&lang={lang}")}>
+                    <a data-testid="lecture-continue" data-stop={study.stop.to_string()} href={format!("#/lecture?study=1&{query}")}>
                         { ctx.tf("lecture.continue", &[("where", &where_text(&ctx, &study))]) }
                     </a>
                 </p>
@@ -241,15 +276,14 @@ pub fn LectureLinks() -> Html {
 fn summary_line(ctx: &AppCtx, s: &Sum) -> Option<String> {
     match *s {
         Sum::Row { route, row } => {
-            let topic = crate::topics::find(route)?;
-            let rows = (topic.lecture?)(&crate::params::Values::defaults(topic.meta.params));
-            let r = rows.get(row)?;
-            let cells: Vec<String> = r
-                .cells
+            let (label, cells) = crate::topics::summary_row(route, row)?;
+            let cells: Vec<String> = cells
                 .iter()
-                .map(|c| format!("{} {}", ctx.t(&crate::i18n::topic_key("metric", route, c.metric)), c.computed))
+                .map(|(metric, computed)| {
+                    format!("{} {computed}", ctx.t(&crate::i18n::topic_key("metric", route, metric)))
+                })
                 .collect();
-            let label = format!("{} · {}", ctx.t(&format!("topic.{route}.title")), ctx.t(r.label));
+            let label = format!("{} · {}", ctx.t(&format!("topic.{route}.title")), ctx.t(label));
             Some(ctx.tf("lecture.sum.row", &[("label", &label), ("cells", &cells.join(" · "))]))
         }
         Sum::Attention { n } => {
@@ -306,7 +340,7 @@ fn StudyPath() -> Html {
                     <h2 class="study-title">{ ctx.t(&v.title_key()) }</h2>
                     <p class="study-note" data-testid="study-note">{ ctx.t(&v.note_key()) }</p>
                     <StudyFrame key={src.clone()} src={src.clone()} testid="study-frame" />
-                    <p><a data-testid="study-open" href={view_href(v.url, &[("lang", lang)])}>{ ctx.t("lecture.study.open") }{" →"}</a></p>
+                    <p><a data-testid="study-open" href={view_href(v.url, &keep(&ctx))}>{ ctx.t("lecture.study.open") }{" →"}</a></p>
                 </section>
             }
         }

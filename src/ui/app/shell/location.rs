@@ -5,7 +5,7 @@ use yew::prelude::*;
 use yew_router::Routable;
 
 /// What the shell reads from the address: the path, and of the query on
-/// the start page all of it, elsewhere only the global parameters (a panel
+/// the start page and the lecture page all of it, elsewhere only the global parameters (a panel
 /// or page reads its own).
 #[derive(Clone, PartialEq)]
 pub struct ShellLocation {
@@ -19,9 +19,11 @@ pub struct ShellLocation {
 impl ShellLocation {
     fn now() -> Self {
         let location = yew_router::history::History::location(&yew_router::history::HashHistory::new());
-        let home = Route::recognize(location.path()) == Some(Route::Home);
+        // The start page and the lecture page have no panel to own their
+        // query: the shell reads all of it (and names what it cannot use).
+        let whole = matches!(Route::recognize(location.path()), Some(Route::Home | Route::Lecture));
         let pairs = query_pairs(&location).map(|q| {
-            if home {
+            if whole {
                 q
             } else {
                 q.into_iter().filter(|(k, _)| crate::params::GLOBAL_PARAMS.contains(&k.as_str())).collect()

@@ -2,7 +2,7 @@
 //! "N×" axis) of a few lines, with a vertical marker.
 
 use super::look::{legend, line_series, mesh, rgb, Look};
-use super::{data_table, draw_detached, plot_canvas, Detached, TABLE_ROWS};
+use super::{data_table, plot_canvas, use_plot, TABLE_ROWS};
 use crate::scene::Rgba;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -109,21 +109,9 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
 
 #[component]
 pub fn LogChart(p: &LogChartProps) -> Html {
-    let canvas = use_node_ref();
-    let detached: Detached = use_mut_ref(|| None);
-    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
-    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
-    {
-        let canvas = canvas.clone();
-        let props = p.clone();
-        use_effect_with((p.series.clone(), p.marker.to_bits(), pw, ph, p.present), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if draw_detached(&c, &detached, |off| draw_log(off, &props, dpr)).is_some() {
-                    let _ = c.set_attribute("data-painted", "1");
-                }
-            }
-        });
-    }
+    let props = p.clone();
+    let deps = (p.series.clone(), p.marker.to_bits(), p.present);
+    let (canvas, pw, ph) = use_plot(p.width, p.height, deps, move |off, dpr| draw_log(off, &props, dpr));
     let rows = p
         .series
         .iter()

@@ -64,6 +64,32 @@ fn draw_detached<R>(
     out
 }
 
+/// A chart's canvas drawn whole by `draw` (given the canvas out of the
+/// document and the device's pixel ratio) whenever `deps` or the size
+/// change, then marked `data-painted`; with its size in device pixels.
+#[hook]
+fn use_plot<D, F>(width: f64, height: f64, deps: D, draw: F) -> (NodeRef, u32, u32)
+where
+    D: PartialEq + 'static,
+    F: Fn(&HtmlCanvasElement, f64) -> Option<()> + 'static,
+{
+    let canvas = use_node_ref();
+    let detached: Detached = use_mut_ref(|| None);
+    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
+    let (pw, ph) = ((width * dpr).round() as u32, (height * dpr).round() as u32);
+    {
+        let canvas = canvas.clone();
+        use_effect_with((deps, pw, ph), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if draw_detached(&c, &detached, |off| draw(off, dpr)).is_some() {
+                    let _ = c.set_attribute("data-painted", "1");
+                }
+            }
+        });
+    }
+    (canvas, pw, ph)
+}
+
 /// Rows at most in a chart's table alternative.
 const TABLE_ROWS: usize = 40;
 

@@ -2,7 +2,7 @@
 //! and the kernels as labelled dots.
 
 use super::look::{mesh, Look, MIN_FONT};
-use super::{data_table, draw_detached, plot_canvas, Detached};
+use super::{data_table, plot_canvas, use_plot};
 use crate::draw::labels::{clear_of_roof, group_spots, place_labels_below, Block};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -173,24 +173,9 @@ fn draw_roofline(canvas: &HtmlCanvasElement, p: &RooflineProps, dpr: f64) -> Opt
 
 #[component]
 pub fn RooflineChart(p: &RooflineProps) -> Html {
-    let canvas = use_node_ref();
-    let detached: Detached = use_mut_ref(|| None);
-    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
-    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
-    {
-        let canvas = canvas.clone();
-        let props = p.clone();
-        use_effect_with(
-            (p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), pw, ph, p.present, p.ridge_label.clone()),
-            move |_| {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    if draw_detached(&c, &detached, |off| draw_roofline(off, &props, dpr)).is_some() {
-                        let _ = c.set_attribute("data-painted", "1");
-                    }
-                }
-            },
-        );
-    }
+    let props = p.clone();
+    let deps = (p.dots.clone(), p.peak.to_bits(), p.bandwidth.to_bits(), p.present, p.ridge_label.clone());
+    let (canvas, pw, ph) = use_plot(p.width, p.height, deps, move |off, dpr| draw_roofline(off, &props, dpr));
     let rows = p
         .dots
         .iter()

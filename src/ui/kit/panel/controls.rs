@@ -4,13 +4,24 @@
 use super::Panel;
 use crate::params::Kind;
 use crate::ui::kit::slider::{slider, Slider};
-use crate::ui::kit::widgets::choice;
+use crate::ui::kit::widgets::{choice, preset_row, Preset};
 use yew::prelude::*;
 
 impl Panel {
     /// The controls of several parameters, in this order (see [`Panel::control`]).
     pub fn controls(&self, names: &[&'static str]) -> Html {
         names.iter().map(|&name| self.control(name)).collect()
+    }
+
+    /// The controls of `names`, then the row of `presets` titled `title`
+    /// (a translation key).
+    pub fn controls_with_presets(&self, names: &[&'static str], title: &'static str, presets: &[Preset]) -> Html {
+        html! {
+            <>
+                { self.controls(names) }
+                { preset_row(&self.ctx, title, presets, &self.dispatch) }
+            </>
+        }
     }
 
     /// The control of one parameter, generated from its spec: a slider for

@@ -238,10 +238,16 @@ impl Panel {
     /// The usual explanation below the stage: what the panel shows
     /// (`<topic>.explain`) and how it checks the lecture (`<topic>.lecture`).
     pub fn explain(&self) -> Html {
+        self.explain_with(html! {})
+    }
+
+    /// [`Panel::explain`] with `more` between its two paragraphs.
+    pub fn explain_with(&self, more: Html) -> Html {
         let id = self.meta.id;
         html! {
             <>
                 <p class="current">{ self.ctx.t(&format!("{id}.explain")) }</p>
+                { more }
                 <p class="lecture-check">{ self.ctx.t(&format!("{id}.lecture")) }</p>
             </>
         }
