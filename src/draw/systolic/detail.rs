@@ -36,15 +36,8 @@ pub const NARROW: f64 = 560.0;
 /// instead of the width, shows fewer queue slots and centres the array in
 /// the width: on a short projected screen the array fills the height at 18 px
 /// rather than being drawn narrow and shrunk below it.
-pub(super) fn draw_detail(
-    s: &Systolic,
-    c: u64,
-    th: &Theme,
-    width: f64,
-    max_h: f64,
-    caption: &str,
-    labels: &Labels,
-) -> Scene {
+pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f64, cap: &str, l: &Labels) -> Scene {
+    let (caption, labels) = (cap, l);
     let p = *s.params();
     let ws = p.dataflow != Dataflow::Os;
     let (mut ql, mut qt) = queue_slots(s);
