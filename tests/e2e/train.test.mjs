@@ -62,6 +62,21 @@ describe('#/llm?phase=train', () => {
     await page.context().close();
   });
 
+  test('#/attention-memory: the assignment\'s attention benchmark, predicted and measured', async () => {
+    const page = await newPage(env.browser);
+    await open(page, env.srv.base, '#/attention-memory?n=8192&d=64&dtype=fp32&batch=8&causal=1&gpu=h200&measured=1');
+    await painted(page);
+    for (const m of ['fwd-ms', 'bwd-ms', 'flash-fwd-ms', 'flash-bwd-ms', 'saved-bytes']) {
+      assert.ok((await metric(page, m)) > 0, m);
+    }
+    await page.getByTestId('bench-measured').waitFor();
+    // What autograd keeps: the model's count is the H200's, to the byte.
+    const saved = Number(await page.getAttribute('[data-testid="bench-measured"]', 'data-saved'));
+    assert.equal(await metric(page, 'saved-bytes'), saved);
+    assert.ok((await page.locator('[data-testid="out-of-memory"] tr[data-gpu]').count()) >= 4);
+    await page.context().close();
+  });
+
   test('the measured H200 step and the accuracy table, in 中文 without raw keys', async () => {
     const page = await newPage(env.browser);
     await open(page, env.srv.base, '#/llm?phase=train&model=cs336-xl&batch=4&seq=512&gpu=h200&measured=1&lang=zh');

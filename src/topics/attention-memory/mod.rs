@@ -6,6 +6,7 @@ use crate::sim::attention_memory::{flash_extra_bytes, qkvo_bytes, standard_bytes
 use crate::sim::hw::dtype_bytes;
 use crate::sim::measured::Table;
 use crate::sim::train::attention::Bench;
+use crate::sim::train::measured::AttnPoint;
 use crate::sim::Metric;
 use crate::topic::*;
 
@@ -117,10 +118,53 @@ pub fn bench_metrics(v: &Values) -> Vec<Metric> {
     ]
 }
 
+/// The H200's measurement of the benchmark at the URL's point, when it was
+/// run there (`measured=1`, `gpu=h200`, fp32 written out against SDPA, the
+/// assignment's grid): (written, fused), each `None` where not run.
+pub fn bench_measured(v: &Values) -> Option<(Option<AttnPoint>, Option<AttnPoint>)> {
+    if v.choice("measured") != "1" || v.choice("gpu") != "h200" {
+        return None;
+    }
+    let find = |fused: bool| {
+        let b = bench(v, fused);
+        crate::sim::train::measured::attn_points().iter().find(|p| p.bench == b).copied()
+    };
+    let (w, f) = (find(false), find(true));
+    (w.is_some() || f.is_some()).then_some((w, f))
+}
+
 /// Where each GPU runs out of memory: the longest sequence (a power of two)
 /// whose forward and backward fit, written out and fused, per GPU.
 pub fn out_of_memory(v: &Values) -> Vec<(&'static str, u64, u64)> {
     crate::sim::hw::GPUS.iter().map(|g| (g.name, bench(v, false).max_seq(g), bench(v, true).max_seq(g))).collect()
+}
+
+#[cfg(test)]
+mod bench_tests {
+    use super::*;
+    use crate::topic::q;
+
+    #[test]
+    fn the_assignment_benchmark_point_shows_its_h200_measurement() {
+        let (v, n) = META.parse(&q(&[
+            ("n", "8192"),
+            ("d", "64"),
+            ("dtype", "fp32"),
+            ("batch", "8"),
+            ("causal", "1"),
+            ("gpu", "h200"),
+            ("measured", "1"),
+        ]));
+        assert!(n.is_empty(), "{n:?}");
+        let (w, f) = bench_measured(&v).expect("measured on the H200");
+        let (w, f) = (w.expect("written"), f.expect("sdpa"));
+        // What autograd saved: the model's count, exactly.
+        assert_eq!(w.saved, bench(&v, false).saved_bytes());
+        assert!(w.fwd_ms > 0.0 && f.fwd_ms > 0.0);
+        // Off the grid or on another GPU: nothing claimed.
+        assert!(bench_measured(&v.with("n", Value::Int(8000))).is_none());
+        assert!(bench_measured(&v.with("gpu", Value::Choice("h100"))).is_none());
+    }
 }
 
 /// The sequence lengths of the lecture's table (notes §8.5).

@@ -67,6 +67,22 @@ pub fn use_memory_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
                     }) }
                 </tbody>
             </table></div>
+            if let Some((w, f)) = super::bench_measured(&p.v) {
+                <p class="formula" data-testid="bench-measured"
+                    data-fwd={w.map(|m| m.fwd_ms.to_string()).unwrap_or_default()}
+                    data-bwd={w.map(|m| m.bwd_ms.to_string()).unwrap_or_default()}
+                    data-saved={w.map(|m| m.saved.to_string()).unwrap_or_default()}
+                    data-flash-fwd={f.map(|m| m.fwd_ms.to_string()).unwrap_or_default()}
+                    data-flash-bwd={f.map(|m| m.bwd_ms.to_string()).unwrap_or_default()}>
+                    { ctx.tf("attention-memory.bench.measured", &[
+                        ("fwd", &w.map_or("—".into(), |m| format!("{:.2}", m.fwd_ms))),
+                        ("bwd", &w.map_or("—".into(), |m| format!("{:.2}", m.bwd_ms))),
+                        ("saved", &w.map_or("—".into(), |m| crate::format::bytes(m.saved))),
+                        ("ffwd", &f.map_or("—".into(), |m| format!("{:.2}", m.fwd_ms))),
+                        ("fbwd", &f.map_or("—".into(), |m| format!("{:.2}", m.bwd_ms))),
+                    ]) }
+                </p>
+            }
             <p class="muted">{ ctx.t("attention-memory.bench.note") }</p>
             <p class="muted">{ ctx.tf("attention-memory.qkvo", &[("bytes", &crate::format::bytes(qkvo_bytes(h.n, h.d, h.elem_bytes) as f64))]) }</p>
             { chart_title(ctx, "attention-memory.table") }
