@@ -1,67 +1,31 @@
 // A route of a release build loads (used by .ci/new-topic.sh): serves <dist>
-// from a subpath with a tiny static server, opens `#/<route>` in headless
-// Chromium (playwright-core, as tests/e2e/harness.mjs does) and waits for the
+// from a subpath, opens `#/<route>` in headless
+// Chromium (through tests/e2e/harness.mjs's server and launcher) and waits for the
 // app's own readiness: the route's panel, its chunk in, showing figures with
 // values (or its chunk failed). Then checks that the route's own chunk
 // (`split_<split point>-<hash>.wasm`) was fetched, that each `name=value`
 // figure reads as given, and that the page logged no error.
 //
 //   node .ci/route-loads.mjs <dist> <route> <split point> [<metric>=<value> ...]
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { chromium } from 'playwright-core';
+import { resolve } from 'node:path';
 
 const [distArg, route, split, ...figures] = process.argv.slice(2);
 if (!distArg || !route || !split) {
   console.error('usage: node .ci/route-loads.mjs <dist> <route> <split point> [<metric>=<value> ...]');
   process.exit(2);
 }
-const dist = resolve(distArg);
+// The e2e harness serves the build (from its subpath) and launches Chromium
+// with the project's flags; it reads the dist folder when it loads.
+process.env.WARPSCOPE_DIST = resolve(distArg);
+const { serveDist, launch } = await import('../tests/e2e/harness.mjs');
 // Generous: a release build on a loaded 2-core machine. The wait ends on the
 // app's readiness, not on this timeout.
 const TIMEOUT = 180_000;
-const BASE = '/sub/warpscope/';
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-  '.png': 'image/png',
-};
 
-const server = createServer(async (req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
-  const file = normalize(join(dist, path.startsWith(BASE) ? path.slice(BASE.length) || 'index.html' : '..'));
-  if (!file.startsWith(dist + sep)) {
-    res.writeHead(404).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end('not found');
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const url = `http://127.0.0.1:${server.address().port}${BASE}#/${route}`;
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const srv = await serveDist();
+const server = srv.server;
+const url = `${srv.base}#/${route}`;
+const browser = await launch();
 const errors = [];
 const fetched = [];
 let failure = null;

@@ -75,11 +75,6 @@ impl Step {
             || c.checkpoint == Checkpoint::Blocks
             || c.optimizer != Optimizer::Loop
     }
-    /// A phase is host-bound when the host's own time in it is at least 80 %
-    /// of the phase's time (the GPU waited for launches).
-    pub fn host_bound(&self, i: usize) -> bool {
-        self.host_ms[i] >= 0.8 * self.ms[i]
-    }
 }
 
 fn parse_steps(text: &str) -> Vec<Step> {
@@ -262,7 +257,9 @@ impl Fit {
         // Every phase of every training step, predicted with the host (whose
         // constants are fixed above): host-bound phases then weigh nothing
         // on the GPU constants, as they should.
-        let gpu_pts: Vec<(&Step, usize)> = train.iter().flat_map(|s| (0..3).map(move |i| (*s, i))).collect();
+        // Each step's ledger once (the descent asks for thousands of predictions).
+        let gpu_pts: Vec<(&Step, Vec<super::ledger::Kernel>)> =
+            train.iter().map(|s| (*s, super::ledger::kernels(&s.config))).collect();
         // The FlashAttention benchmark's fused bf16 kernel outside its
         // held-out part (d 64 and 128 from 8,192 tokens).
         let fl: Vec<&AttnPoint> = flash
@@ -271,9 +268,9 @@ impl Fit {
             .collect();
         let loss = |r: &Rates| -> f64 {
             let mut l = 0.0;
-            for (s, i) in &gpu_pts {
-                let p = phases(&s.config, g, r, On::ALL);
-                l += sq_log(p.time[*i], s.ms[*i] * 1e-3);
+            for (s, ks) in &gpu_pts {
+                let p = super::time::phases_of(ks, &s.config, g, r, On::ALL);
+                l += (0..3).map(|i| sq_log(p.time[i], s.ms[i] * 1e-3)).sum::<f64>();
             }
             for p in &fl {
                 let (f, b) = p.bench.times(g, r);
@@ -314,7 +311,7 @@ impl Fit {
             }
             step = step.sqrt();
         }
-        Fit { rates: r, gpu_points: gpu_pts.len() + 2 * fl.len(), host_points }
+        Fit { rates: r, gpu_points: 3 * gpu_pts.len() + 2 * fl.len(), host_points }
     }
 
     /// The fit to the shipped files (once).
@@ -464,9 +461,4 @@ pub fn accuracy_markdown() -> String {
         ));
     }
     s
-}
-
-/// The GPU a training prediction is for by default: the course's H100.
-pub fn default_gpu() -> &'static Gpu {
-    gpu("h100")
 }

@@ -9,7 +9,7 @@
 //! backward, at which dtype); transients are the tensors alive only inside one
 //! operator.
 
-use super::ledger::{act_bytes, linear_params};
+use super::ledger::act_bytes;
 use super::{Attention, Checkpoint, Config, Ops, Optimizer, Precision};
 use crate::sim::{Metric, Steppable};
 
@@ -323,9 +323,4 @@ impl Steppable for Timeline {
         let st = self.state_at(t);
         vec![Metric::real("allocated-gb", st.alloc.total() / 1e9), Metric::real("peak-so-far-gb", st.peak_so_far / 1e9)]
     }
-}
-
-/// Parameters of the Linear layers, re-exported for the view's legend.
-pub fn weights_bytes(c: &Config) -> f64 {
-    4.0 * linear_params(c)
 }

@@ -270,7 +270,6 @@ pub fn applies(e: Effect, c: &Config) -> bool {
     match e {
         Effect::Autocast => c.precision == Precision::Bf16,
         Effect::Optimizer => c.optimizer != super::Optimizer::Fused,
-        Effect::Unfused => true,
         _ => true,
     }
 }

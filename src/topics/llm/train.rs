@@ -146,23 +146,6 @@ pub fn measured(v: &Values) -> Option<&'static Step> {
     measured::step_for(&config(v))
 }
 
-/// The sizes measured at this configuration's other settings (a student's
-/// grid: which (size, context) ran, and which ran out of memory).
-pub fn measured_grid(v: &Values) -> Vec<&'static Step> {
-    let c = config(v);
-    measured::steps()
-        .iter()
-        .filter(|s| {
-            let o = s.config;
-            o.precision == c.precision
-                && o.attention == c.attention
-                && o.optimizer == c.optimizer
-                && o.checkpoint == c.checkpoint
-                && o.ops == c.ops
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

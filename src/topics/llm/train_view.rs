@@ -148,7 +148,9 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         }
     };
     // Measured beside predicted.
-    let m = metrics_of(v);
+    // The key figures once: the readouts and the measured line both show them.
+    let figures = train::metrics(v);
+    let m: Vec<f64> = figures.iter().map(|f| f.value).collect();
     let measured_html = if v.choice("measured") == "1" {
         let point = match train::measured(v) {
             Some(s) if s.oom => html! { <p class="formula" data-measured="oom">{ ctx.t("train.measured.oom") }</p> },
@@ -201,7 +203,7 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             if let Some(msg) = no_fit {
                 <p class="notice" data-testid="no-fit" role="status">{ msg }</p>
             }
-            { readouts(ctx, "llm", &train::metrics(v)) }
+            { readouts(ctx, "llm", &figures) }
             { chart_title(ctx, "train.waterfall") }
             { waterfall }
             { verdict }
@@ -210,10 +212,6 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
         </>
     };
     p.frame(controls, stage, p.explain())
-}
-
-fn metrics_of(v: &crate::params::Values) -> Vec<f64> {
-    train::metrics(v).iter().map(|m| m.value).collect()
 }
 
 /// One switchable row of an effects waterfall.
