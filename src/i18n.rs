@@ -244,6 +244,9 @@ pub fn own_key(id: &str, key: &str) -> bool {
 /// written into the text files as [`BUILD_KEY`].
 pub const BUILD: &str = env!("WARPSCOPE_BUILD");
 pub const BUILD_KEY: &str = "_build";
+/// What [`install`] says of a file of another build (the page's own build is
+/// older or newer than the server's: see `ui::kit::texts::initial`).
+pub const OTHER_BUILD: &str = "texts of another build";
 /// In the shared file: the topics that have a file of their own, by id,
 /// comma-separated (the service worker caches them all).
 pub const PARTS_KEY: &str = "_parts";
@@ -258,7 +261,7 @@ pub fn install(lang: Lang, json: &str) -> Result<(), String> {
     let mut map: std::collections::HashMap<String, String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
     match map.remove(BUILD_KEY) {
         Some(b) if b == BUILD => {}
-        _ => return Err("texts of another build".into()),
+        _ => return Err(OTHER_BUILD.into()),
     }
     map.remove(PARTS_KEY);
     let part = map.remove(PART_KEY);

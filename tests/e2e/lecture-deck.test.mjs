@@ -295,6 +295,7 @@ function firstScreen() {
     canvasText: fonts.length ? Math.min(...fonts) : null,
     label: labels.length ? Math.min(...labels) : null,
     figuresTop: figures ? figures.getBoundingClientRect().top : null,
+    figuresBottom: figures ? figures.getBoundingClientRect().bottom : null,
     bar: bar.height,
     next: [Math.round(next.left), Math.round(next.top)],
     wide: document.documentElement.scrollWidth > window.innerWidth,
@@ -324,6 +325,8 @@ describe('the lecture, projected at 1024 × 768', () => {
         if (s.canvasText !== null && s.canvasText < 18 - 0.05) misses.push(`${at}: canvas text ${s.canvasText.toFixed(1)} px`);
         if (s.label !== null && s.label < 18 - 0.05) misses.push(`${at}: key-figure labels ${s.label} px`);
         if (s.figuresTop !== null && s.figuresTop >= 768) misses.push(`${at}: the key figures start at ${Math.round(s.figuresTop)}`);
+        // All of them on the screen, the last row too (flash's, systolic's and recompute's ran past it).
+        if (s.figuresBottom !== null && s.figuresBottom > 768 + 1) misses.push(`${at}: the key figures end at ${Math.round(s.figuresBottom)}`);
         if (s.bar > 140) misses.push(`${at}: the deck bar ${Math.round(s.bar)} px tall`);
         if (s.wide) misses.push(`${at}: the page is wider than the screen`);
         if (k < views.length) nexts.add(s.next.join(','));

@@ -24,6 +24,9 @@ thread_local! {
     static SHOWN: Cell<Lang> = const { Cell::new(Lang::En) };
     /// The route shown (its path): a new one needs texts of its own.
     static PAGE: RefCell<String> = const { RefCell::new(String::new()) };
+    /// A text file was of another build: the server has been deployed anew
+    /// since this page's index.html (and so its wasm) was cached.
+    static STALE: Cell<bool> = const { Cell::new(false) };
 }
 
 /// The page now shows route `path` in `lang` (the shell says so at each
@@ -97,7 +100,12 @@ async fn fetch_all(lang: Lang, files: Vec<String>) -> Result<(), String> {
     for (file, text) in texts {
         // A file of another build (an update under way) is fetched again next time.
         FETCHES.with(|f| f.borrow_mut().retain(|(n, _)| *n != file));
-        i18n::install(lang, &text).map_err(|e| format!("{file}: {e}"))?;
+        i18n::install(lang, &text).map_err(|e| {
+            if e == i18n::OTHER_BUILD {
+                STALE.with(|s| s.set(true));
+            }
+            format!("{file}: {e}")
+        })?;
     }
     Ok(())
 }
@@ -167,12 +175,62 @@ pub async fn initial() -> Result<Lang, (Lang, String)> {
             }
         }
     }
-    match load(lang).await {
+    let result = match load(lang).await {
         Ok(()) => Ok(lang),
         // The other language rather than nothing; the shell fetches the
         // one asked for again.
         Err(e) => load(lang.other()).await.map(|()| lang.other()).map_err(|_| (lang, e)),
+    };
+    if result.is_err() && STALE.with(|s| s.get()) && reload_to_new_build().await {
+        // The page is going; it shows its boot message until then.
+        let _ = JsFuture::from(js_sys::Promise::new(&mut |_, _| {})).await;
     }
+    result
+}
+
+/// sessionStorage's key for the build that has already reloaded itself once
+/// in this tab (so that a page never reloads in a loop).
+const RELOADED_KEY: &str = "warpscope.reloaded-from";
+
+/// The texts on the server are of another build than this wasm: a returning
+/// visitor right after a deploy, whose index.html (naming the old build's
+/// glue and wasm) came from the HTTP cache. Fetches index.html afresh
+/// (`cache: 'reload'`, which refreshes the HTTP cache's copy) and reloads the
+/// page onto the new build, once per build in this tab. False, and nothing
+/// done, if this build has tried already, the tab's storage is blocked (no
+/// guard against a loop), index.html can't be fetched, or it still names
+/// this build's wasm: the caller says the texts could not be loaded.
+async fn reload_to_new_build() -> bool {
+    let window = super::dom::window();
+    let Some(store) = window.session_storage().ok().flatten() else { return false };
+    if store.get_item(RELOADED_KEY).ok().flatten().as_deref() == Some(i18n::BUILD)
+        || store.set_item(RELOADED_KEY, i18n::BUILD).is_err()
+    {
+        return false;
+    }
+    let href = window.location().href().unwrap_or_default();
+    let page = href.split('#').next().unwrap_or_default().to_string();
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::Reload);
+    let Ok(response) = JsFuture::from(window.fetch_with_str_and_init(&page, &init)).await else { return false };
+    let Ok(response) = response.dyn_into::<web_sys::Response>() else { return false };
+    if !response.ok() {
+        return false;
+    }
+    let html = match response.text() {
+        Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
+        Err(_) => return false,
+    };
+    // The same wasm again: a reload would meet the same texts.
+    let ours = window
+        .document()
+        .and_then(|d| d.query_selector("script[data-wasm]").ok().flatten())
+        .and_then(|tag| tag.get_attribute("data-wasm"));
+    if ours.is_some_and(|wasm| html.contains(&format!("\"{wasm}\""))) {
+        return false;
+    }
+    web_sys::console::info_1(&"warpscope: the texts are of a newer build; reloading onto it".into());
+    window.location().reload().is_ok()
 }
 
 /// In place of the app when no texts could be loaded: what happened, in

@@ -129,8 +129,13 @@ fn Shell() -> Html {
                     </div>
                 }
                 if let Some(failed) = texts.failed.filter(|&l| l == wanted && !crate::i18n::is_loaded(l)) {
+                    // In both languages: the one asked for may be the reader's only one.
                     <div class="notices" role="alert" data-testid="texts-failed">
-                        { ctx.tf("strings.failed", &[("file", &crate::i18n::file_name(failed))]) }
+                        { for [failed, failed.other()].into_iter().map(|l| html! {
+                            <p lang={if l == crate::i18n::Lang::Zh { "zh-CN" } else { "en" }}>
+                                { crate::i18n::trf(l, "strings.failed", &[("file", &crate::i18n::file_name(failed))]) }
+                            </p>
+                        }) }
                     </div>
                 }
                 <main class="site-main">{ body(&route, &location.path) }</main>
