@@ -119,8 +119,12 @@ pub struct Manifest {
     pub precache: Vec<String>,
 }
 
-/// Each split point's chunks as indices into `chunks` (sorted file names).
-pub fn split_indices(plan: &Plan, names: &BTreeMap<String, String>) -> Result<(Vec<String>, BTreeMap<String, Vec<usize>>), String> {
+/// Each split point's (or route's) chunks, as indices into the chunk list.
+pub type Indices = BTreeMap<String, Vec<usize>>;
+
+/// Every chunk's hashed name (sorted; `names`: module → hashed name) and each
+/// split point's chunks as indices into that list.
+pub fn split_indices(plan: &Plan, names: &BTreeMap<String, String>) -> Result<(Vec<String>, Indices), String> {
     let chunks: Vec<String> = names.values().cloned().collect::<BTreeSet<_>>().into_iter().collect();
     let position: HashMap<&str, usize> = chunks.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
     let mut splits = BTreeMap::new();

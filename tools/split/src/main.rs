@@ -15,8 +15,10 @@
 //!    (`warpscope-manifest-<hash>.json`, lib.rs `Manifest`) and puts the
 //!    files, the manifest's name and preload links into trunk's index.html.
 //!
-//!     cargo run -p warpscope-split              # in trunk's hook (TRUNK_STAGING_DIR, TRUNK_PROFILE)
-//!     cargo run -p warpscope-split -- --report  # also print each file's size (raw, gzip -9)
+//! ```text
+//! cargo run -p warpscope-split              # in trunk's hook (TRUNK_STAGING_DIR, TRUNK_PROFILE)
+//! cargo run -p warpscope-split -- --report  # also print each file's size (raw, gzip -9)
+//! ```
 //!
 //! (`WARPSCOPE_SPLIT_REPORT=1` in the environment does what `--report` does.)
 
@@ -218,25 +220,31 @@ fn patch_index(html: &str, m: &Manifest, manifest_name: &str) -> Result<String> 
         "<script type=\"module\" src=\"{base}boot.js\" data-js=\"{base}{}\" data-wasm=\"{base}{}\" data-loader=\"{base}{}\" data-manifest=\"{base}{manifest_name}\"></script>",
         m.glue, m.wasm, m.loader
     );
-    let mut out = String::new();
-    for line in html[..start].split_inclusive('\n') {
-        let trunk_preload = line.trim_start().starts_with("<link rel=\"modulepreload\"") || line.trim_start().starts_with("<link rel=\"preload\"");
-        if !(trunk_preload && line.contains(&format!("{base}{NAME}-"))) {
-            out.push_str(line);
+    let mut out = format!("{}{new_tag}{}", &html[..start], &html[end..]);
+    // Trunk's preloads (whole tags, wherever they stand) name its unsplit files.
+    let mut from = 0;
+    while let Some(at) = out[from..].find("<link rel=\"").map(|i| from + i) {
+        let close = at + out[at..].find('>').ok_or("an unclosed link tag")? + 1;
+        let link = &out[at..close];
+        let preload = link.starts_with("<link rel=\"modulepreload\"") || link.starts_with("<link rel=\"preload\"");
+        if preload && link.contains(&format!("href=\"{base}{NAME}-")) {
+            out.replace_range(at..close, "");
+            from = at;
+        } else {
+            from = close;
         }
     }
-    out.push_str(&new_tag);
-    out.push_str(&html[end..]);
     let preloads = format!(
         "<link rel=\"modulepreload\" href=\"{base}{glue}\" />\n    <link rel=\"modulepreload\" href=\"{base}{loader}\" />\n    \
          <link rel=\"preload\" href=\"{base}{manifest_name}\" as=\"fetch\" type=\"application/json\" crossorigin=\"anonymous\" />\n    \
-         <link rel=\"preload\" href=\"{base}{wasm}\" as=\"fetch\" type=\"application/wasm\" crossorigin=\"anonymous\" />\n  ",
+         <link rel=\"preload\" href=\"{base}{wasm}\" as=\"fetch\" type=\"application/wasm\" crossorigin=\"anonymous\" />\n    ",
         glue = m.glue,
         loader = m.loader,
         wasm = m.wasm
     );
-    let head = out.find("</head>").ok_or("index.html has no </head>")?;
-    out.insert_str(head, &preloads);
+    // Beside boot.js's tag: the preload scanner finds them with it.
+    let at = out.find(&new_tag).ok_or("the new script tag is gone")?;
+    out.insert_str(at, &preloads);
     Ok(out)
 }
 
