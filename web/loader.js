@@ -26,21 +26,22 @@ export const fileUrl = (file) => new URL(file, manifestUrl).href;
 
 // What every chunk imports: the main module's exports (memory, table,
 // globals), reached through the glue's `initSync` (boot.js hands the glue
-// over); merged chunks import through tools/split's hub, the others directly.
+// over), and in a debug build the splitter's canary (the manifest's
+// `globals`); merged chunks import through tools/split's hub, the others directly.
 let shared;
-function imports() {
+function imports(m) {
   if (shared === undefined) {
-    const exports = globalThis.wasmBindings.initSync(undefined, undefined);
-    shared = { __wasm_split: exports, __wasm_split_hub: exports };
+    const from = { ...globalThis.wasmBindings.initSync(undefined, undefined), ...m.globals };
+    shared = { __wasm_split: from, __wasm_split_hub: from };
   }
   return shared;
 }
 const instances = [];
-function instance(chunks, i) {
+function instance(m, i) {
   let p = instances[i];
   if (p === undefined) {
-    const src = fetch(fileUrl(chunks[i]));
-    p = instances[i] = WebAssembly.instantiateStreaming(src, imports());
+    const src = fetch(fileUrl(m.chunks[i]));
+    p = instances[i] = WebAssembly.instantiateStreaming(src, imports(m));
     // Successes only are kept: a module that failed is fetched again.
     p.catch(() => { if (instances[i] === p) instances[i] = undefined; });
   }
@@ -52,13 +53,13 @@ const load = (name) => async (callbackIndex, callbackData) => {
     const m = await manifest();
     const needs = m.splits[name];
     if (needs === undefined) throw new Error(`split point ${name} is not in the manifest`);
-    await Promise.all(needs.map((i) => instance(m.chunks, i)));
+    await Promise.all(needs.map((i) => instance(m, i)));
     success = true;
   } catch (e) {
     console.error(e);
     success = false;
   } finally {
-    imports().__wasm_split.__indirect_function_table.get(callbackIndex)(callbackData, success);
+    globalThis.wasmBindings.initSync(undefined, undefined).__indirect_function_table.get(callbackIndex)(callbackData, success);
   }
 };
 // The main module's import object for the loader: `__wasm_split_load_<name>`

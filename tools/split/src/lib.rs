@@ -113,6 +113,11 @@ pub struct Manifest {
     pub topics: Vec<String>,
     /// Each language's texts files (the service worker caches them all).
     pub texts: BTreeMap<String, Vec<String>>,
+    /// Values the chunks import that the main module does not export: in a
+    /// debug build, the splitter's canary (`__canary_<fingerprint>`, which
+    /// its own loader sets to `~0xdead`), so that a chunk of another build
+    /// fails to link. Empty in a release build.
+    pub globals: BTreeMap<String, i32>,
     /// Everything the service worker caches on a first visit besides the
     /// page's own references: the glue, the modules, the texts, the measured
     /// tables (`assets/measured/*`, the H200 overlays offline).
@@ -131,7 +136,9 @@ pub fn split_indices(plan: &Plan, names: &BTreeMap<String, String>) -> Result<(V
     for (name, files) in &plan.splits {
         let ix = files
             .iter()
-            .map(|f| names.get(f).map(|n| position[n.as_str()]).ok_or_else(|| format!("split point {name}: no module {f}")))
+            .map(|f| {
+                names.get(f).map(|n| position[n.as_str()]).ok_or_else(|| format!("split point {name}: no module {f}"))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         splits.insert(name.clone(), ix);
     }
@@ -142,14 +149,21 @@ pub fn split_indices(plan: &Plan, names: &BTreeMap<String, String>) -> Result<(V
 /// split point → route), a page's (`page_<route>`, ui/app/shell) from its
 /// split point. Every topic must have a split point in the module, and every
 /// topic split point (`topic_*`) must be in the list.
-pub fn routes(splits: &BTreeMap<String, Vec<usize>>, topics: &BTreeMap<String, String>) -> Result<BTreeMap<String, Vec<usize>>, String> {
+pub fn routes(
+    splits: &BTreeMap<String, Vec<usize>>,
+    topics: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, Vec<usize>>, String> {
     let missing: Vec<&str> = topics.keys().filter(|s| !splits.contains_key(*s)).map(String::as_str).collect();
     if !missing.is_empty() {
         return Err(format!("topics without a chunk (no split point {} in the module)", missing.join(", ")));
     }
-    let unlisted: Vec<&str> = splits.keys().filter(|s| s.starts_with("topic_") && !topics.contains_key(*s)).map(String::as_str).collect();
+    let unlisted: Vec<&str> =
+        splits.keys().filter(|s| s.starts_with("topic_") && !topics.contains_key(*s)).map(String::as_str).collect();
     if !unlisted.is_empty() {
-        return Err(format!("split points {} are not in build.rs's list (a stale warpscope-topics.tsv?)", unlisted.join(", ")));
+        return Err(format!(
+            "split points {} are not in build.rs's list (a stale warpscope-topics.tsv?)",
+            unlisted.join(", ")
+        ));
     }
     let mut routes = BTreeMap::new();
     for (name, ix) in splits {
@@ -259,6 +273,18 @@ pub fn imports_of(data: &[u8]) -> Result<Vec<Import>, String> {
     Ok(vec![])
 }
 
+/// The splitter's canary value (its loader's `~0xdead`).
+pub const CANARY: i32 = !0xdead;
+
+/// The canaries a chunk imports (debug builds: `__canary_<fingerprint>`).
+pub fn canaries(chunk: &[u8]) -> Result<BTreeMap<String, i32>, String> {
+    Ok(imports_of(chunk)?
+        .into_iter()
+        .filter(|i| i.kind == 3 && i.field.starts_with("__canary_"))
+        .map(|i| (i.field, CANARY))
+        .collect())
+}
+
 /// A table's or memory's minimum size.
 fn limits_min(kind: u8, desc: &[u8]) -> u64 {
     leb(desc, if kind == 1 { 2 } else { 1 }).map(|(v, _)| v).unwrap_or(0)
@@ -275,11 +301,16 @@ pub fn hub_module(chunks: &[Vec<u8>], hub: &str) -> Result<(String, Vec<u8>), St
     for chunk in chunks {
         for imp in imports_of(chunk)? {
             if imp.kind == 0 {
-                return Err(format!("a chunk imports a function ({}.{}): chunks of this splitter import none", imp.module, imp.field));
+                return Err(format!(
+                    "a chunk imports a function ({}.{}): chunks of this splitter import none",
+                    imp.module, imp.field
+                ));
             }
             match wanted.get(&imp.field) {
                 Some(old) if old.kind != imp.kind => return Err(format!("{}: imported as two kinds", imp.field)),
-                Some(old) if !(matches!(imp.kind, 1 | 2) && limits_min(imp.kind, &imp.desc) > limits_min(old.kind, &old.desc)) => {}
+                Some(old)
+                    if !(matches!(imp.kind, 1 | 2)
+                        && limits_min(imp.kind, &imp.desc) > limits_min(old.kind, &old.desc)) => {}
                 _ => {
                     wanted.insert(imp.field.clone(), imp);
                 }

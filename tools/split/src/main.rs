@@ -29,7 +29,9 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use sha2::{Digest, Sha256};
-use warpscope_split::{binaryen_flags, hub_module, read_pins, read_topics, routes, split_indices, Manifest, Plan, WASM_FEATURES};
+use warpscope_split::{
+    binaryen_flags, canaries, hub_module, read_pins, read_topics, routes, split_indices, Manifest, Plan, WASM_FEATURES,
+};
 
 const NAME: &str = "warpscope";
 /// Chunks smaller than this (bytes, before wasm-opt; about 2 KB gzipped) are
@@ -133,7 +135,12 @@ fn merge_small_chunks(root: &Path, plan: Plan, dir: &Path, debug: bool) -> Resul
 /// npm's terser on the glue (its exports keep their names).
 fn terser(root: &Path, js: &str) -> Result<String> {
     let mut child = Command::new("node")
-        .args([root.join("node_modules/terser/bin/terser").as_os_str(), "--module".as_ref(), "--compress".as_ref(), "--mangle".as_ref()])
+        .args([
+            root.join("node_modules/terser/bin/terser").as_os_str(),
+            "--module".as_ref(),
+            "--compress".as_ref(),
+            "--mangle".as_ref(),
+        ])
         .current_dir(root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -155,7 +162,10 @@ fn point_glue_at_loader(glue: &str, loader: &str) -> Result<String> {
     let mut out = String::with_capacity(glue.len());
     let mut found = 0;
     for line in glue.split_inclusive('\n') {
-        match line.strip_prefix("import * as ").and_then(|rest| rest.trim_end().trim_end_matches(';').strip_suffix(FROM)) {
+        match line
+            .strip_prefix("import * as ")
+            .and_then(|rest| rest.trim_end().trim_end_matches(';').strip_suffix(FROM))
+        {
             Some(name) if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
                 found += 1;
                 out.push_str(&format!("import {name} from \"./{loader}\";\n"));
@@ -208,7 +218,9 @@ fn files_under(base: &Path, dir: &Path) -> Result<Vec<String>> {
 /// route needs before its own chunks is preloaded with the page, in the mode
 /// its fetch uses (module scripts; `fetch()`: cors, same-origin credentials).
 fn patch_index(html: &str, m: &Manifest, manifest_name: &str) -> Result<String> {
-    let start = html.find("<script type=\"module\" src=\"").ok_or("index.html has no module script (Trunk.toml pattern_script)")?;
+    let start = html
+        .find("<script type=\"module\" src=\"")
+        .ok_or("index.html has no module script (Trunk.toml pattern_script)")?;
     let end = start + html[start..].find("</script>").ok_or("an unclosed script tag")? + "</script>".len();
     let tag = &html[start..end];
     if !tag.contains("boot.js\"") {
@@ -257,10 +269,14 @@ fn main() {
 
 fn build() -> Result<()> {
     let root = root();
-    let staging = PathBuf::from(std::env::var_os("TRUNK_STAGING_DIR").ok_or("runs in trunk's post_build hook (TRUNK_STAGING_DIR is not set)")?);
+    let staging = PathBuf::from(
+        std::env::var_os("TRUNK_STAGING_DIR")
+            .ok_or("runs in trunk's post_build hook (TRUNK_STAGING_DIR is not set)")?,
+    );
     let profile = std::env::var("TRUNK_PROFILE").unwrap_or_else(|_| "debug".into());
     let release = profile == "release";
-    let report = std::env::args().any(|a| a == "--report") || std::env::var_os("WARPSCOPE_SPLIT_REPORT").is_some_and(|v| !v.is_empty());
+    let report = std::env::args().any(|a| a == "--report")
+        || std::env::var_os("WARPSCOPE_SPLIT_REPORT").is_some_and(|v| !v.is_empty());
     check_pins(&root)?;
     let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let linked = target.join("wasm32-unknown-unknown").join(&profile);
@@ -290,7 +306,14 @@ fn build() -> Result<()> {
     // 2. The JS glue of the main module; its exports stay for the chunks.
     let t = Instant::now();
     let mut cmd = Command::new("wasm-bindgen");
-    cmd.arg(&main_out).arg("--out-dir").arg(&bg_dir).args(["--out-name", NAME, "--target", "web", "--no-typescript", "--keep-lld-exports"]);
+    cmd.arg(&main_out).arg("--out-dir").arg(&bg_dir).args([
+        "--out-name",
+        NAME,
+        "--target",
+        "web",
+        "--no-typescript",
+        "--keep-lld-exports",
+    ]);
     if !release {
         cmd.args(["--debug", "--keep-debug"]);
     }
@@ -305,6 +328,10 @@ fn build() -> Result<()> {
         if !split.split_modules.iter().any(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == f)) {
             return Err(format!("the splitter's plan names {f}, which it did not write"));
         }
+    }
+    let mut globals = BTreeMap::new();
+    for f in plan.files() {
+        globals.extend(canaries(&read(&split_dir.join(&f))?)?);
     }
     let plan = merge_small_chunks(&root, plan, &split_dir, !release)?;
     times.push(("merge", t.elapsed().as_secs_f64()));
@@ -372,6 +399,7 @@ fn build() -> Result<()> {
         routes,
         topics: topics.values().cloned().collect::<BTreeSet<_>>().into_iter().collect(),
         texts,
+        globals,
         precache,
     };
     let json = serde_json::to_string(&manifest).map_err(|e| e.to_string())?;

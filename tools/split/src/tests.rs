@@ -112,16 +112,34 @@ fn the_pins_agree_with_cargo_trunk_and_npm() {
     let pins = read_pins(&read(".ci/pins.env"));
     let lock = read("Cargo.lock");
     let locked = |name: &str| {
-        let at = lock.find(&format!("name = \"{name}\"\nversion = \"")).unwrap_or_else(|| panic!("{name} not in Cargo.lock"));
+        let at = lock
+            .find(&format!("name = \"{name}\"\nversion = \""))
+            .unwrap_or_else(|| panic!("{name} not in Cargo.lock"));
         lock[at..].lines().nth(1).unwrap().trim_start_matches("version = \"").trim_end_matches('"').to_string()
     };
     assert_eq!(pins["WASM_BINDGEN_VERSION"], locked("wasm-bindgen"));
     assert_eq!(pins["WASM_SPLIT_VERSION"], locked("wasm_split_cli_support"));
-    assert!(read("tools/split/Cargo.toml").contains(&format!("wasm_split_cli_support = \"={}\"", pins["WASM_SPLIT_VERSION"])));
+    assert!(read("tools/split/Cargo.toml")
+        .contains(&format!("wasm_split_cli_support = \"={}\"", pins["WASM_SPLIT_VERSION"])));
     let trunk = read("Trunk.toml");
     assert!(trunk.contains(&format!("wasm_bindgen = \"{}\"", pins["WASM_BINDGEN_VERSION"])));
     assert!(trunk.contains(&format!("wasm_opt = \"version_{}\"", pins["BINARYEN_VERSION"])));
     assert!(read("package.json").contains(&format!("\"binaryen\": \"{}.0.0\"", pins["BINARYEN_VERSION"])));
     assert!(read("Cargo.toml").contains(&format!("wasm-bindgen = \"={}\"", pins["WASM_BINDGEN_VERSION"])));
     assert!(pins["TRUNK_VERSION"].starts_with("0.21."));
+}
+
+#[test]
+fn a_debug_chunk_s_canary_is_found_and_given_the_splitter_s_value() {
+    assert!(canaries(&chunk(17, 3)).unwrap().is_empty(), "a release chunk imports no canary");
+    let mut body = vec![1];
+    wasm_name("__wasm_split", &mut body);
+    wasm_name("__canary_5eed", &mut body);
+    body.extend([3, 0x7F, 0]);
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    m.push(2);
+    uleb(body.len() as u64, &mut m);
+    m.extend(body);
+    assert_eq!(canaries(&m).unwrap(), BTreeMap::from([("__canary_5eed".to_string(), !0xdead)]));
+    assert_eq!(CANARY as u32, 0xffff2152, "~0xdead as a 32-bit integer");
 }
