@@ -54,7 +54,7 @@ fn write_topic_list() {
     let list = |f: &dyn Fn(&str) -> String| modules.iter().map(|m| f(m)).collect::<Vec<_>>().join(", ");
     // Each topic's view is a split point (issue 24): `#[wasm_split(<split point>)]`
     // puts the code only it reaches (its hooks, drawing, charts) into its own
-    // chunk, which `web/split.py` cuts out of the linked module; the shell
+    // chunk, which `tools/split` cuts out of the linked module; the shell
     // loads it when the route is first shown (`ui::panel::LazyPanel`).
     let loaders: String = items
         .iter()
@@ -95,7 +95,7 @@ fn write_topic_list() {
     );
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out_dir.join("topics_all.rs"), code).expect("OUT_DIR is writable");
-    // The same list for `web/split.py`, which names each topic chunk's route
+    // The same list for `tools/split`, which names each topic chunk's route
     // from it (no spelling recovered from a split point's name): beside the
     // linked module, `<target>/<triple>/<profile>/warpscope-topics.tsv` (OUT_DIR
     // is `<that>/build/warpscope-<hash>/out`).
@@ -107,7 +107,7 @@ fn write_topic_list() {
 
 /// The one rule that names a topic's split point from its route: `topic_`
 /// and the route with `-` as `_` (a split point is a Rust identifier). Its
-/// chunk is `split_<split point>-<hash>.wasm`; `web/split.py` reads the route
+/// chunk is `split_<split point>-<hash>.wasm`; `tools/split` reads the route
 /// back from `warpscope-topics.tsv`, never from this name.
 fn split_point(id: &str) -> String {
     format!("topic_{}", id.replace('-', "_"))

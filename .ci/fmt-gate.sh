@@ -7,11 +7,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 read_files=$(cargo fmt -- --check -v 2>/dev/null | grep -c '^Formatting ' || true)
 src_files=$(find src -name '*.rs' | wc -l)
-echo "cargo fmt reads $read_files files: every one of the $src_files .rs files under src/, and build.rs"
-[ "$read_files" -eq $((src_files + 1)) ] || { echo "cargo fmt does not read every file under src/" >&2; exit 1; }
+tool_files=$(find tools -name '*.rs' | wc -l)
+echo "cargo fmt reads $read_files files: every one of the $src_files .rs files under src/, build.rs, and the $tool_files of tools/"
+[ "$read_files" -eq $((src_files + 1 + tool_files)) ] || { echo "cargo fmt does not read every file under src/ and tools/" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-cp -r Cargo.toml Cargo.lock build.rs rustfmt.toml src "$scratch"/
+cp -r Cargo.toml Cargo.lock build.rs rustfmt.toml src tools "$scratch"/
 printf '\nfn   misformatted( ) -> u8 {1}\n' >> "$scratch/src/topics/threads/mod.rs"
 if (cd "$scratch" && cargo fmt --check >/dev/null 2>&1); then
   echo "cargo fmt --check passed a misformatted topic file" >&2

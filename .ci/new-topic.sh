@@ -8,7 +8,7 @@
 # (fails if anything else had to change). Then `trunk build --release` in the
 # scratch copy: the new topic's chunk must be in dist/ and its route must load
 # in headless Chromium (.ci/route-loads.mjs). Needs the tools of .ci/setup.sh
-# (trunk, wasm-bindgen, wasm-split-cli, node_modules, chromium).
+# (trunk, wasm-bindgen, node_modules, chromium; the splitter is tools/split).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD

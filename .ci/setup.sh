@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install everything Warpscope needs on a fresh Debian machine, idempotently:
-# the wasm32 target, trunk 0.21.x, wasm-bindgen-cli = Cargo.lock's wasm-bindgen,
-# wasm-split-cli (wasm_split_cli_support 0.2.4, the split build's splitter),
+# the wasm32 target, trunk, wasm-bindgen-cli = Cargo.lock's wasm-bindgen,
 # wasm-opt (npm binaryen, since Debian's is too old for current rustc output),
+# at the versions .ci/pins.env pins (the split build's splitter,
+# wasm_split_cli_support, is a Cargo dependency of tools/split: no install),
 # Debian's chromium + chromium-driver, and the npm packages (package-lock.json).
 # Afterwards run tools with PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # and TRUNK_OFFLINE=true (trunk then never tries to download a tool).
@@ -13,6 +14,8 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_OFFLINE=true
 
 step() { printf '\n== %s\n' "$*"; }
+# shellcheck source=pins.env
+source .ci/pins.env
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "rustup target add wasm32-unknown-unknown"
@@ -26,12 +29,16 @@ for component in clippy rustfmt; do
   fi
 done
 
-if ! trunk --version 2>/dev/null | grep -q '^trunk 0\.21\.'; then
-  step "cargo install trunk 0.21.14 (about 8 minutes on 2 cores)"
-  cargo install trunk --version 0.21.14 --locked
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+  step "cargo install trunk $TRUNK_VERSION (about 8 minutes on 2 cores)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
 fi
 
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$WB_VERSION" != "$WASM_BINDGEN_VERSION" ]; then
+  echo ".ci/pins.env pins wasm-bindgen $WASM_BINDGEN_VERSION, Cargo.lock has $WB_VERSION" >&2
+  exit 1
+fi
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
   step "cargo install wasm-bindgen-cli $WB_VERSION"
   # Not --locked: a crate pinned in its lock file is missing from crates.io.
@@ -40,14 +47,6 @@ fi
 if ! grep -q "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
   echo "Trunk.toml pins a wasm_bindgen other than Cargo.lock's $WB_VERSION" >&2
   exit 1
-fi
-
-# The splitter of the split build (web/split.py, issue 24), pinned: 0.2.4 is
-# the first to know wasm-bindgen 0.2.128's renamed import.
-WS_VERSION=0.2.4
-if ! cargo install --list | grep -q "^wasm_split_cli_support v$WS_VERSION:"; then
-  step "cargo install wasm_split_cli_support $WS_VERSION (the wasm-split-cli binary)"
-  cargo install wasm_split_cli_support --version "=$WS_VERSION" --features build-binary --locked
 fi
 
 # fonts-noto-cjk: the screenshots the tests write show the Chinese UI properly.

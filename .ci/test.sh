@@ -15,12 +15,12 @@ bash .ci/fmt-gate.sh
 step "no import circle in src/ (.ci/imports.py)"
 python3 .ci/imports.py
 
-step "cargo clippy, native and wasm32 (warnings are errors)"
-cargo clippy --all-targets --quiet -- -D warnings
+step "cargo clippy, native (the app and tools/split) and wasm32 (warnings are errors)"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --quiet -- -D warnings
 
-step "cargo test (native: simulations, URL parsing, i18n, scenes, registry)"
-cargo test --quiet
+step "cargo test (native: simulations, URL parsing, i18n, scenes, registry; the split tool's manifest and pins)"
+cargo test --workspace --quiet
 
 step "a new topic is one folder + one registry item, through the release split build (.ci/new-topic.sh, in a scratch copy)"
 bash .ci/new-topic.sh

@@ -1,7 +1,7 @@
 // Starts the app without any inline script, so that the Content-Security-
-// Policy in index.html can forbid inline script entirely: trunk writes the
-// hashed names of the wasm-bindgen module and the wasm file onto this
-// script's tag (Trunk.toml `pattern_script`). Then registers the service
+// Policy in index.html can forbid inline script entirely: trunk and
+// tools/split write the hashed names of the glue, the wasm file, the chunk
+// loader and the manifest onto this script's tag (Trunk.toml `pattern_script`). Then registers the service
 // worker that lets the app run offline after a first visit.
 // The texts of the language the page opens in (the URL's lang=, else the
 // one remembered, else English) download while the wasm does (the shared
@@ -16,20 +16,21 @@ const texts = (file) => fetch(file, { cache: 'no-cache' }).then((r) => (r.ok ? r
 window.warpscopeTexts = { lang, text: texts(`strings.${lang}.json`) };
 
 const tag = document.querySelector('script[data-wasm]');
-// The glue and, beside it, the split build's chunk loader (web/split.py),
-// which lists each route's chunks: a deep link's panel downloads them while
-// the main module downloads. A preload of the same URL and mode is what the
-// loader's own fetch then takes.
+// The glue and, beside it, the split build's chunk loader (web/loader.js),
+// which reads the build's manifest (tools/split; index.html preloads all
+// three): each route's chunks, so that a deep link's panel downloads them
+// while the main module downloads. A preload of the same URL and mode is
+// what the loader's own fetch then takes.
 const [bindings, loader] = await Promise.all([
   import(tag.dataset.js),
   tag.dataset.loader ? import(tag.dataset.loader).catch(() => null) : null,
 ]);
+const manifest = await loader?.manifest().catch(() => null);
 const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
 // A deep link to a panel: its topic's own texts too.
-if (route && loader?.topics?.includes(route)) window.warpscopeTexts.part = texts(`strings.${lang}.${route}.json`);
-for (const i of (route && loader?.routes?.[route]) || []) {
-  const file = loader.chunks[i];
-  const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: new URL(file, new URL(tag.dataset.loader, location.href)).href });
+if (route && manifest?.topics?.includes(route)) window.warpscopeTexts.part = texts(`strings.${lang}.${route}.json`);
+for (const i of (route && manifest?.routes?.[route]) || []) {
+  const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: loader.fileUrl(manifest.chunks[i]) });
   link.crossOrigin = 'anonymous';
   document.head.append(link);
 }

@@ -14,38 +14,40 @@ const HASHED = /-[0-9a-f]{12,16}(_bg)?\.[a-z0-9]+$/;
 const ours = (url) => url.startsWith(SCOPE);
 
 /** The app's files that an index.html references (script, preloads, styles,
- *  icon, the split build's chunk loader), and every chunk of the build,
- *  which the loader lists (web/split.py): a first visit caches every panel. */
+ *  icon, the split build's loader and manifest), and the files the manifest
+ *  lists for precaching (tools/split): every chunk (a first visit caches every
+ *  panel), the texts of both languages, the measured tables. Hashed names are
+ *  `refs` (fetched once); the others are `fresh` (fetched again for a new build). */
 async function references(html) {
-  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm|data-loader)="([^"]+)"/g)]
+  const urls = [...html.matchAll(/\s(?:href|src|data-js|data-wasm|data-loader|data-manifest)="([^"]+)"/g)]
     .map((m) => new URL(m[1], SCOPE).href.split('#')[0]);
-  const loader = html.match(/\sdata-loader="([^"]+)"/);
-  if (loader) {
-    const url = new URL(loader[1], SCOPE).href;
+  const fresh = [];
+  const manifest = html.match(/\sdata-manifest="([^"]+)"/);
+  if (manifest) {
+    const url = new URL(manifest[1], SCOPE).href;
     // Without the list nothing is adopted (it would drop the cached chunks
     // as stale): the next visit tries again.
     const r = (await caches.match(url)) ?? (await fetch(url));
-    const list = r.ok && (await r.text()).match(/^export const chunks = (\[.*\]);$/m);
-    if (!list) throw new Error(`no chunk list in ${url}`);
-    for (const f of JSON.parse(list[1])) urls.push(new URL(f, url).href);
+    const list = r.ok ? (await r.clone().json()).precache : null;
+    if (!Array.isArray(list)) throw new Error(`no precache list in ${url}`);
+    for (const f of list) {
+      const u = new URL(f, url).href;
+      (HASHED.test(new URL(u).pathname) ? urls : fresh).push(u);
+    }
   }
-  return [...new Set(urls)].filter(ours);
+  return { refs: [...new Set(urls)].filter(ours), fresh: [...new Set(fresh)].filter(ours) };
 }
 
-/** The texts of both languages, which the app fetches itself (src/ui/kit/texts.rs):
- *  each one's shared file and the topics' files it lists. */
-const LANGS = ['en', 'zh'];
-
-/** Cache a fresh index.html and everything it references, and the texts; drop stale hashed files. */
+/** Cache a fresh index.html and everything it references, the texts and
+ *  the measured tables; drop stale hashed files. */
 async function adopt(cache, response) {
   const html = await response.clone().text();
-  const refs = await references(html);
-  // The texts again only for a new build (a new index.html) or when missing;
-  // a failed fetch keeps the copy there is.
+  const { refs, fresh } = await references(html);
+  // The unhashed files again only for a new build (a new index.html) or
+  // when missing; a failed fetch keeps the copy there is.
   const before = await cache.match(SCOPE);
   const newBuild = !before || (await before.text()) !== html;
-  const keep = async (file) => {
-    const url = new URL(file, SCOPE).href;
+  await Promise.all(fresh.map(async (url) => {
     if (newBuild || !(await cache.match(url))) {
       try {
         const r = await fetch(url, { cache: 'no-cache' });
@@ -54,17 +56,6 @@ async function adopt(cache, response) {
         // Offline: the next visit tries again.
       }
     }
-    return cache.match(url);
-  };
-  await Promise.all(LANGS.map(async (lang) => {
-    const shared = await keep(`strings.${lang}.json`);
-    let parts = [];
-    try {
-      parts = String(JSON.parse(await shared.text())._parts ?? '').split(',').filter(Boolean);
-    } catch {
-      // No shared file yet: the next visit tries again.
-    }
-    await Promise.all(parts.map((id) => keep(`strings.${lang}.${id}.json`)));
   }));
   await cache.put(SCOPE, response);
   await Promise.all(refs.map(async (url) => {

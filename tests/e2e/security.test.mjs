@@ -4,7 +4,7 @@
 // visit the app works offline (its service worker caches its own files).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { withBrowser, newPage, open, painted, appMounted } from './harness.mjs';
+import { withBrowser, newPage, open, painted, appMounted, appShows } from './harness.mjs';
 
 const env = withBrowser();
 
@@ -155,6 +155,11 @@ describe('offline after the first visit', () => {
       assert.ok(cached.includes(`${env.srv.base}strings.${lang}.json`), `${lang} texts cached: ${cached}`);
     }
     assert.ok(cached.every((u) => u.startsWith(env.srv.base)), `own files only: ${cached}`);
+    // The measured tables, which this visit never fetched: the manifest lists
+    // them for the worker (issue 32 item 14), so the H200 overlays work offline.
+    for (const file of ['h200.json', 'h200-coalescing.csv']) {
+      assert.ok(cached.includes(`${env.srv.base}assets/measured/${file}`), `assets/measured/${file} cached: ${cached}`);
+    }
     await page.context().setOffline(true);
     for (const hash of ['#/systolic?rows=4&cols=4&k=6&cycle=3', '#/flash', '#/']) {
       await page.goto(env.srv.base + hash);
@@ -163,6 +168,11 @@ describe('offline after the first visit', () => {
       await painted(page);
       assert.ok((await page.evaluate(() => document.body.innerText.length)) > 50, `${hash}: rendered offline`);
     }
+    // A panel with an H200 overlay, offline, never opened online: the overlay shows.
+    await page.goto(env.srv.base + '#/coalescing');
+    await page.reload();
+    await appMounted(page, '#/coalescing offline');
+    await appShows(page, '[data-testid="measured-coalescing"]', '#/coalescing offline: the measured overlay');
     // The other language's texts were never fetched by the page: the
     // service worker cached them, so switching works offline too.
     await page.goto(env.srv.base + '#/flash?lang=zh');

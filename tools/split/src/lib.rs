@@ -1,0 +1,349 @@
+//! The split build's plan as data (issue 33): what `wasm_split_cli_support`
+//! returns (each split point's modules), mapped to the app's routes through
+//! the registry's list (`warpscope-topics.tsv`, build.rs), and written as one
+//! JSON manifest that `web/loader.js`, `web/boot.js` and `web/sw.js` read.
+//! The build itself (splitting, merging, wasm-bindgen, wasm-opt, names) is
+//! `main.rs`; this is the part a test can check without a wasm build.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+
+/// What rustc emits for wasm32 with SIMD on (.cargo/config.toml), as
+/// binaryen names the features: the one list `wasm-merge` gets as
+/// `--enable-<feature>` flags and `web/wasm-opt-all.mjs` as its arguments.
+pub const WASM_FEATURES: &[&str] = &[
+    "simd",
+    "bulk-memory",
+    "bulk-memory-opt",
+    "call-indirect-overlong",
+    "mutable-globals",
+    "sign-ext",
+    "nontrapping-float-to-int",
+    "multivalue",
+    "reference-types",
+];
+
+/// Binaryen's command-line flags for [`WASM_FEATURES`].
+pub fn binaryen_flags() -> Vec<String> {
+    WASM_FEATURES.iter().map(|f| format!("--enable-{f}")).collect()
+}
+
+/// `.ci/pins.env`: `KEY=value` lines, `#` comments.
+pub fn read_pins(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().trim_matches('"').to_string()))
+        .collect()
+}
+
+/// `warpscope-topics.tsv` (build.rs: route, module, split point per line):
+/// each topic's split point and its route.
+pub fn read_topics(tsv: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut topics = BTreeMap::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [route, _module, split] = cols[..] else {
+            return Err(format!("warpscope-topics.tsv: not route, module, split point: {line:?}"));
+        };
+        if topics.insert(split.to_string(), route.to_string()).is_some() {
+            return Err(format!("warpscope-topics.tsv: split point {split} twice"));
+        }
+    }
+    Ok(topics)
+}
+
+/// Each split point's modules (file names, the chunks it needs before its own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub splits: BTreeMap<String, Vec<String>>,
+}
+
+impl Plan {
+    /// From the splitter's `prefetch_map` (split point → file stems).
+    pub fn from_prefetch(map: &HashMap<String, Vec<String>>) -> Plan {
+        let splits = map
+            .iter()
+            .map(|(name, stems)| (name.clone(), stems.iter().map(|s| format!("{s}.wasm")).collect()))
+            .collect();
+        Plan { splits }
+    }
+
+    /// Every module any split point needs.
+    pub fn files(&self) -> BTreeSet<String> {
+        self.splits.values().flatten().cloned().collect()
+    }
+
+    /// The plan once the modules `gone` are merged into `merged`: a split
+    /// point that needed any of them needs `merged` (first) instead.
+    pub fn merged(&self, gone: &BTreeSet<String>, merged: &str) -> Plan {
+        let splits = self
+            .splits
+            .iter()
+            .map(|(name, files)| {
+                let kept: Vec<String> = files.iter().filter(|f| !gone.contains(*f)).cloned().collect();
+                let mut out = if kept.len() < files.len() { vec![merged.to_string()] } else { vec![] };
+                out.extend(kept);
+                (name.clone(), out)
+            })
+            .collect();
+        Plan { splits }
+    }
+}
+
+/// The manifest (`warpscope-manifest-<hash>.json`): every file name is the
+/// hashed one in the site's folder; indices point into `chunks`.
+#[derive(Debug, Serialize)]
+pub struct Manifest {
+    /// wasm-bindgen's glue (boot.js imports it).
+    pub glue: String,
+    /// The main module.
+    pub wasm: String,
+    /// `web/loader.js` (the glue imports it; it reads this file).
+    pub loader: String,
+    /// Every chunk of the build.
+    pub chunks: Vec<String>,
+    /// Each split point's chunks, in load order (the loader's table).
+    pub splits: BTreeMap<String, Vec<usize>>,
+    /// Each route's chunks (a deep link preloads them: boot.js).
+    pub routes: BTreeMap<String, Vec<usize>>,
+    /// The routes that are topics (each has its own texts file).
+    pub topics: Vec<String>,
+    /// Each language's texts files (the service worker caches them all).
+    pub texts: BTreeMap<String, Vec<String>>,
+    /// Values the chunks import that the main module does not export: in a
+    /// debug build, the splitter's canary (`__canary_<fingerprint>`, which
+    /// its own loader sets to `~0xdead`), so that a chunk of another build
+    /// fails to link. Empty in a release build.
+    pub globals: BTreeMap<String, i32>,
+    /// Everything the service worker caches on a first visit besides the
+    /// page's own references: the glue, the modules, the texts, the measured
+    /// tables (`assets/measured/*`, the H200 overlays offline).
+    pub precache: Vec<String>,
+}
+
+/// Each split point's (or route's) chunks, as indices into the chunk list.
+pub type Indices = BTreeMap<String, Vec<usize>>;
+
+/// Every chunk's hashed name (sorted; `names`: module → hashed name) and each
+/// split point's chunks as indices into that list.
+pub fn split_indices(plan: &Plan, names: &BTreeMap<String, String>) -> Result<(Vec<String>, Indices), String> {
+    let chunks: Vec<String> = names.values().cloned().collect::<BTreeSet<_>>().into_iter().collect();
+    let position: HashMap<&str, usize> = chunks.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
+    let mut splits = BTreeMap::new();
+    for (name, files) in &plan.splits {
+        let ix = files
+            .iter()
+            .map(|f| {
+                names.get(f).map(|n| position[n.as_str()]).ok_or_else(|| format!("split point {name}: no module {f}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        splits.insert(name.clone(), ix);
+    }
+    Ok((chunks, splits))
+}
+
+/// Each route's chunks: a topic's route from the registry's list (`topics`:
+/// split point → route), a page's (`page_<route>`, ui/app/shell) from its
+/// split point. Every topic must have a split point in the module, and every
+/// topic split point (`topic_*`) must be in the list.
+pub fn routes(
+    splits: &BTreeMap<String, Vec<usize>>,
+    topics: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, Vec<usize>>, String> {
+    let missing: Vec<&str> = topics.keys().filter(|s| !splits.contains_key(*s)).map(String::as_str).collect();
+    if !missing.is_empty() {
+        return Err(format!("topics without a chunk (no split point {} in the module)", missing.join(", ")));
+    }
+    let unlisted: Vec<&str> =
+        splits.keys().filter(|s| s.starts_with("topic_") && !topics.contains_key(*s)).map(String::as_str).collect();
+    if !unlisted.is_empty() {
+        return Err(format!(
+            "split points {} are not in build.rs's list (a stale warpscope-topics.tsv?)",
+            unlisted.join(", ")
+        ));
+    }
+    let mut routes = BTreeMap::new();
+    for (name, ix) in splits {
+        let route = match topics.get(name) {
+            Some(route) => route.as_str(),
+            None => match name.strip_prefix("page_") {
+                Some(page) => page,
+                None => continue,
+            },
+        };
+        if routes.insert(route.to_string(), ix.clone()).is_some() {
+            return Err(format!("route {route} from two split points"));
+        }
+    }
+    Ok(routes)
+}
+
+/// An unsigned LEB128 at `data[i]`: (value, index after it).
+fn leb(data: &[u8], mut i: usize) -> Result<(u64, usize), String> {
+    let (mut value, mut shift) = (0u64, 0);
+    loop {
+        let byte = *data.get(i).ok_or("a LEB128 past the end")?;
+        i += 1;
+        value |= u64::from(byte & 0x7F) << shift;
+        shift += 7;
+        if byte < 0x80 {
+            return Ok((value, i));
+        }
+        if shift > 63 {
+            return Err("a LEB128 too long".into());
+        }
+    }
+}
+
+fn uleb(mut n: u64, out: &mut Vec<u8>) {
+    loop {
+        let byte = (n & 0x7F) as u8;
+        n >>= 7;
+        out.push(byte | if n != 0 { 0x80 } else { 0 });
+        if n == 0 {
+            return;
+        }
+    }
+}
+
+fn wasm_name(s: &str, out: &mut Vec<u8>) {
+    uleb(s.len() as u64, out);
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// One import: module, field, kind (0 function, 1 table, 2 memory, 3
+/// global) and its type's bytes as they stand in the module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    pub module: String,
+    pub field: String,
+    pub kind: u8,
+    pub desc: Vec<u8>,
+}
+
+/// A module's imports (its import section read byte by byte).
+pub fn imports_of(data: &[u8]) -> Result<Vec<Import>, String> {
+    if data.get(..8) != Some(b"\0asm\x01\0\0\0") {
+        return Err("not a wasm module".into());
+    }
+    let mut i = 8;
+    while i < data.len() {
+        let section = data[i];
+        let (size, body) = leb(data, i + 1)?;
+        let end = body + size as usize;
+        if section == 2 {
+            let (count, mut j) = leb(data, body)?;
+            let mut out = Vec::new();
+            for _ in 0..count {
+                let mut name = || -> Result<String, String> {
+                    let (n, k) = leb(data, j)?;
+                    let s = data.get(k..k + n as usize).ok_or("a name past the end")?;
+                    j = k + n as usize;
+                    String::from_utf8(s.to_vec()).map_err(|e| e.to_string())
+                };
+                let module = name()?;
+                let field = name()?;
+                let kind = data[j];
+                j += 1;
+                let start = j;
+                let limits = |mut j: usize| -> Result<usize, String> {
+                    let (flags, k) = leb(data, j)?;
+                    j = leb(data, k)?.1;
+                    if flags & 1 != 0 {
+                        j = leb(data, j)?.1;
+                    }
+                    Ok(j)
+                };
+                j = match kind {
+                    0 => leb(data, j)?.1,
+                    1 => limits(j + 1)?,
+                    2 => limits(j)?,
+                    3 => j + 2,
+                    _ => return Err(format!("an import of kind {kind}")),
+                };
+                out.push(Import { module, field, kind, desc: data[start..j].to_vec() });
+            }
+            return Ok(out);
+        }
+        i = end;
+    }
+    Ok(vec![])
+}
+
+/// The splitter's canary value (its loader's `~0xdead`).
+pub const CANARY: i32 = !0xdead;
+
+/// The canaries a chunk imports (debug builds: `__canary_<fingerprint>`).
+pub fn canaries(chunk: &[u8]) -> Result<BTreeMap<String, i32>, String> {
+    Ok(imports_of(chunk)?
+        .into_iter()
+        .filter(|i| i.kind == 3 && i.field.starts_with("__canary_"))
+        .map(|i| (i.field, CANARY))
+        .collect())
+}
+
+/// A table's or memory's minimum size.
+fn limits_min(kind: u8, desc: &[u8]) -> u64 {
+    leb(desc, if kind == 1 { 2 } else { 1 }).map(|(v, _)| v).unwrap_or(0)
+}
+
+/// The module that lets a merge keep one set of imports: it imports what
+/// the chunks import from the main module (memory, table, globals) from
+/// `hub`, and exports it under the chunks' names; merged under the name the
+/// chunks import from, every chunk's imports resolve to its exports. Tables
+/// and memories take the largest minimum any chunk asks. Returns the module
+/// the chunks import from and the hub module's bytes.
+pub fn hub_module(chunks: &[Vec<u8>], hub: &str) -> Result<(String, Vec<u8>), String> {
+    let mut wanted: BTreeMap<String, Import> = BTreeMap::new();
+    for chunk in chunks {
+        for imp in imports_of(chunk)? {
+            if imp.kind == 0 {
+                return Err(format!(
+                    "a chunk imports a function ({}.{}): chunks of this splitter import none",
+                    imp.module, imp.field
+                ));
+            }
+            match wanted.get(&imp.field) {
+                Some(old) if old.kind != imp.kind => return Err(format!("{}: imported as two kinds", imp.field)),
+                Some(old)
+                    if !(matches!(imp.kind, 1 | 2)
+                        && limits_min(imp.kind, &imp.desc) > limits_min(old.kind, &old.desc)) => {}
+                _ => {
+                    wanted.insert(imp.field.clone(), imp);
+                }
+            }
+        }
+    }
+    let modules: BTreeSet<&str> = wanted.values().map(|i| i.module.as_str()).collect();
+    let [module] = modules.into_iter().collect::<Vec<_>>()[..] else {
+        return Err("the chunks import from more than one module (or none)".into());
+    };
+    let (mut imports, mut exports) = (Vec::new(), Vec::new());
+    uleb(wanted.len() as u64, &mut imports);
+    uleb(wanted.len() as u64, &mut exports);
+    let mut index: BTreeMap<u8, u64> = BTreeMap::new();
+    for (field, imp) in &wanted {
+        wasm_name(hub, &mut imports);
+        wasm_name(field, &mut imports);
+        imports.push(imp.kind);
+        imports.extend_from_slice(&imp.desc);
+        wasm_name(field, &mut exports);
+        exports.push(imp.kind);
+        let n = index.entry(imp.kind).or_insert(0);
+        uleb(*n, &mut exports);
+        *n += 1;
+    }
+    let mut out = b"\0asm\x01\0\0\0".to_vec();
+    for (section, body) in [(2u8, imports), (7, exports)] {
+        out.push(section);
+        uleb(body.len() as u64, &mut out);
+        out.extend(body);
+    }
+    Ok((module.to_string(), out))
+}
+
+#[cfg(test)]
+mod tests;
