@@ -28,7 +28,7 @@ fn ids_and_names_are_unique() {
 /// its place in [`ALL`] (that folder's `texts.tsv` is its texts), whose
 /// `META.id` (its route) is the folder's name; the module is the id with `-`
 /// as `_`; and build.rs named its view's split point from the id
-/// (`topic_<id with _>`, which `web/split.py` maps back through the list
+/// (`topic_<id with _>`, which `tools/split` maps back through the list
 /// build.rs writes, [`ITEMS`]).
 #[test]
 fn folder_module_and_id_agree() {
