@@ -4,7 +4,9 @@
 //
 //   trunk build --release && npm run bench:panels      (BENCH_N=30;
 //   BENCH_ONLY=coalescing runs the panels whose URL contains it;
-//   BENCH_OUT=dir writes the results there, default target/)
+//   BENCH_OUT=dir writes the results there, default target/;
+//   BENCH_DOC=docs/measurements/<file>.md puts the table into that file
+//   between its `<!-- bench-panels:start -->` and `<!-- bench-panels:end -->`)
 //
 // It writes `bench-panels.json` (every (panel, operation): median, p95, the
 // render / paint split, pass or fail) and `bench-panels.md` (the same as a
@@ -26,7 +28,7 @@
 // before any script runs. No setTimeout polling: waits are rAF and
 // MessageChannel.
 import { execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveDist, launch, newPage, open, installBenchHelpers, ROOT, TOPIC_IDS } from './e2e/harness.mjs';
 
@@ -292,5 +294,14 @@ const md = [
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, 'bench-panels.json'), JSON.stringify(result, null, 2) + '\n');
 writeFileSync(join(OUT, 'bench-panels.md'), md);
+if (process.env.BENCH_DOC) {
+  // The measurement file's table, replaced whole: never a number typed by hand.
+  const [start, end] = ['<!-- bench-panels:start -->', '<!-- bench-panels:end -->'];
+  const doc = readFileSync(process.env.BENCH_DOC, 'utf8');
+  const a = doc.indexOf(start), b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${process.env.BENCH_DOC} has no ${start} … ${end}`);
+  writeFileSync(process.env.BENCH_DOC, `${doc.slice(0, a + start.length)}\n${md}${doc.slice(b)}`);
+  console.log(`wrote its table into ${process.env.BENCH_DOC}`);
+}
 console.log(`\n${md.split('\n').slice(-2).join('\n')}\nwrote ${join(OUT, 'bench-panels.json')} and ${join(OUT, 'bench-panels.md')}`);
 process.exitCode = fails.length ? 1 : 0;
