@@ -275,25 +275,41 @@ pub(super) fn gemm(key: &'static str, count: u64, m: u64, n: u64, k: u64, bias: 
     }
 }
 
+/// An elementwise op's ledger per element (arrays unfused, arrays fused,
+/// FLOPs, kernels): [`Ew::node`]'s `sim::fusion` ledger, which depends on
+/// the op alone, so it is built once per op (every step time builds the
+/// operator table, and a panel's sweeps build it hundreds of times).
+fn ew_ledger(ew: Ew) -> (u64, u64, u64, u64) {
+    const ALL: [Ew; 7] = [Ew::RmsNorm, Ew::LayerNorm, Ew::Rope, Ew::KvWrite, Ew::Add, Ew::SiluMul, Ew::Gelu];
+    static LEDGERS: std::sync::OnceLock<[(u64, u64, u64, u64); 7]> = std::sync::OnceLock::new();
+    let all = LEDGERS.get_or_init(|| {
+        ALL.map(|e| {
+            let l = ledger(&e.node());
+            (l.arrays_unfused() as u64, l.arrays_fused() as u64, l.flops(1), l.kernels as u64)
+        })
+    });
+    all[ALL.iter().position(|&e| e == ew).expect("every Ew is in ALL")]
+}
+
 pub(super) fn elementwise(key: &'static str, count: u64, ew: Ew, elems: f64, instances: u64, dt: &Dtypes) -> Op {
-    let l = ledger(&ew.node());
+    let (unfused, fused_arrays, flops, kernels) = ew_ledger(ew);
     let (kv_write, act, fused) = if ew == Ew::KvWrite {
         // Read K and V (activations), write them into the cache.
         (elems * dt.kv, elems * dt.act, elems * dt.act)
     } else {
-        (0.0, l.arrays_unfused() as f64 * elems * dt.act, l.arrays_fused() as f64 * elems * dt.act)
+        (0.0, unfused as f64 * elems * dt.act, fused_arrays as f64 * elems * dt.act)
     };
     Op {
         key,
         kind: Kind::Elementwise(ew),
         count,
-        flops: l.flops(1) as f64 * elems,
+        flops: flops as f64 * elems,
         weight_bytes: 0.0,
         kv_read: 0.0,
         kv_write,
         act_bytes: act,
         act_fused: fused,
-        kernels: l.kernels as u64 * instances,
+        kernels: kernels * instances,
     }
 }
 

@@ -5,6 +5,7 @@
 use super::train_view::{waterfall_html, WfRow};
 use crate::scene::Theme;
 use crate::sim::llm::{self, Phase};
+use crate::ui::kit::chart::CanvasBackend;
 use crate::ui::kit::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
@@ -13,7 +14,6 @@ use crate::ui::kit::panel::Panel;
 use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{chart_title, preset_row, table_head, Preset};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -324,20 +324,13 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
 
 #[component]
 pub fn BatchChart(p: &BatchChartProps) -> Html {
-    let canvas = use_node_ref();
-    let dpr = crate::ui::kit::dom::window().device_pixel_ratio().clamp(1.0, 4.0);
-    let (pw, ph) = ((p.width * dpr).round() as u32, (p.height * dpr).round() as u32);
-    {
-        let canvas = canvas.clone();
-        let props = p.clone();
-        use_effect_with((p.data.clone(), pw, ph, p.present), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if draw_batch(&c, &props, dpr).is_some() {
-                    let _ = c.set_attribute("data-painted", "1");
-                }
-            }
+    // Drawn out of the document and copied in (`use_plot`): a font set on a
+    // canvas in the page first brings the page's style up to date.
+    let props = p.clone();
+    let (canvas, pw, ph) =
+        crate::ui::kit::chart::use_plot(p.width, p.height, (p.data.clone(), p.present), move |off, dpr| {
+            draw_batch(off, &props, dpr)
         });
-    }
     let style = format!("width:{}px;height:{}px", p.width, p.height);
     let d = &p.data;
     html! {

@@ -1,11 +1,11 @@
 //! The log–log chart (and the growth chart: years against a logarithmic
 //! "N×" axis) of a few lines, with a vertical marker.
 
+use super::backend::CanvasBackend;
 use super::look::{legend, line_series, mesh, rgb, Look};
 use super::{data_table, plot_canvas, use_plot, TABLE_ROWS};
 use crate::scene::Rgba;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;

@@ -1,10 +1,10 @@
 //! The look every plotters chart shares: type and marks scaled by the
 //! device pixel ratio and projector mode, the grid, line series and legend.
 
+use super::backend::CanvasBackend;
 use crate::scene::Rgba;
 use crate::ui::kit::paint::FONT_STACK;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 /// The smallest font of a chart (CSS pixels, before projector mode's scale):
 /// legible in a 960 × 540 embed.

@@ -6,11 +6,13 @@
 //! `log`: log–log and growth charts; `roofline`: the roofline. Here: the
 //! canvas a chart draws on out of the document, and its table alternative.
 
+mod backend;
 mod log;
 mod look;
 mod roofline;
 mod series;
 
+pub use backend::CanvasBackend;
 pub use log::{LogChart, LogChartProps, LogSeries};
 pub(crate) use look::mesh;
 pub use look::{legend, line_series, min_font, Look, MIN_FONT, PRESENT_SCALE};
@@ -68,7 +70,7 @@ fn draw_detached<R>(
 /// document and the device's pixel ratio) whenever `deps` or the size
 /// change, then marked `data-painted`; with its size in device pixels.
 #[hook]
-fn use_plot<D, F>(width: f64, height: f64, deps: D, draw: F) -> (NodeRef, u32, u32)
+pub fn use_plot<D, F>(width: f64, height: f64, deps: D, draw: F) -> (NodeRef, u32, u32)
 where
     D: PartialEq + 'static,
     F: Fn(&HtmlCanvasElement, f64) -> Option<()> + 'static,

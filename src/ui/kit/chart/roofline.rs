@@ -1,11 +1,11 @@
 //! The roofline chart: the memory roof, the compute roof, the ridge point,
 //! and the kernels as labelled dots.
 
+use super::backend::CanvasBackend;
 use super::look::{mesh, Look, MIN_FONT};
 use super::{data_table, plot_canvas, use_plot};
 use crate::draw::labels::{clear_of_roof, group_spots, place_labels_below, Block};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;

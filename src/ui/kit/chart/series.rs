@@ -1,13 +1,13 @@
 //! The filled chart of a series over time (`ys[i]` at `x = x0 + i × dx`)
 //! with shaded bands and a cursor line that a click moves.
 
+use super::backend::CanvasBackend;
 use super::look::{min_font, rgb, Look};
 use super::{data_table, draw_detached, Detached, TABLE_ROWS};
 use crate::scene::Rgba;
 use crate::ui::kit::paint::context_2d;
 use crate::ui::kit::part::part;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::ops::Range;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
