@@ -7,6 +7,9 @@
 // one remembered, else English) download while the wasm does (the shared
 // file, and a deep-linked panel's own); the app takes them from here
 // (src/ui/kit/texts.rs) and fetches anything else itself.
+const tag = document.querySelector('script[data-wasm]');
+// The main module first, with this script (issue 33), ahead of the glue and a deep link's chunks; the glue's fetch takes this preload.
+document.head.append(Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: tag.dataset.wasm, crossOrigin: 'anonymous' }));
 const remembered = (() => {
   try { return JSON.parse(localStorage.getItem('warpscope.lang')); } catch { return null; }
 })();
@@ -15,7 +18,6 @@ const lang = ['en', 'zh'].includes(asked) ? asked : ['en', 'zh'].includes(rememb
 const texts = (file) => fetch(file, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : null), () => null);
 window.warpscopeTexts = { lang, text: texts(`strings.${lang}.json`) };
 
-const tag = document.querySelector('script[data-wasm]');
 // The glue and, beside it, the split build's chunk loader (web/split.py),
 // which lists each route's chunks: a deep link's panel downloads them while
 // the main module downloads. A preload of the same URL and mode is what the
