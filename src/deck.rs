@@ -220,6 +220,41 @@ pub fn read_stored(text: Option<&str>, routes: Routes) -> Stored {
     Stored { deck: Deck { title, views }, bad, unreadable: None }
 }
 
+/// The first view's link of `deck` as [`read_stored`] reads it back once
+/// stored (tidied if valid, else as it is), without the round trip through
+/// serde_json: the start page presents the lecture's deck.
+pub fn first_url_as_stored(deck: &Deck, routes: Routes) -> Option<String> {
+    let v = deck.views.first()?;
+    Some(if valid_url(&v.url, routes) { tidy_url(&v.url) } else { v.url.clone() })
+}
+
+/// How many views a stored deck has, as `read_stored(text, _).deck.views`
+/// counts them (0 when nothing is stored or it is unreadable), without
+/// serde_json (`crate::json`): for the start page, whose module carries none.
+pub fn stored_len(text: Option<&str>) -> usize {
+    use crate::json::Value;
+    let string = |v: Option<&Value>, required: bool| v.map_or(!required, |v| v.str().is_some());
+    let read = |text: &str| {
+        let v = crate::json::parse(text)?;
+        let f = v.fields(&["title", "views"])?;
+        if !string(f[0], false) {
+            return None;
+        }
+        match f[1] {
+            None => Some(0),
+            Some(Value::Arr(views)) => views
+                .iter()
+                .all(|v| {
+                    v.fields(&["url", "title", "note"])
+                        .is_some_and(|f| string(f[0], true) && string(f[1], false) && string(f[2], false))
+                })
+                .then_some(views.len()),
+            Some(_) => None,
+        }
+    };
+    text.and_then(read).unwrap_or(0)
+}
+
 impl Deck {
     /// Validate and tidy a deck read from a file, storage or a link.
     pub fn checked(mut self, routes: Routes) -> Result<Deck, DeckError> {
@@ -600,6 +635,72 @@ mod tests {
             let d = Deck { title, views: vec![View { url: "/fusion".into(), title: t, note: n }] }.checked(ROUTES).unwrap();
             prop_assert_eq!(Deck::from_json(&d.to_json(), ROUTES), Ok(d.clone()));
             prop_assert_eq!(Deck::from_query(&d.to_query(), ROUTES), Some(Ok(d)));
+        }
+    }
+
+    /// The start page's count of stored views is `read_stored`'s, for decks
+    /// as the app writes them and for every way a stored text can be off.
+    #[test]
+    fn stored_len_counts_as_read_stored_does() {
+        let any = |_: &str| true;
+        let mut texts: Vec<String> = vec![
+            r#"{"title":"t","views":[{"url":"/systolic","title":"a","note":""},{"url":"/flash"}]}"#.into(),
+            r#"{"views":[]}"#.into(),
+            r#"{}"#.into(),
+            r#"{"title":"t"}"#.into(),
+            r#"{"views":[{"url":"/x","extra":[1,{"y":null}]}],"other":"\ud800"}"#.into(),
+            r#"["t",[{"url":"/a"},["/b","t","n"]]]"#.into(),
+            r#"["t"]"#.into(),
+            r#"[]"#.into(),
+            r#"["t",[],3]"#.into(),
+            r#"{"views":[{"title":"no url"}]}"#.into(),
+            r#"{"views":[{"url":1}]}"#.into(),
+            r#"{"views":[{"url":"/a","note":null}]}"#.into(),
+            r#"{"views":{"url":"/a"}}"#.into(),
+            r#"{"title":null}"#.into(),
+            r#"{"title":"a","title":"b"}"#.into(),
+            r#"{"views":[{"url":"/a","url":"/b"}]}"#.into(),
+            r#"{"views":[{"url":"\ud800"}]}"#.into(),
+            r#"{"views":[["/a","t","n","x"]]}"#.into(),
+            r#"{"views":[]} x"#.into(),
+            r#"{"views":[],}"#.into(),
+            "not json".into(),
+            "".into(),
+            "null".into(),
+            r#""a string""#.into(),
+        ];
+        let big = Deck {
+            title: "T \"quoted\" 中文".into(),
+            views: (0..MAX_VIEWS + 3)
+                .map(|i| View { url: format!("/roofline?i={i}"), title: format!("v{i}"), note: "n\n".into() })
+                .collect(),
+        };
+        texts.push(big.to_json());
+        texts.push(serde_json::to_string(&big).unwrap());
+        for t in &texts {
+            assert_eq!(stored_len(Some(t)), read_stored(Some(t), &any).deck.views.len(), "{t}");
+        }
+        assert_eq!(stored_len(None), read_stored(None, &any).deck.views.len());
+    }
+
+    /// What `present` opens is what reading the stored deck back gives.
+    #[test]
+    fn first_url_as_stored_is_read_stored_s() {
+        let routes = |r: &str| r == "systolic" || r == "flash";
+        let deck = |url: &str| Deck {
+            title: "t".into(),
+            views: vec![View { url: url.into(), title: "a".into(), note: String::new() }],
+        };
+        for d in [
+            Deck::default(),
+            deck("/systolic?rows=4&rows=5"),
+            deck("/flash?"),
+            deck("/nope?x=1"),
+            deck("not a url"),
+            deck("/systolic?cols=3&present=1&deck=2"),
+        ] {
+            let back = read_stored(Some(&serde_json::to_string(&d).unwrap()), &routes);
+            assert_eq!(first_url_as_stored(&d, &routes), back.deck.views.first().map(|v| v.url.clone()), "{d:?}");
         }
     }
 }

@@ -258,7 +258,15 @@ pub const PART_KEY: &str = "_part";
 /// A file of another build is refused; a file already adopted changes
 /// nothing.
 pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-    let mut map: std::collections::HashMap<String, String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    // Read without serde_json (src/json.rs): this is the JSON a first paint reads.
+    let Some(crate::json::Value::Obj(pairs)) = crate::json::parse(json) else { return Err("not a JSON object".into()) };
+    let mut map = std::collections::HashMap::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        match (k, v.str()) {
+            (Some(k), Some(v)) => map.insert(k, v.to_string()),
+            _ => return Err("not a JSON object of texts".into()),
+        };
+    }
     match map.remove(BUILD_KEY) {
         Some(b) if b == BUILD => {}
         _ => return Err(OTHER_BUILD.into()),

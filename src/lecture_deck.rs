@@ -253,6 +253,43 @@ impl Study {
     pub fn started(&self) -> bool {
         self.stop > 0 || !self.answers.is_empty()
     }
+
+    /// A stored study as serde_json reads it, without serde_json
+    /// (`crate::json`): for the start page, whose module carries none.
+    pub fn read(text: &str) -> Option<Study> {
+        use crate::json::Value;
+        let v = crate::json::parse(text)?;
+        let f = v.fields(&["stop", "answers"])?;
+        let stop = match f[0] {
+            None => 0,
+            Some(v) => v.usize()?,
+        };
+        let answers = match f[1] {
+            None => Vec::new(),
+            Some(Value::Arr(items)) => items.iter().map(Answered::read).collect::<Option<_>>()?,
+            Some(_) => return None,
+        };
+        Some(Study { stop, answers })
+    }
+}
+
+impl Answered {
+    fn read(v: &crate::json::Value) -> Option<Answered> {
+        use crate::json::Value;
+        let f = v.fields(&["part", "grade", "number", "choice"])?;
+        Some(Answered {
+            part: f[0]?.str()?.to_string(),
+            grade: f[1]?.str()?.to_string(),
+            number: match f[2] {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(v.f64()?),
+            },
+            choice: match f[3] {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(v.usize()?),
+            },
+        })
+    }
 }
 
 /// The built-in deck, its texts from `t` (a translation lookup).
@@ -435,5 +472,60 @@ mod tests {
         assert_eq!(localized(mine.clone(), Lang::Zh, &text), mine);
         // Without the other language's texts, the deck stays as it is.
         assert_eq!(localized(en.clone(), Lang::Zh, &|l, k| (l == Lang::En).then(|| text(l, k)).flatten()), en);
+    }
+
+    /// `Study::read` (the start page's, without serde_json) reads what
+    /// serde_json reads.
+    #[test]
+    fn study_reads_as_serde_json_reads_it() {
+        let a = |part: &str, number: Option<f64>, choice: Option<usize>| Answered {
+            part: part.into(),
+            grade: "close".into(),
+            number,
+            choice,
+        };
+        let written = [
+            Study::default(),
+            Study {
+                stop: 7,
+                answers: vec![a("gpu", Some(0.1), None), a("flash", None, Some(2)), a("x", Some(-1.5e-7), None)],
+            },
+            Study { stop: usize::MAX, answers: vec![a("tpu", Some(123456789.125), Some(0))] },
+        ];
+        let mut texts: Vec<String> = written.iter().map(|s| serde_json::to_string(s).unwrap()).collect();
+        texts.extend(
+            [
+                r#"{}"#,
+                r#"{"stop":3}"#,
+                r#"{"stop":3,"other":{"deep":["\ud800"]}}"#,
+                r#"{"stop":-1}"#,
+                r#"{"stop":1.0}"#,
+                r#"{"stop":null}"#,
+                r#"{"stop":"1"}"#,
+                r#"{"stop":1,"stop":2}"#,
+                r#"{"answers":null}"#,
+                r#"{"answers":[{"part":"gpu"}]}"#,
+                r#"{"answers":[{"part":"gpu","grade":"right","number":null,"choice":null}]}"#,
+                r#"{"answers":[{"part":"gpu","grade":"right","number":"1"}]}"#,
+                r#"{"answers":[{"part":"gpu","grade":"right","choice":-2}]}"#,
+                r#"{"answers":[{"part":"gpu","grade":"right","number":5}]}"#,
+                r#"{"answers":[["gpu","wrong",2.5,1]]}"#,
+                r#"{"answers":[["gpu","wrong",2.5,1,0]]}"#,
+                r#"{"answers":[["gpu"]]}"#,
+                r#"[4,[]]"#,
+                r#"[4]"#,
+                r#"[]"#,
+                r#"[4,[],1]"#,
+                r#"{"stop":2} trailing"#,
+                r#"{"stop":2,}"#,
+                "",
+                "null",
+                "42",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            assert_eq!(Study::read(t), serde_json::from_str::<Study>(t).ok(), "{t}");
+        }
     }
 }

@@ -9,6 +9,7 @@ pub mod deck;
 pub mod draw;
 pub mod format;
 pub mod i18n;
+pub mod json;
 pub mod lecture;
 pub mod lecture_deck;
 pub mod message;

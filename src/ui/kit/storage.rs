@@ -95,6 +95,17 @@ pub fn remove(key: &str) -> Result<(), Trouble> {
     set_in(Area::Local, key, None)
 }
 
+/// A JSON string (as gloo's storage wrote it), `None` if absent or not one;
+/// read without serde_json (`crate::json`), which the main module does not carry.
+pub fn get_str(key: &str) -> Option<String> {
+    get(key).and_then(|s| crate::json::parse(&s)?.str().map(String::from))
+}
+
+/// Store `value` as a JSON string, as [`set_json`] would.
+pub fn set_str(key: &str, value: &str) -> Result<(), Trouble> {
+    set(key, &crate::json::quote(value))
+}
+
 /// A JSON value (as gloo's storage wrote it), `None` if absent or not one.
 pub fn get_json<T: DeserializeOwned>(key: &str) -> Option<T> {
     get(key).and_then(|s| serde_json::from_str(&s).ok())

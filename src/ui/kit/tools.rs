@@ -79,7 +79,12 @@ pub fn deck_go(lang: &str, k: usize) -> bool {
 /// browser will not store it: never a deck presented earlier).
 pub fn present(deck: &Deck, lang: &str) {
     let _ = store(LIVE_KEY, deck);
-    deck_go(lang, 1);
+    // What `deck_go(lang, 1)` reads back, without reading it through
+    // serde_json (the start page, whose module carries none, presents).
+    if let Some(url) = crate::deck::first_url_as_stored(deck, &ctx::is_route) {
+        let view = View { url, title: String::new(), note: String::new() };
+        let _ = super::dom::window().location().set_hash(&present_hash(&view, 1, lang));
+    }
 }
 
 pub fn copy_text(text: &str) {
@@ -121,11 +126,11 @@ pub fn PanelTools(p: &PanelToolsProps) -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let id = p.meta.0.id;
     use_effect_with(id, |id| {
-        let _ = storage::set_json(LAST_KEY, *id);
+        let _ = storage::set_str(LAST_KEY, id);
     });
     let added = use_state(|| None::<AddStatus>);
     // Views in the deck (read once; "+ Deck" updates it).
-    let in_deck = use_state(|| load(DECK_KEY).views.len());
+    let in_deck = use_state(|| crate::deck::stored_len(storage::get(DECK_KEY).as_deref()));
     let embed_code = use_state(|| None::<String>);
     let add = {
         let added = added.clone();

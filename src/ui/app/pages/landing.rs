@@ -67,7 +67,7 @@ pub fn NotFoundPage(props: &NotFoundProps) -> Html {
 #[component]
 pub fn ContinueLink() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let last: Option<String> = crate::ui::kit::storage::get_json::<String>(crate::ui::kit::tools::LAST_KEY);
+    let last: Option<String> = crate::ui::kit::storage::get_str(crate::ui::kit::tools::LAST_KEY);
     let Some(t) = last.as_deref().and_then(crate::ui::kit::ctx::find) else { return html! {} };
     let title = ctx.t(&format!("topic.{}.title", t.id));
     html! {
@@ -84,7 +84,7 @@ pub fn ContinueLink() -> Html {
 #[component]
 fn DeckLine() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let n = crate::ui::kit::tools::load(crate::ui::kit::tools::DECK_KEY).views.len();
+    let n = crate::deck::stored_len(crate::ui::kit::storage::get(crate::ui::kit::tools::DECK_KEY).as_deref());
     html! {
         <p class="landing-deck" data-testid="landing-deck">
             { ctx.t("landing.deck") }{" "}

@@ -232,7 +232,8 @@ fn where_text(ctx: &AppCtx, s: &Study) -> String {
 pub fn LectureLinks() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let lang = ctx.asked_lang.code();
-    let study = load_study();
+    // As `load_study`, without serde_json: the start page's module carries none.
+    let study = storage::get(STUDY_KEY).as_deref().and_then(Study::read).map(Study::checked).unwrap_or_default();
     let query = keep_query(&ctx);
     let (present_href, present_click) = if ctx.present {
         let deck = lecture::deck(&|k| ctx.t(k));

@@ -40,7 +40,7 @@ pub fn use_globals(location: &ShellLocation, route: &Route) -> Globals {
     // The remembered language, read from storage once (a synchronous,
     // disk-backed call) and kept in step with this page's own writes: the
     // shell renders on every URL change.
-    let remembered = use_mut_ref(|| storage::get_json::<String>(LANG_KEY).and_then(|s| Lang::from_code(&s)));
+    let remembered = use_mut_ref(|| storage::get_str(LANG_KEY).and_then(|s| Lang::from_code(&s)));
     let stored: Option<Lang> = *remembered.borrow();
     let url_lang =
         (given("lang") && !refused(&global_notices, "lang")).then(|| Lang::from_code(globals.choice("lang")));
@@ -90,7 +90,7 @@ pub fn use_globals(location: &ShellLocation, route: &Route) -> Globals {
     // Remembered only when it changes: the shell renders on every URL change,
     // and a localStorage write is a synchronous disk-backed call.
     if url_lang.is_some() && stored != Some(lang) {
-        let _ = storage::set_json(LANG_KEY, lang.code());
+        let _ = storage::set_str(LANG_KEY, lang.code());
         *remembered.borrow_mut() = Some(lang);
     }
     Globals { wanted: lang, present, embed, deck, practice, notices: global_notices }
@@ -199,7 +199,7 @@ pub fn use_set_global(route: &Route) -> Callback<(&'static str, Option<String>)>
         }
         if key == "lang" {
             if let Some(v) = q.iter().find(|(k, _)| k == "lang") {
-                let _ = storage::set_json(LANG_KEY, &v.1);
+                let _ = storage::set_str(LANG_KEY, &v.1);
             }
         }
         let _ = navigator.replace_with_query(&route, &q);
