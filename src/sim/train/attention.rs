@@ -8,6 +8,11 @@ use super::time::{kernel_time, Rates};
 use super::{Config, Precision, Shape};
 use crate::sim::hw::Gpu;
 
+/// How many times its bytes a pass over one-byte (boolean) elements costs:
+/// the elementwise kernels load them a few at a time, at about a third of the
+/// bandwidth.
+pub const BOOL_COST: f64 = 3.0;
+
 /// One attention benchmark point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bench {
@@ -49,7 +54,10 @@ impl Bench {
         c.precision = self.precision();
         c
     }
-    /// The kernels of one forward and one backward.
+    /// The kernels of one forward and one backward. The passes over the T×T
+    /// scores are elementwise work at the plain bandwidth, each one's own
+    /// penalties spelled out (the broadcast mask, the one-byte booleans): the
+    /// training ledger's lumped rate for them (`Rates::tt`) is the steps'.
     pub fn kernels(&self) -> Vec<Kernel> {
         let e = self.elem as f64;
         let (t2, td) = (self.t2(), self.td());
@@ -80,27 +88,29 @@ impl Bench {
             // `where` that zeroes them (5 passes and two boolean ones).
             let (bl, bias) = if self.causal { (1.0, 4.0 * t2 * e) } else { (0.0, 0.0) };
             push("scores", Phase::Forward, mm, 1.0, mm_flops, 2.0 * td * e + t2 * e);
-            push("softmax", Phase::Forward, Class::Scores, 4.0 + bl, 0.0, 5.0 * t2 * e + 2.0 * t2 + bias);
+            push("softmax", Phase::Forward, Class::Memory, 4.0 + bl, 0.0, 5.0 * t2 * e + 2.0 * t2 + bias);
             push("pv", Phase::Forward, pv_mm, 1.0, mm_flops, t2 * e + 2.0 * td * e);
             push("scores", Phase::Backward, mm, 2.0, 2.0 * mm_flops, 2.0 * (2.0 * td * e + t2 * e));
-            push("softmax", Phase::Backward, Class::Scores, 2.0, 0.0, 3.0 * t2 * e);
+            push("softmax", Phase::Backward, Class::Memory, 2.0, 0.0, 3.0 * t2 * e);
             push("pv", Phase::Backward, pv_mm, 2.0, 2.0 * mm_flops, 2.0 * (t2 * e + 2.0 * td * e));
             return out;
         }
         push("scores", Phase::Forward, mm, 1.0, mm_flops, 2.0 * td * e + t2 * e);
         // scale; mask (ones, tril, not, masked_fill); max, subtract, exp, sum, divide.
         // The mask is T × T booleans: ones writes a byte, tril and not read and
-        // write one each, masked_fill reads one (6 bytes). masked_fill reads
-        // and writes the scores with the mask broadcast over the batch (a
-        // stride-0 operand): off the vectorized path, at about half the
-        // bandwidth (counted as twice the bytes).
-        let (ml, mb) = if self.causal { (4.0, 4.0 * t2 * e + 6.0 * (self.seq * self.seq) as f64) } else { (0.0, 0.0) };
-        push("mask", Phase::Forward, Class::Scores, 1.0 + ml, 0.0, 2.0 * t2 * e + mb);
-        push("softmax", Phase::Forward, Class::Scores, 5.0, 0.0, 8.0 * t2 * e);
+        // write one each, masked_fill reads one (6 bytes), each kernel moving
+        // one-byte elements at about a third of the bandwidth (counted as
+        // three times the bytes). masked_fill reads and writes the scores
+        // with the mask broadcast over the batch (a stride-0 operand): off
+        // the vectorized path, at about half the bandwidth (twice the bytes).
+        let bools = BOOL_COST * 6.0 * (self.seq * self.seq) as f64;
+        let (ml, mb) = if self.causal { (4.0, 4.0 * t2 * e + bools) } else { (0.0, 0.0) };
+        push("mask", Phase::Forward, Class::Memory, 1.0 + ml, 0.0, 2.0 * t2 * e + mb);
+        push("softmax", Phase::Forward, Class::Memory, 5.0, 0.0, 8.0 * t2 * e);
         push("pv", Phase::Forward, pv_mm, 1.0, mm_flops, t2 * e + 2.0 * td * e);
         push("scores", Phase::Backward, mm, 2.0, 2.0 * mm_flops, 2.0 * (2.0 * td * e + t2 * e));
-        push("mask", Phase::Backward, Class::Scores, 2.0, 0.0, 2.0 * (2.0 * t2 * e + mb));
-        push("softmax", Phase::Backward, Class::Scores, 8.0, 0.0, 2.0 * 8.0 * t2 * e);
+        push("mask", Phase::Backward, Class::Memory, 2.0, 0.0, 2.0 * (2.0 * t2 * e + mb));
+        push("softmax", Phase::Backward, Class::Memory, 8.0, 0.0, 2.0 * 8.0 * t2 * e);
         push("pv", Phase::Backward, pv_mm, 2.0, 2.0 * mm_flops, 2.0 * (t2 * e + 2.0 * td * e));
         out
     }

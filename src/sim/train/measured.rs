@@ -415,7 +415,18 @@ pub fn accuracy_points() -> Vec<Point> {
         let p = phases(&s.config, g, r, On::ALL);
         let (a, b) = band(s, all);
         let c = &s.config;
-        let label = format!("{} ctx {} {}", s.size, c.seq, c.precision.code());
+        let label = format!(
+            "{} ctx {} {} (fwd, bwd, opt: {:.1}, {:.1}, {:.1} ms; measured {:.1}, {:.1}, {:.1})",
+            s.size,
+            c.seq,
+            c.precision.code(),
+            p.time[0] * 1e3,
+            p.time[1] * 1e3,
+            p.time[2] * 1e3,
+            s.ms[0],
+            s.ms[1],
+            s.ms[2]
+        );
         let step = |check| point(check, label.clone(), p.step() * 1e3, a.step_ms, b.step_ms);
         if c.attention == Attention::Flash {
             out.push(step("flash-model"));
