@@ -193,10 +193,7 @@ pub fn kernels(c: &Config) -> Vec<Kernel> {
             // then masked_fill), the softmax: written out as max, subtract,
             // exp, sum, divide (8 passes); one kernel from the library (whose
             // output autocast keeps in fp32, then casts to bf16 for @V).
-            // masked_fill broadcasts the T × T mask over batch and heads (a
-            // stride-0 operand): off the vectorized path, about half the
-            // bandwidth (its two passes counted as four).
-            k.chain("mask", Class::Scores, 5.0 * l, 6.0 * l * t2 * e + mask_bytes, 0.0, 1.0, rc);
+            k.chain("mask", Class::Scores, 5.0 * l, 4.0 * l * t2 * e + mask_bytes, 0.0, 1.0, rc);
             let (sl, sb) = match (written, autocast) {
                 (true, _) => (5.0, 8.0 * t2 * e),
                 (false, false) => (1.0, 2.0 * t2 * 4.0),

@@ -75,7 +75,8 @@ proptest! {
         let g = gpu("h100");
         let r = Fit::shipped().rates;
         let longer = Config { seq: 1024, ..base };
-        prop_assert!(time::phases(&longer, g, &r, On::ALL).step() > time::phases(&base, g, &r, On::ALL).step());
+        // Not less (a host-bound step launches as many kernels at either context).
+        prop_assert!(time::phases(&longer, g, &r, On::ALL).step() >= time::phases(&base, g, &r, On::ALL).step());
         prop_assert!(Timeline::new(longer).peak().0 > Timeline::new(base).peak().0);
         let flash = Config { attention: Attention::Flash, ..base };
         prop_assert!(Timeline::new(flash).activations() < Timeline::new(base).activations());

@@ -369,6 +369,12 @@ impl Phases {
     pub fn step(&self) -> f64 {
         self.time.iter().sum()
     }
+    /// A phase's time as a range (s): the GPU's alone (the host's launches
+    /// hidden behind it) to the longer of the two. One number where the GPU
+    /// is the bound.
+    pub fn range(&self, i: usize) -> (f64, f64) {
+        (self.gpu[i], self.gpu[i].max(self.host[i]))
+    }
     /// Whether a phase is host-bound (the host's launches take longer than the GPU's work).
     pub fn host_bound(&self, i: usize) -> bool {
         self.host[i] > self.gpu[i]

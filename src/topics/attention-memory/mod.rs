@@ -97,9 +97,9 @@ pub fn bench(v: &Values, fused: bool) -> Bench {
         causal: v.choice("causal") == "1",
         elem: h.elem_bytes.clamp(2, 4),
         fused,
-        // The fused kernel on [B, H, T, d] (FlashAttention-2 in bf16, the
-        // memory-efficient kernel in fp32).
-        four_d: fused,
+        // As the metric's doc says: FlashAttention-2 in bf16 (on [B, H, T, d]),
+        // SDPA's math path in fp32 (the assignment's [B, T, d]).
+        four_d: fused && h.elem_bytes <= 2,
     }
 }
 
