@@ -526,6 +526,20 @@ pub fn accuracy() -> Vec<Accuracy> {
 pub fn points_text() -> String {
     let mut s = format!("# fitted: {:?}\n", Fit::shipped().rates);
     let (g, r) = (h200(), &Fit::shipped().rates);
+    for st in steps().iter().filter(|st| !st.oom && !st.held_out() && st.config.attention == Attention::Flash) {
+        let p = phases(&st.config, g, r, On::ALL);
+        s.push_str(&format!(
+            "# fit step {} ctx {} {} {}: fwd {:.1} / {:.1}, bwd {:.1} / {:.1}\n",
+            st.size,
+            st.config.seq,
+            st.config.precision.code(),
+            st.config.ops.code(),
+            p.time[0] * 1e3,
+            st.ms[0],
+            p.time[1] * 1e3,
+            st.ms[1]
+        ));
+    }
     for p in flash_points().iter().filter(|p| !p.oom && !flash_held_out(p) && p.fwd_ms > 0.0 && p.bench.fused) {
         let (f, b) = p.bench.times(g, r);
         let bn = &p.bench;
