@@ -25,8 +25,11 @@ fn main() -> std::io::Result<()> {
         }
         [] => print!("{}", warpscope::topics::readme_table()),
         [cmd] if cmd == "train-accuracy" => print!("{}", warpscope::sim::train::measured::accuracy_markdown()),
+        [cmd, flag] if cmd == "train-accuracy" && flag == "--points" => {
+            print!("{}", warpscope::sim::train::measured::points_text())
+        }
         _ => {
-            eprintln!("usage: warpscope [strings <dir> | train-accuracy]");
+            eprintln!("usage: warpscope [strings <dir> | train-accuracy [--points]]");
             std::process::exit(2);
         }
     }

@@ -33,10 +33,10 @@ pub enum Class {
     /// A matmul at the step's precision: m × k by k × n (a batched launch's
     /// copies counted in m, as their output tiles share the SMs).
     Matmul { m: u64, n: u64, k: u64 },
-    /// The fused attention kernel: `blocks` thread blocks a launch (one per
-    /// 128 queries of a head), `scores` score elements a layer (each an
-    /// exponential), over `seq` keys (the longest block's).
-    Fused { blocks: u64, scores: u64, seq: u64 },
+    /// The fused attention kernel over `copies` (batch × heads) attentions of
+    /// `seq` queries and keys at head dimension `d` (its thread blocks and
+    /// their schedule: [`super::time::Grid`]).
+    Fused { copies: u64, seq: u64, d: u64, causal: bool },
     /// Memory-bound elementwise work, reductions, gathers.
     Memory,
     /// Elementwise passes over the T×T scores (masks, softmax).
@@ -210,29 +210,11 @@ pub fn kernels(c: &Config) -> Vec<Kernel> {
             // FLOPs, twice the exponentials.
             let flops = 4.0 * t2 * hd as f64 / 2.0 * l;
             let bytes = 4.0 * md * e * l;
-            let scores = (t2 / 2.0) as u64;
-            let blocks = bhu * c.seq.div_ceil(128);
-            k.push(
-                "flash-attention",
-                Phase::Forward,
-                Class::Fused { blocks, scores, seq: c.seq },
-                l,
-                flops,
-                bytes,
-                bytes,
-            );
-            let bwd = Class::Fused { blocks, scores: 2 * scores, seq: c.seq };
-            k.push("flash-attention", Phase::Backward, bwd, 3.0 * l, 2.5 * flops, 2.5 * bytes, 2.5 * bytes);
+            let grid = Class::Fused { copies: bhu, seq: c.seq, d: hd, causal: true };
+            k.push("flash-attention", Phase::Forward, grid, l, flops, bytes, bytes);
+            k.push("flash-attention", Phase::Backward, grid, 3.0 * l, 2.5 * flops, 2.5 * bytes, 2.5 * bytes);
             if rc {
-                k.push(
-                    "recompute",
-                    Phase::Backward,
-                    Class::Fused { blocks, scores, seq: c.seq },
-                    l,
-                    flops,
-                    bytes,
-                    bytes,
-                );
+                k.push("recompute", Phase::Backward, grid, l, flops, bytes, bytes);
             }
         }
     }

@@ -79,14 +79,9 @@ pub struct Rates {
     /// Achieved fraction of the peak for matmuls in fp32 (CUDA cores), TF32
     /// and bf16 (tensor cores).
     pub mm: [f64; 3],
-    /// Achieved fraction of the peak for the fused attention kernel, fp32 and bf16.
-    pub fused: [f64; 2],
-    /// Score elements (each an exponential) the fused kernel retires a
-    /// second on the whole GPU.
-    pub exps: f64,
-    /// The fused backward's time over what its FLOPs and exponentials say
-    /// (its extra passes: dP, dS, the atomics of dQ).
-    pub fused_bwd: f64,
+    /// The fused attention kernels ([`FusedKernel`]: FlashAttention-2 in
+    /// bf16, the memory-efficient kernel in fp32), forward and backward.
+    pub fused: FusedRates,
     /// Achieved fraction of the HBM bandwidth.
     pub bw: f64,
     /// Achieved fraction of the HBM bandwidth in the passes over the T×T
@@ -100,16 +95,192 @@ pub struct Rates {
 
 impl Rates {
     /// Peaks everywhere, nothing on the host (the plain roofline).
-    pub const PEAK: Rates = Rates {
-        mm: [1.0; 3],
-        fused: [1.0; 2],
-        exps: f64::INFINITY,
-        fused_bwd: 1.0,
-        bw: 1.0,
-        tt: 1.0,
-        floor: 0.0,
-        host: [0.0; 3],
+    pub const PEAK: Rates =
+        Rates { mm: [1.0; 3], fused: FusedRates::PEAK, bw: 1.0, tt: 1.0, floor: 0.0, host: [0.0; 3] };
+}
+
+/// Which fused attention kernel `F.scaled_dot_product_attention` runs on
+/// [B, H, T, d] inputs on an H100/H200: FlashAttention-2 for bf16 (tensor
+/// cores), the memory-efficient (xformers, CUTLASS) kernel for fp32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FusedKernel {
+    Flash,
+    Efficient,
+}
+
+impl FusedKernel {
+    pub fn of(p: Precision) -> FusedKernel {
+        if p == Precision::Bf16 {
+            FusedKernel::Flash
+        } else {
+            FusedKernel::Efficient
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+    /// (query rows, key columns) of one tile: the thread block's queries and
+    /// the keys it takes at a time, from the kernels' sources
+    /// (FlashAttention-2: 128 × 128 forward, key blocks of 128 backward;
+    /// memory-efficient fp32: 64 × 64, forward 32 × 128 from d > 64).
+    pub fn tile(self, backward: bool, d: u64) -> (u64, u64) {
+        match self {
+            FusedKernel::Flash => (128, 128),
+            FusedKernel::Efficient if !backward && d > 64 => (32, 128),
+            FusedKernel::Efficient => (64, 64),
+        }
+    }
+}
+
+/// The fused kernels' fitted costs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FusedRates {
+    /// One SM's seconds per score element when its softmax (exponentials,
+    /// row maxima) sets the pace: [kernel][forward, backward].
+    pub score: [[f64; 2]; 2],
+    /// One SM's seconds per score element and head dimension when its
+    /// matmuls do: [kernel][forward, backward].
+    pub mac: [[f64; 2]; 2],
+    /// Thread blocks one SM holds at once (1 or 2: the kernel's shared
+    /// memory and registers): [kernel][forward, backward].
+    pub resident: [[u8; 2]; 2],
+    /// How much slower each of two thread blocks sharing an SM runs than one
+    /// alone (1: twice the throughput; 2: none): [kernel][forward, backward].
+    pub share: [[f64; 2]; 2],
+    /// A launch's fixed time on the GPU (s).
+    pub latency: f64,
+    /// The host's time for one call from Python, forward (one SDPA call) and
+    /// backward (autograd's engine and its three launches): a benchmark of
+    /// one small attention takes at least this (s).
+    pub host: [f64; 2],
+}
+
+impl FusedRates {
+    pub const PEAK: FusedRates = FusedRates {
+        score: [[0.0; 2]; 2],
+        mac: [[0.0; 2]; 2],
+        resident: [[1; 2]; 2],
+        share: [[1.0; 2]; 2],
+        latency: 0.0,
+        host: [0.0; 2],
     };
+}
+
+/// One launch of a fused attention kernel: `copies` (batch × heads) of a
+/// `seq` × `seq` attention at head dimension `d`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    pub kernel: FusedKernel,
+    pub backward: bool,
+    pub copies: u64,
+    pub seq: u64,
+    pub d: u64,
+    pub causal: bool,
+}
+
+impl Grid {
+    /// Score elements of each thread block of one copy, in launch order. The
+    /// forward's block i takes queries i·bm… and walks the keys up to its
+    /// diagonal (causal): the first blocks are short. The backward's block j
+    /// takes keys j·bn… and walks the queries from its diagonal to the end:
+    /// the first blocks are long.
+    pub fn block_scores(&self) -> Vec<f64> {
+        let (bm, bn) = self.kernel.tile(self.backward, self.d);
+        let t = self.seq.max(1);
+        let (rows, cols) = if self.backward { (bn, bm) } else { (bm, bn) };
+        let n = t.div_ceil(rows);
+        (0..n)
+            .map(|i| {
+                let span = if !self.causal {
+                    t.div_ceil(cols)
+                } else if self.backward {
+                    t.div_ceil(cols) - (i * rows) / cols
+                } else {
+                    ((i + 1) * rows).min(t).div_ceil(cols)
+                };
+                (span.max(1) * bm * bn) as f64
+            })
+            .collect()
+    }
+    /// One SM's seconds per score element for one block alone on it.
+    pub fn per_score(&self, r: &FusedRates) -> f64 {
+        let (k, ph) = (self.kernel.index(), self.backward as usize);
+        // The head dimension the kernel is compiled for: FlashAttention-2's
+        // multiples of 32; the memory-efficient kernel's powers of two.
+        let d_pad = match self.kernel {
+            FusedKernel::Flash => self.d.max(1).div_ceil(32) * 32,
+            FusedKernel::Efficient => self.d.max(1).next_power_of_two().max(32),
+        } as f64;
+        r.score[k][ph].max(r.mac[k][ph] * d_pad)
+    }
+    /// The launch's time on `sms` SMs (s), without its fixed latency: the
+    /// blocks dispatched in order, up to `resident` an SM, a block
+    /// starting on the SM where one finished; blocks sharing an SM run
+    /// `share` times slower each.
+    pub fn seconds(&self, sms: u64, r: &FusedRates) -> f64 {
+        let per = self.per_score(r);
+        if per <= 0.0 || sms == 0 {
+            return 0.0;
+        }
+        let one = self.block_scores();
+        let blocks = one.len() as u64 * self.copies.max(1);
+        let (k, ph) = (self.kernel.index(), self.backward as usize);
+        let resident = r.resident[k][ph].clamp(1, 2) as usize;
+        let share = if resident > 1 { r.share[k][ph].clamp(1.0, resident as f64) } else { 1.0 };
+        let sms = sms as usize;
+        // A very large grid: the whole work over the SMs at the shared rate
+        // plus the last block's tail (the schedule's simulation would cost
+        // more than it tells).
+        if blocks > 50_000 {
+            let total: f64 = one.iter().sum::<f64>() * self.copies.max(1) as f64;
+            let longest = one.iter().copied().fold(0.0, f64::max);
+            return (total * share / (resident * sms) as f64 + longest) * per;
+        }
+        let mut order = (0..self.copies.max(1)).flat_map(|_| one.iter().copied());
+        // Each SM: its resident blocks' remaining scores.
+        let mut sm: Vec<Vec<f64>> = vec![Vec::with_capacity(resident); sms];
+        for _ in 0..resident {
+            for s in sm.iter_mut() {
+                if let Some(b) = order.next() {
+                    s.push(b);
+                }
+            }
+        }
+        let rate = |k: usize| if k > 1 { 1.0 / (share * per) } else { 1.0 / per };
+        let mut now = 0.0_f64;
+        let mut clock = vec![0.0_f64; sms];
+        let next = |s: &Vec<f64>, at: f64| -> f64 {
+            if s.is_empty() {
+                f64::INFINITY
+            } else {
+                at + s.iter().copied().fold(f64::INFINITY, f64::min) / rate(s.len())
+            }
+        };
+        let mut heap: std::collections::BinaryHeap<(std::cmp::Reverse<u64>, usize)> = (0..sms)
+            .filter(|i| !sm[*i].is_empty())
+            .map(|i| (std::cmp::Reverse(next(&sm[i], 0.0).to_bits()), i))
+            .collect();
+        while let Some((std::cmp::Reverse(bits), i)) = heap.pop() {
+            let t = f64::from_bits(bits);
+            let done = (t - clock[i]) * rate(sm[i].len());
+            for b in sm[i].iter_mut() {
+                *b -= done;
+            }
+            clock[i] = t;
+            now = now.max(t);
+            let m = sm[i].iter().copied().fold(f64::INFINITY, f64::min);
+            if let Some(p) = sm[i].iter().position(|b| *b <= m) {
+                sm[i].swap_remove(p);
+            }
+            if let Some(b) = order.next() {
+                sm[i].push(b);
+            }
+            if !sm[i].is_empty() {
+                heap.push((std::cmp::Reverse(next(&sm[i], t).to_bits()), i));
+            }
+        }
+        now
+    }
 }
 
 /// A matmul's peak at a precision (TF32 tensor cores run at half of bf16's
@@ -156,31 +327,21 @@ pub fn kernel_time(k: &Kernel, c: &Config, g: &Gpu, r: &Rates, on: On) -> f64 {
             let eff = if rates { r.mm[prec_index(c.precision)] / waves_factor(m, n, kk, g.sms as u64) } else { 1.0 };
             k.flops / (mm_peak(g, c.precision) * eff)
         }
-        Class::Fused { blocks, scores, seq } => {
-            let (peak, eff) = if c.precision == Precision::Bf16 {
-                (mm_peak(g, Precision::Bf16), r.fused[1])
-            } else {
-                (mm_peak(g, Precision::Fp32), r.fused[0])
-            };
+        Class::Fused { copies, seq, d, causal } => {
+            let kernel = FusedKernel::of(c.precision);
             if rates {
-                // Each thread block walks its keys one after another on one
-                // SM: a key costs its multiply-adds with 128 queries and 128
-                // exponentials at one SM's share of the rates. The kernel takes
-                // the longest block (all `seq` keys) or the whole work spread
-                // over the SMs, whichever is longer (#/waves).
-                let sms = g.sms.max(1) as f64;
-                let layers = (k.launches / if k.phase == Phase::Backward { 3.0 } else { 1.0 }).max(1.0);
-                // The whole work at the whole GPU's rates.
-                let work = k.flops / (peak * eff) + scores as f64 * layers / r.exps;
-                // One SM's time for one key of one block (128 queries).
-                let keys_total = (scores as f64 * layers / 128.0).max(1.0);
-                let per_key_sm = work / keys_total * sms;
-                // Fewer blocks than SMs: the longest block sets the time.
-                let longest = if (blocks as f64) < sms { seq as f64 * layers * per_key_sm } else { 0.0 };
-                work.max(longest) * if k.phase == Phase::Backward { r.fused_bwd } else { 1.0 }
-            } else {
-                k.flops / peak
+                // Each launch (one a layer): its thread blocks scheduled on
+                // the SMs, their longest chain of tiles (#/waves).
+                // The backward is three launches a layer (dO·O, the kernel, dQ's
+                // conversion); checkpointing's recompute is a forward.
+                let backward = k.phase == Phase::Backward && k.op != "recompute";
+                let layers = (k.launches / if backward { 3.0 } else { 1.0 }).max(1.0);
+                let grid = Grid { kernel, backward, copies, seq, d, causal };
+                return layers * grid.seconds(g.sms as u64, &r.fused) + k.launches * r.fused.latency;
             }
+            let peak =
+                if kernel == FusedKernel::Flash { mm_peak(g, Precision::Bf16) } else { mm_peak(g, Precision::Fp32) };
+            k.flops / peak
         }
         _ => 0.0,
     };
@@ -207,6 +368,12 @@ pub struct Phases {
 impl Phases {
     pub fn step(&self) -> f64 {
         self.time.iter().sum()
+    }
+    /// A phase's time as a range (s): the GPU's alone (the host's launches
+    /// hidden behind it) to the longer of the two. One number where the GPU
+    /// is the bound.
+    pub fn range(&self, i: usize) -> (f64, f64) {
+        (self.gpu[i], self.gpu[i].max(self.host[i]))
     }
     /// Whether a phase is host-bound (the host's launches take longer than the GPU's work).
     pub fn host_bound(&self, i: usize) -> bool {
