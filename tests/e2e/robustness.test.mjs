@@ -429,7 +429,11 @@ describe('generated hostile URLs over the whole registry', () => {
       await appShows(page, '[data-metric], .landing', `#${i} ${hash.slice(0, 300)}: a page rendered`);
       assert.equal(await page.locator('#panic-card').count(), 0, `#${i} ${hash.slice(0, 300)}`);
       assert.deepEqual(page.errors, [], `#${i} ${hash.slice(0, 300)}`);
-      assert.ok((await page.evaluate(() => document.body.innerText.length)) > 50, `#${i}: blank page`);
+      // The page's text, once the hash change is rendered (the wait above may
+      // still see the previous page's figures): a page that stays blank fails.
+      const text = await page.waitForFunction(() => document.body.innerText.length > 50, null, { timeout: READY_MS })
+        .then(() => true, () => false);
+      assert.ok(text, `#${i} ${hash.slice(0, 300)}: blank page`);
     }
     await page.context().close();
   });
