@@ -61,10 +61,7 @@ pub fn start_page(lang: Lang, topics: &[&TopicMeta]) -> String {
     // The app's links carry the page's globals (`AppCtx::globals`): `lang=`.
     let q = format!("lang={code}");
     let mut h = String::with_capacity(32 * 1024);
-    h.push_str(&format!(
-        r#"<div class="app static-start" data-lang="{code}" lang="{}">"#,
-        html_lang(lang)
-    ));
+    h.push_str(&format!(r#"<div class="app static-start" data-lang="{code}" lang="{}">"#, html_lang(lang)));
     h.push_str(&format!(
         r##"<header class="site-header"><a class="brand" href="#/?{q}"><span class="brand-mark">◆</span><span class="brand-name">{}</span><span class="brand-tagline">{}</span></a>"##,
         t("app.name"),
@@ -202,7 +199,9 @@ mod tests {
     #[test]
     fn tags_balance() {
         let page = boot_block(setup());
-        for tag in ["div", "a", "span", "section", "main", "header", "footer", "nav", "p", "button", "strong", "h1", "h2"] {
+        for tag in
+            ["div", "a", "span", "section", "main", "header", "footer", "nav", "p", "button", "strong", "h1", "h2"]
+        {
             let open = page.matches(&format!("<{tag}>")).count() + page.matches(&format!("<{tag} ")).count();
             assert_eq!(open, page.matches(&format!("</{tag}>")).count(), "<{tag}>");
         }
@@ -213,8 +212,10 @@ mod tests {
         let metas = setup();
         let html = format!("<body>\n    {PLACEHOLDER}\n    <noscript>x</noscript></body>");
         let filled = fill(&html, metas).unwrap();
-        assert!(filled.starts_with(r#"<body>
-    <div id="boot" class="boot"><span class="boot-line">Warpscope…</span><div class="app static-start" data-lang="en""#));
+        assert!(filled.starts_with(
+            r#"<body>
+    <div id="boot" class="boot"><span class="boot-line">Warpscope…</span><div class="app static-start" data-lang="en""#
+        ));
         assert!(filled.ends_with("</div></div>\n    <noscript>x</noscript></body>"));
         assert!(fill("<body></body>", metas).is_err());
         assert!(fill(&filled, metas).is_err(), "filled twice");
