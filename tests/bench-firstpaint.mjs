@@ -123,7 +123,7 @@ const INSTRUMENT = () => {
   const check = () => {
     if (window.__ready !== undefined) return;
     if (location.hash === '' || location.hash.startsWith('#/?') || location.hash === '#/') {
-      if (window.__staticShown === undefined && document.querySelector('.static-start .card')?.checkVisibility()) {
+      if (window.__staticShown === undefined && document.querySelector(`.static-start[data-lang="${document.documentElement.dataset.lang}"] .card`)?.checkVisibility()) {
         window.__staticShown = performance.now();
       }
       if (document.querySelector('.app:not(.static-start) .landing .card')) window.__ready = performance.now();
