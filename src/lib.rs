@@ -15,6 +15,9 @@ pub mod lecture_deck;
 pub mod message;
 pub mod params;
 pub mod practice;
+/// The start page as static HTML for index.html (native: the build hook).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 pub mod scene;
 pub mod sim;
 pub mod topic;

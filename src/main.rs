@@ -6,7 +6,8 @@ fn main() {
 /// Natively the binary prints the panel table of docs/panels.md (from the registry);
 /// as `warpscope train-accuracy`, the training lens's accuracy table (for its dated
 /// measurement file); as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
-/// into `<dir>` (trunk runs this after each build, see `Trunk.toml`).
+/// into `<dir>` and fills `<dir>/index.html`'s boot placeholder with the start page
+/// of both languages (`warpscope::prerender`; trunk runs this after each build, see `Trunk.toml`).
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::io::Result<()> {
     use warpscope::i18n::{file_contents, file_name, part_file_contents, part_file_name, Lang};
@@ -22,6 +23,11 @@ fn main() -> std::io::Result<()> {
                     std::fs::write(dir.join(part_file_name(lang, id)), part_file_contents(lang, id, &parts))?;
                 }
             }
+            let index = dir.join("index.html");
+            let html = std::fs::read_to_string(&index)?;
+            let filled = warpscope::prerender::fill(&html, warpscope::topics::METAS)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+            std::fs::write(&index, filled)?;
         }
         [] => print!("{}", warpscope::topics::readme_table()),
         [cmd] if cmd == "train-accuracy" => print!("{}", warpscope::sim::train::measured::accuracy_markdown()),

@@ -7,11 +7,8 @@
 // one remembered, else English) download while the wasm does (the shared
 // file, and a deep-linked panel's own); the app takes them from here
 // (src/ui/kit/texts.rs) and fetches anything else itself.
-const remembered = (() => {
-  try { return JSON.parse(localStorage.getItem('warpscope.lang')); } catch { return null; }
-})();
-const asked = new URLSearchParams(location.hash.split('?')[1] ?? '').getAll('lang').pop();
-const lang = ['en', 'zh'].includes(asked) ? asked : ['en', 'zh'].includes(remembered) ? remembered : 'en';
+// web/pre.js decided the language before the body painted (one rule, one place).
+const lang = document.documentElement.dataset.lang === 'zh' ? 'zh' : 'en';
 const texts = (file) => fetch(file, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : null), () => null);
 window.warpscopeTexts = { lang, text: texts(`strings.${lang}.json`) };
 

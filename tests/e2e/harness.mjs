@@ -188,10 +188,11 @@ function appReadiness([want, selector]) {
   if (want === 'painted') {
     // The canvas adapter sets data-painted="1" after its first paint.
     const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
-    return !!document.querySelector('[data-metric], .landing') &&
+    return !!document.querySelector('[data-metric], .app:not(.static-start) .landing') &&
       (!scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility()));
   }
-  return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility());
+  // The build's static start page (src/prerender.rs) is not the app.
+  return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility() && !e.closest('.static-start'));
 }
 
 /**
