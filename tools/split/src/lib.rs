@@ -76,21 +76,177 @@ impl Plan {
         self.splits.values().flatten().cloned().collect()
     }
 
-    /// The plan once the modules `gone` are merged into `merged`: a split
-    /// point that needed any of them needs `merged` (first) instead.
-    pub fn merged(&self, gone: &BTreeSet<String>, merged: &str) -> Plan {
+    /// The plan once the modules are grouped (`groups`: a group's file →
+    /// its members, every module in one group at most; a module in none
+    /// stays as it is): each split point needs the groups of its modules,
+    /// each once, in their first need's order, its own module's group
+    /// (`split_<point>.wasm`, [`group_chunks`]) last.
+    pub fn grouped(&self, groups: &BTreeMap<String, BTreeSet<String>>) -> Plan {
+        let of: HashMap<&str, &str> =
+            groups.iter().flat_map(|(g, members)| members.iter().map(move |m| (m.as_str(), g.as_str()))).collect();
         let splits = self
             .splits
             .iter()
             .map(|(name, files)| {
-                let kept: Vec<String> = files.iter().filter(|f| !gone.contains(*f)).cloned().collect();
-                let mut out = if kept.len() < files.len() { vec![merged.to_string()] } else { vec![] };
-                out.extend(kept);
+                let own = format!("split_{name}.wasm");
+                let mut out: Vec<String> = Vec::new();
+                for f in files {
+                    let g = of.get(f.as_str()).copied().unwrap_or(f.as_str()).to_string();
+                    if !out.contains(&g) {
+                        out.push(g);
+                    }
+                }
+                if let Some(at) = out.iter().position(|g| *g == own) {
+                    let g = out.remove(at);
+                    out.push(g);
+                }
                 (name.clone(), out)
             })
             .collect();
         Plan { splits }
     }
+}
+
+/// What one module costs a page besides its bytes, in gzip bytes of the
+/// modules as the splitter writes them (before wasm-opt): one more request
+/// and one more instantiation. Measured on the release build of 2026-12-03
+/// (78 modules after the small-chunk merge, `--report`):
+/// - gzip's and the module's own framing: a route's modules gzipped one by
+///   one weigh 5–6 % more than the same bytes gzipped as one file
+///   (`#/systolic` 26 modules: 174.6 KB against 164.0 KB; `#/llm` 30:
+///   230.7 against 219.4; `#/threads` 13: 78.3 against 73.5), ~420 B a
+///   module; merged by wasm-merge and then optimised, the shared types and
+///   the section headers go too;
+/// - HTTP/2's headers, ~250 B up and down a request;
+/// - an instantiation: the first-paint bench (tests/bench-firstpaint.mjs,
+///   Lighthouse's mobile profile, CPU 4×) sums the chunks' instantiations
+///   at 1.0–2.6 s for 16–30 modules of 100–230 KB, i.e. tens of ms each,
+///   which at 1.6 Mbit/s (200 KB/s) is worth several KB of download.
+///
+/// So 4 KB: at 2 KB the grouping still leaves `#/systolic` 10 modules and
+/// `#/llm` 13 (one module per set of routes sharing ≥ 2 KB of code); at 4
+/// KB 9 and 11 for +2–5 KB (before the merge's own gzip gain); at 8 KB 7
+/// and 9 for +8–15 KB, and every panel pays more than its modules' framing
+/// saves (the sum over all split points grows 17 %, against 9 % at 4 KB).
+pub const MODULE_COST: u64 = 4096;
+
+/// How much a split point's download counts in [`group_chunks`]: the four
+/// panels a shared link opens most (issue 33's entry points: `#/systolic`,
+/// `#/flash`, `#/online-softmax`, `#/llm`) twice, every other once (the
+/// start page loads no chunk).
+pub fn split_weight(split: &str) -> u64 {
+    match split {
+        "topic_systolic" | "topic_flash" | "topic_online_softmax" | "topic_llm" => 2,
+        _ => 1,
+    }
+}
+
+/// Groups a plan's modules so that the split points download fewer modules
+/// for few more bytes: every module is in exactly one group, a group is
+/// merged into one module (main.rs), and a split point downloads every group
+/// holding a module it needs. The cost of a grouping is, summed over the
+/// split points, the split point's weight ([`split_weight`]) times the
+/// groups it downloads, each at its members' gzip size (`size`) plus
+/// `module_cost` ([`MODULE_COST`]). Greedy and deterministic: from one group
+/// per module, the two groups whose merge lowers the cost most are merged,
+/// until no merge lowers it (ties: the first pair in name order). Two split
+/// points' own modules are never merged (each route keeps its own module,
+/// which the e2e tests and the service worker name), so a group holds at
+/// most one; it is named after it (`split_<point>.wasm`), a group of chunks
+/// only, needed by more than half the split points, `chunk_common.wasm`,
+/// any other group of several chunks `chunk_g<smallest member's number>.wasm`.
+/// Returns only the groups of two modules or more.
+pub fn group_chunks(
+    plan: &Plan,
+    size: &BTreeMap<String, u64>,
+    weight: impl Fn(&str) -> u64,
+    module_cost: u64,
+) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
+    let points: Vec<&String> = plan.splits.keys().collect();
+    if points.len() > 128 {
+        return Err(format!("{} split points: the grouping counts 128 at most", points.len()));
+    }
+    let weights: Vec<u64> = points.iter().map(|p| weight(p)).collect();
+    let w = |mask: u128| -> u64 { (0..points.len()).filter(|i| mask >> i & 1 == 1).map(|i| weights[i]).sum() };
+    struct Group {
+        members: BTreeSet<String>,
+        users: u128,
+        size: u64,
+        own: bool,
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    for f in plan.files() {
+        let users = points
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| plan.splits[**p].contains(&f))
+            .fold(0u128, |m, (i, _)| m | 1 << i);
+        let bytes = *size.get(&f).ok_or_else(|| format!("no size for {f}"))?;
+        let own = f.starts_with("split_");
+        groups.push(Group { members: BTreeSet::from([f]), users, size: bytes, own });
+    }
+    let cost = |users: u128, bytes: u64| -> i128 { i128::from(w(users)) * i128::from(bytes + module_cost) };
+    let delta = |a: &Group, b: &Group| -> Option<i128> {
+        if (a.own && b.own) || a.users & b.users == 0 {
+            return None;
+        }
+        Some(cost(a.users | b.users, a.size + b.size) - cost(a.users, a.size) - cost(b.users, b.size))
+    };
+    // The merges' effects, kept per pair (only the merged group's change).
+    let mut deltas: Vec<Vec<Option<i128>>> = (0..groups.len())
+        .map(|i| (0..groups.len()).map(|j| if j > i { delta(&groups[i], &groups[j]) } else { None }).collect())
+        .collect();
+    loop {
+        let mut best: Option<(i128, usize, usize)> = None;
+        for (i, row) in deltas.iter().enumerate() {
+            for (j, d) in row.iter().enumerate().skip(i + 1) {
+                if let Some(d) = *d {
+                    if d < 0 && best.is_none_or(|(b, _, _)| d < b) {
+                        best = Some((d, i, j));
+                    }
+                }
+            }
+        }
+        let Some((_, i, j)) = best else { break };
+        let b = groups.remove(j);
+        deltas.remove(j);
+        deltas.iter_mut().for_each(|row| {
+            row.remove(j);
+        });
+        let a = &mut groups[i];
+        a.members.extend(b.members);
+        a.users |= b.users;
+        a.size += b.size;
+        a.own |= b.own;
+        for k in 0..groups.len() {
+            let d = if k == i { None } else { delta(&groups[i.min(k)], &groups[i.max(k)]) };
+            deltas[i.min(k)][i.max(k)] = d;
+        }
+    }
+    let mut out = BTreeMap::new();
+    for g in groups.into_iter().filter(|g| g.members.len() > 1) {
+        let name = match g.members.iter().find(|m| m.starts_with("split_")) {
+            Some(own) => own.clone(),
+            None if 2 * g.users.count_ones() as usize > points.len() && !out.contains_key("chunk_common.wasm") => {
+                "chunk_common.wasm".to_string()
+            }
+            None => {
+                let n = g
+                    .members
+                    .iter()
+                    .filter_map(|m| m.strip_prefix("chunk_")?.strip_suffix(".wasm")?.parse::<u64>().ok())
+                    .min();
+                match n {
+                    Some(n) => format!("chunk_g{n}.wasm"),
+                    None => format!("chunk_g{}", g.members.first().map_or("", |m| m.trim_start_matches("chunk_"))),
+                }
+            }
+        };
+        if out.insert(name.clone(), g.members).is_some() {
+            return Err(format!("two groups named {name}"));
+        }
+    }
+    Ok(out)
 }
 
 /// The manifest (`warpscope-manifest-<hash>.json`): every file name is the
