@@ -147,15 +147,23 @@ pub fn split_weight(split: &str) -> u64 {
 /// holding a module it needs. The cost of a grouping is, summed over the
 /// split points, the split point's weight ([`split_weight`]) times the
 /// groups it downloads, each at its members' gzip size (`size`) plus
-/// `module_cost` ([`MODULE_COST`]). Greedy and deterministic: from one group
-/// per module, the two groups whose merge lowers the cost most are merged,
-/// until no merge lowers it (ties: the first pair in name order). Two split
-/// points' own modules are never merged (each route keeps its own module,
-/// which the e2e tests and the service worker name), so a group holds at
-/// most one; it is named after it (`split_<point>.wasm`), a group of chunks
-/// only, needed by more than half the split points, `chunk_common.wasm`,
-/// any other group of several chunks `chunk_g<smallest member's number>.wasm`.
-/// Returns only the groups of two modules or more.
+/// `module_cost` ([`MODULE_COST`]). Deterministic local search, from one
+/// group per module, alternating two steps until neither lowers the cost:
+/// - merge: the two groups whose merge lowers the cost most are merged,
+///   until no merge does;
+/// - move: the one module whose move to another group (or to a group of its
+///   own) lowers the cost most is moved, until no move does (the merges
+///   alone stop early: a 100-byte chunk that two panels share is merged
+///   with another two panels' before the common group has formed, and
+///   would stay there).
+///
+/// Ties go to the first in name order. Two split points' own modules are
+/// never in one group (each route keeps its own module, which the e2e tests
+/// and the service worker name, and is never moved), so a group holds at
+/// most one; it is named after it (`split_<point>.wasm`); a group of chunks
+/// only, needed by more than half the split points, `chunk_common.wasm`
+/// (the one needed by most), any other `chunk_g<smallest member's
+/// number>.wasm`. Returns only the groups of two modules or more.
 pub fn group_chunks(
     plan: &Plan,
     size: &BTreeMap<String, u64>,
@@ -167,82 +175,146 @@ pub fn group_chunks(
         return Err(format!("{} split points: the grouping counts 128 at most", points.len()));
     }
     let weights: Vec<u64> = points.iter().map(|p| weight(p)).collect();
-    let w = |mask: u128| -> u64 { (0..points.len()).filter(|i| mask >> i & 1 == 1).map(|i| weights[i]).sum() };
+    let w =
+        |mask: u128| -> i128 { (0..points.len()).filter(|i| mask >> i & 1 == 1).map(|i| i128::from(weights[i])).sum() };
+    let files: Vec<String> = plan.files().into_iter().collect();
+    let mut mask = Vec::new();
+    let mut bytes = Vec::new();
+    for f in &files {
+        mask.push(
+            points.iter().enumerate().filter(|(_, p)| plan.splits[**p].contains(f)).fold(0u128, |m, (i, _)| m | 1 << i),
+        );
+        bytes.push(i128::from(*size.get(f).ok_or_else(|| format!("no size for {f}"))?));
+    }
+    let own: Vec<bool> = files.iter().map(|f| f.starts_with("split_")).collect();
+    let r = i128::from(module_cost);
+    #[derive(Clone)]
     struct Group {
-        members: BTreeSet<String>,
+        members: Vec<usize>,
         users: u128,
-        size: u64,
+        size: i128,
         own: bool,
     }
-    let mut groups: Vec<Group> = Vec::new();
-    for f in plan.files() {
-        let users = points
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| plan.splits[**p].contains(&f))
-            .fold(0u128, |m, (i, _)| m | 1 << i);
-        let bytes = *size.get(&f).ok_or_else(|| format!("no size for {f}"))?;
-        let own = f.starts_with("split_");
-        groups.push(Group { members: BTreeSet::from([f]), users, size: bytes, own });
-    }
-    let cost = |users: u128, bytes: u64| -> i128 { i128::from(w(users)) * i128::from(bytes + module_cost) };
+    let cost = |users: u128, size: i128| -> i128 { w(users) * (size + r) };
+    let of = |members: Vec<usize>| Group {
+        users: members.iter().fold(0, |u, &m| u | mask[m]),
+        size: members.iter().map(|&m| bytes[m]).sum(),
+        own: members.iter().any(|&m| own[m]),
+        members,
+    };
     let delta = |a: &Group, b: &Group| -> Option<i128> {
         if (a.own && b.own) || a.users & b.users == 0 {
             return None;
         }
         Some(cost(a.users | b.users, a.size + b.size) - cost(a.users, a.size) - cost(b.users, b.size))
     };
-    // The merges' effects, kept per pair (only the merged group's change).
-    let mut deltas: Vec<Vec<Option<i128>>> = (0..groups.len())
-        .map(|i| (0..groups.len()).map(|j| if j > i { delta(&groups[i], &groups[j]) } else { None }).collect())
-        .collect();
-    loop {
-        let mut best: Option<(i128, usize, usize)> = None;
-        for (i, row) in deltas.iter().enumerate() {
-            for (j, d) in row.iter().enumerate().skip(i + 1) {
-                if let Some(d) = *d {
-                    if d < 0 && best.is_none_or(|(b, _, _)| d < b) {
-                        best = Some((d, i, j));
+    let mut groups: Vec<Group> = (0..files.len()).map(|m| of(vec![m])).collect();
+    for _round in 0..1000 {
+        // Merge: the merges' effects kept per pair (only the merged group's change).
+        let mut changed = false;
+        let n = groups.len();
+        let mut deltas: Vec<Vec<Option<i128>>> = (0..n)
+            .map(|i| (0..n).map(|j| if j > i { delta(&groups[i], &groups[j]) } else { None }).collect())
+            .collect();
+        loop {
+            let mut best: Option<(i128, usize, usize)> = None;
+            for (i, row) in deltas.iter().enumerate() {
+                for (j, d) in row.iter().enumerate().skip(i + 1) {
+                    if let Some(d) = *d {
+                        if d < 0 && best.is_none_or(|(b, _, _)| d < b) {
+                            best = Some((d, i, j));
+                        }
                     }
                 }
             }
+            let Some((_, i, j)) = best else { break };
+            changed = true;
+            let b = groups.remove(j);
+            deltas.remove(j);
+            deltas.iter_mut().for_each(|row| {
+                row.remove(j);
+            });
+            let mut members = std::mem::take(&mut groups[i].members);
+            members.extend(b.members);
+            members.sort_unstable();
+            groups[i] = of(members);
+            for k in 0..groups.len() {
+                let d = if k == i { None } else { delta(&groups[i.min(k)], &groups[i.max(k)]) };
+                deltas[i.min(k)][i.max(k)] = d;
+            }
         }
-        let Some((_, i, j)) = best else { break };
-        let b = groups.remove(j);
-        deltas.remove(j);
-        deltas.iter_mut().for_each(|row| {
-            row.remove(j);
-        });
-        let a = &mut groups[i];
-        a.members.extend(b.members);
-        a.users |= b.users;
-        a.size += b.size;
-        a.own |= b.own;
-        for k in 0..groups.len() {
-            let d = if k == i { None } else { delta(&groups[i.min(k)], &groups[i.max(k)]) };
-            deltas[i.min(k)][i.max(k)] = d;
+        // Move: one module at a time, the best move first.
+        loop {
+            let mut best: Option<(i128, usize, usize, Option<usize>)> = None;
+            for (a, ga) in groups.iter().enumerate() {
+                let base = cost(ga.users, ga.size);
+                for (k, &m) in ga.members.iter().enumerate() {
+                    if own[m] {
+                        continue;
+                    }
+                    let rest: Vec<usize> =
+                        ga.members.iter().enumerate().filter(|&(x, _)| x != k).map(|(_, &y)| y).collect();
+                    let rest = of(rest);
+                    let left = if rest.members.is_empty() { 0 } else { cost(rest.users, rest.size) } - base;
+                    let alone = (ga.members.len() > 1).then(|| (left + cost(mask[m], bytes[m]), None));
+                    let moves = groups.iter().enumerate().filter(|&(b, gb)| b != a && gb.users & mask[m] != 0).map(
+                        |(b, gb)| {
+                            let d = left + cost(gb.users | mask[m], gb.size + bytes[m]) - cost(gb.users, gb.size);
+                            (d, Some(b))
+                        },
+                    );
+                    for (d, to) in alone.into_iter().chain(moves) {
+                        if d < 0 && best.is_none_or(|(b, ..)| d < b) {
+                            best = Some((d, a, m, to));
+                        }
+                    }
+                }
+            }
+            let Some((_, a, m, to)) = best else { break };
+            changed = true;
+            let rest: Vec<usize> = groups[a].members.iter().copied().filter(|&x| x != m).collect();
+            match to {
+                Some(b) => {
+                    let mut members = groups[b].members.clone();
+                    members.push(m);
+                    members.sort_unstable();
+                    groups[b] = of(members);
+                }
+                None => groups.push(of(vec![m])),
+            }
+            if rest.is_empty() {
+                groups.remove(a);
+            } else {
+                groups[a] = of(rest);
+            }
+        }
+        if !changed {
+            break;
         }
     }
+    let mut named: Vec<Group> = groups.into_iter().filter(|g| g.members.len() > 1).collect();
+    // The common group: the chunks-only group needed by most split points.
+    named.sort_by_key(|g| (std::cmp::Reverse(g.users.count_ones()), g.members[0]));
     let mut out = BTreeMap::new();
-    for g in groups.into_iter().filter(|g| g.members.len() > 1) {
-        let name = match g.members.iter().find(|m| m.starts_with("split_")) {
+    for g in named {
+        let members: BTreeSet<String> = g.members.iter().map(|&m| files[m].clone()).collect();
+        let name = match members.iter().find(|m| m.starts_with("split_")) {
             Some(own) => own.clone(),
             None if 2 * g.users.count_ones() as usize > points.len() && !out.contains_key("chunk_common.wasm") => {
                 "chunk_common.wasm".to_string()
             }
             None => {
-                let n = g
-                    .members
+                let n = members
                     .iter()
                     .filter_map(|m| m.strip_prefix("chunk_")?.strip_suffix(".wasm")?.parse::<u64>().ok())
                     .min();
                 match n {
                     Some(n) => format!("chunk_g{n}.wasm"),
-                    None => format!("chunk_g{}", g.members.first().map_or("", |m| m.trim_start_matches("chunk_"))),
+                    None => format!("chunk_g{}", members.first().map_or("", |m| m.trim_start_matches("chunk_"))),
                 }
             }
         };
-        if out.insert(name.clone(), g.members).is_some() {
+        if out.insert(name.clone(), members).is_some() {
             return Err(format!("two groups named {name}"));
         }
     }
@@ -427,6 +499,30 @@ pub fn imports_of(data: &[u8]) -> Result<Vec<Import>, String> {
         i = end;
     }
     Ok(vec![])
+}
+
+/// A module without its custom sections (names, producers, DWARF): what
+/// the grouping weighs, as the release build's wasm-opt strips them (the
+/// splitter's modules carry their name section, which outweighs a small
+/// chunk's code).
+pub fn without_custom_sections(data: &[u8]) -> Result<Vec<u8>, String> {
+    if data.get(..8) != Some(b"\0asm\x01\0\0\0") {
+        return Err("not a wasm module".into());
+    }
+    let mut out = data[..8].to_vec();
+    let mut i = 8;
+    while i < data.len() {
+        let (size, body) = leb(data, i + 1)?;
+        let end = body + size as usize;
+        if end > data.len() {
+            return Err("a section past the end".into());
+        }
+        if data[i] != 0 {
+            out.extend_from_slice(&data[i..end]);
+        }
+        i = end;
+    }
+    Ok(out)
 }
 
 /// The splitter's canary value (its loader's `~0xdead`).

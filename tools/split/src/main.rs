@@ -32,7 +32,7 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 use warpscope_split::{
     binaryen_flags, canaries, group_chunks, hub_module, read_pins, read_topics, routes, split_indices, split_weight,
-    Manifest, Plan, MODULE_COST, WASM_FEATURES,
+    without_custom_sections, Manifest, Plan, MODULE_COST, WASM_FEATURES,
 };
 
 const NAME: &str = "warpscope";
@@ -136,7 +136,7 @@ fn merge_modules(root: &Path, dir: &Path, members: &BTreeSet<String>, merged: &s
 fn merge_groups(root: &Path, plan: Plan, dir: &Path, debug: bool) -> Result<(Plan, Groups)> {
     let mut size = BTreeMap::new();
     for f in plan.files() {
-        size.insert(f.clone(), gzip_len(&read(&dir.join(&f))?)?);
+        size.insert(f.clone(), gzip_len(&without_custom_sections(&read(&dir.join(&f))?)?)?);
     }
     let groups = group_chunks(&plan, &size, split_weight, MODULE_COST)?;
     for (merged, members) in &groups {

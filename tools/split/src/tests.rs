@@ -272,3 +272,19 @@ fn any_grouping_keeps_every_split_point_s_modules_and_is_deterministic() {
         assert!(cost(&p.grouped(&groups), &merged_size) <= cost(&p, &size), "round {round}");
     }
 }
+
+#[test]
+fn the_grouping_weighs_a_module_without_its_custom_sections() {
+    let mut m = chunk(17, 3);
+    let plain = m.clone();
+    // A name section (custom, id 0) after the import section.
+    let mut body = Vec::new();
+    wasm_name("name", &mut body);
+    body.extend([1u8; 300]);
+    m.push(0);
+    uleb(body.len() as u64, &mut m);
+    m.extend(body);
+    assert_eq!(without_custom_sections(&m).unwrap(), plain);
+    assert_eq!(without_custom_sections(&plain).unwrap(), plain);
+    assert!(without_custom_sections(&m[..m.len() - 1]).is_err(), "a truncated section");
+}
