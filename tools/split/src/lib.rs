@@ -107,27 +107,31 @@ impl Plan {
     }
 }
 
-/// What one module costs a page besides its bytes, in gzip bytes of the
-/// modules as the splitter writes them (before wasm-opt): one more request
-/// and one more instantiation. Measured on the release build of 2026-12-03
-/// (78 modules after the small-chunk merge, `--report`):
+/// What one module costs a page besides its bytes, in gzip bytes (of the
+/// modules as the splitter writes them, without custom sections): one more
+/// request and one more instantiation. Measured on the release build of
+/// 2026-12-03 (`--report`; tests/bench-firstpaint.mjs, Lighthouse's mobile
+/// profile: 150 ms, 1.6 Mbit/s = 200 KB/s, CPU 4×):
 /// - gzip's and the module's own framing: a route's modules gzipped one by
 ///   one weigh 5–6 % more than the same bytes gzipped as one file
-///   (`#/systolic` 26 modules: 174.6 KB against 164.0 KB; `#/llm` 30:
-///   230.7 against 219.4; `#/threads` 13: 78.3 against 73.5), ~420 B a
-///   module; merged by wasm-merge and then optimised, the shared types and
-///   the section headers go too;
+///   (`#/systolic`'s 26: 174.6 KB against 164.0 KB; `#/llm`'s 30: 230.7
+///   against 219.4); merged by wasm-merge and optimised, the report's groups
+///   weigh 216.6 KB against their 253.7 KB of parts (-15 %: shared types,
+///   section headers, one Huffman table);
 /// - HTTP/2's headers, ~250 B up and down a request;
-/// - an instantiation: the first-paint bench (tests/bench-firstpaint.mjs,
-///   Lighthouse's mobile profile, CPU 4×) sums the chunks' instantiations
-///   at 1.0–2.6 s for 16–30 modules of 100–230 KB, i.e. tens of ms each,
-///   which at 1.6 Mbit/s (200 KB/s) is worth several KB of download.
+/// - the instantiations: the bench summed the chunks' at 1.23 s for
+///   `#/systolic`'s 26 modules, 2.15 s for `#/llm`'s 30, 0.58 s for
+///   `#/flash`'s 23 (20–70 ms each; 4–14 KB at 200 KB/s).
 ///
-/// So 4 KB: at 2 KB the grouping still leaves `#/systolic` 10 modules and
-/// `#/llm` 13 (one module per set of routes sharing ≥ 2 KB of code); at 4
-/// KB 9 and 11 for +2–5 KB (before the merge's own gzip gain); at 8 KB 7
-/// and 9 for +8–15 KB, and every panel pays more than its modules' framing
-/// saves (the sum over all split points grows 17 %, against 9 % at 4 KB).
+/// At 4 KB (this build): `#/systolic` 26 modules (174.6 KB gzip) → 15
+/// (163.6 KB), `#/flash` 23 → 13, `#/online-softmax` 16 → 8, `#/llm` 30 →
+/// 18, every entry point fewer bytes too (the merges' gzip gain is larger
+/// than what a panel gets that it doesn't need), the sum over all 23 split
+/// points 2585 → 2517 KB. A simulation on the optimised parts' sizes
+/// (which made 10 modules of `#/systolic`'s at 4 KB) gave 12 at 2 KB and 7
+/// at 8 KB, but at 8 KB the parts' sum over all split points grows 36 %
+/// (2585 → 3512 KB; 20 % at 4 KB), more than the merges' gzip gain takes
+/// back: the common group then carries code a third of the panels don't run.
 pub const MODULE_COST: u64 = 4096;
 
 /// How much a split point's download counts in [`group_chunks`]: the four

@@ -4,8 +4,10 @@
 //! Takes cargo's linked module (built with `--emit-relocs`, .cargo/config.toml) and
 //! 1. cuts it at its `#[wasm_split]` points with `wasm_split_cli_support`
 //!    (a main module, one module per split point, shared chunks; the plan
-//!    comes back as data), and merges the small chunks into one (npm
-//!    binaryen's wasm-merge through a hub module, lib.rs);
+//!    comes back as data), and groups its ~360 modules into ~65 (lib.rs
+//!    `group_chunks`: fewer modules per route for few more bytes; a common
+//!    group most panels need, each route's own module kept), merging each
+//!    group with npm binaryen's wasm-merge through a hub module (lib.rs);
 //! 2. runs wasm-bindgen on the main module with `--keep-lld-exports` (the
 //!    chunks import its memory, table and globals);
 //! 3. in release builds, `wasm-opt -Oz` on every module (web/wasm-opt-all.mjs)
