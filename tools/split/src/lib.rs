@@ -76,21 +76,253 @@ impl Plan {
         self.splits.values().flatten().cloned().collect()
     }
 
-    /// The plan once the modules `gone` are merged into `merged`: a split
-    /// point that needed any of them needs `merged` (first) instead.
-    pub fn merged(&self, gone: &BTreeSet<String>, merged: &str) -> Plan {
+    /// The plan once the modules are grouped (`groups`: a group's file →
+    /// its members, every module in one group at most; a module in none
+    /// stays as it is): each split point needs the groups of its modules,
+    /// each once, in their first need's order, its own module's group
+    /// (`split_<point>.wasm`, [`group_chunks`]) last.
+    pub fn grouped(&self, groups: &BTreeMap<String, BTreeSet<String>>) -> Plan {
+        let of: HashMap<&str, &str> =
+            groups.iter().flat_map(|(g, members)| members.iter().map(move |m| (m.as_str(), g.as_str()))).collect();
         let splits = self
             .splits
             .iter()
             .map(|(name, files)| {
-                let kept: Vec<String> = files.iter().filter(|f| !gone.contains(*f)).cloned().collect();
-                let mut out = if kept.len() < files.len() { vec![merged.to_string()] } else { vec![] };
-                out.extend(kept);
+                let own = format!("split_{name}.wasm");
+                let mut out: Vec<String> = Vec::new();
+                for f in files {
+                    let g = of.get(f.as_str()).copied().unwrap_or(f.as_str()).to_string();
+                    if !out.contains(&g) {
+                        out.push(g);
+                    }
+                }
+                if let Some(at) = out.iter().position(|g| *g == own) {
+                    let g = out.remove(at);
+                    out.push(g);
+                }
                 (name.clone(), out)
             })
             .collect();
         Plan { splits }
     }
+}
+
+/// What one module costs a page besides its bytes, in gzip bytes (of the
+/// modules as the splitter writes them, without custom sections): one more
+/// request and one more instantiation. Measured on the release build of
+/// 2026-12-03 (`--report`; tests/bench-firstpaint.mjs, Lighthouse's mobile
+/// profile: 150 ms, 1.6 Mbit/s = 200 KB/s, CPU 4×):
+/// - gzip's and the module's own framing: a route's modules gzipped one by
+///   one weigh 5–6 % more than the same bytes gzipped as one file
+///   (`#/systolic`'s 26: 174.6 KB against 164.0 KB; `#/llm`'s 30: 230.7
+///   against 219.4); merged by wasm-merge and optimised, the report's groups
+///   weigh 216.6 KB against their 253.7 KB of parts (-15 %: shared types,
+///   section headers, one Huffman table);
+/// - HTTP/2's headers, ~250 B up and down a request;
+/// - the instantiations: the bench summed the chunks' at 1.23 s for
+///   `#/systolic`'s 26 modules, 2.15 s for `#/llm`'s 30, 0.58 s for
+///   `#/flash`'s 23 (20–70 ms each; 4–14 KB at 200 KB/s).
+///
+/// At 4 KB (this build): `#/systolic` 26 modules (174.6 KB gzip) → 15
+/// (163.6 KB), `#/flash` 23 → 13, `#/online-softmax` 16 → 8, `#/llm` 30 →
+/// 18, every entry point fewer bytes too (the merges' gzip gain is larger
+/// than what a panel gets that it doesn't need), the sum over all 23 split
+/// points 2585 → 2517 KB. A simulation on the optimised parts' sizes
+/// (which made 10 modules of `#/systolic`'s at 4 KB) gave 12 at 2 KB and 7
+/// at 8 KB, but at 8 KB the parts' sum over all split points grows 36 %
+/// (2585 → 3512 KB; 20 % at 4 KB), more than the merges' gzip gain takes
+/// back: the common group then carries code a third of the panels don't run.
+pub const MODULE_COST: u64 = 4096;
+
+/// How much a split point's download counts in [`group_chunks`]: the four
+/// panels a shared link opens most (issue 33's entry points: `#/systolic`,
+/// `#/flash`, `#/online-softmax`, `#/llm`) twice, every other once (the
+/// start page loads no chunk).
+pub fn split_weight(split: &str) -> u64 {
+    match split {
+        "topic_systolic" | "topic_flash" | "topic_online_softmax" | "topic_llm" => 2,
+        _ => 1,
+    }
+}
+
+/// Groups a plan's modules so that the split points download fewer modules
+/// for few more bytes: every module is in exactly one group, a group is
+/// merged into one module (main.rs), and a split point downloads every group
+/// holding a module it needs. The cost of a grouping is, summed over the
+/// split points, the split point's weight ([`split_weight`]) times the
+/// groups it downloads, each at its members' gzip size (`size`) plus
+/// `module_cost` ([`MODULE_COST`]). Deterministic local search, from one
+/// group per module, alternating two steps until neither lowers the cost:
+/// - merge: the two groups whose merge lowers the cost most are merged,
+///   until no merge does;
+/// - move: the one module whose move to another group (or to a group of its
+///   own) lowers the cost most is moved, until no move does (the merges
+///   alone stop early: a 100-byte chunk that two panels share is merged
+///   with another two panels' before the common group has formed, and
+///   would stay there).
+///
+/// Ties go to the first in name order. Two split points' own modules are
+/// never in one group (each route keeps its own module, which the e2e tests
+/// and the service worker name, and is never moved), so a group holds at
+/// most one; it is named after it (`split_<point>.wasm`); a group of chunks
+/// only, needed by more than half the split points, `chunk_common.wasm`
+/// (the one needed by most), any other `chunk_g<smallest member's
+/// number>.wasm`. Returns only the groups of two modules or more.
+pub fn group_chunks(
+    plan: &Plan,
+    size: &BTreeMap<String, u64>,
+    weight: impl Fn(&str) -> u64,
+    module_cost: u64,
+) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
+    let points: Vec<&String> = plan.splits.keys().collect();
+    if points.len() > 128 {
+        return Err(format!("{} split points: the grouping counts 128 at most", points.len()));
+    }
+    let weights: Vec<u64> = points.iter().map(|p| weight(p)).collect();
+    let w =
+        |mask: u128| -> i128 { (0..points.len()).filter(|i| mask >> i & 1 == 1).map(|i| i128::from(weights[i])).sum() };
+    let files: Vec<String> = plan.files().into_iter().collect();
+    let mut mask = Vec::new();
+    let mut bytes = Vec::new();
+    for f in &files {
+        mask.push(
+            points.iter().enumerate().filter(|(_, p)| plan.splits[**p].contains(f)).fold(0u128, |m, (i, _)| m | 1 << i),
+        );
+        bytes.push(i128::from(*size.get(f).ok_or_else(|| format!("no size for {f}"))?));
+    }
+    let own: Vec<bool> = files.iter().map(|f| f.starts_with("split_")).collect();
+    let r = i128::from(module_cost);
+    #[derive(Clone)]
+    struct Group {
+        members: Vec<usize>,
+        users: u128,
+        size: i128,
+        own: bool,
+    }
+    let cost = |users: u128, size: i128| -> i128 { w(users) * (size + r) };
+    let of = |members: Vec<usize>| Group {
+        users: members.iter().fold(0, |u, &m| u | mask[m]),
+        size: members.iter().map(|&m| bytes[m]).sum(),
+        own: members.iter().any(|&m| own[m]),
+        members,
+    };
+    let delta = |a: &Group, b: &Group| -> Option<i128> {
+        if (a.own && b.own) || a.users & b.users == 0 {
+            return None;
+        }
+        Some(cost(a.users | b.users, a.size + b.size) - cost(a.users, a.size) - cost(b.users, b.size))
+    };
+    let mut groups: Vec<Group> = (0..files.len()).map(|m| of(vec![m])).collect();
+    for _round in 0..1000 {
+        // Merge: the merges' effects kept per pair (only the merged group's change).
+        let mut changed = false;
+        let n = groups.len();
+        let mut deltas: Vec<Vec<Option<i128>>> = (0..n)
+            .map(|i| (0..n).map(|j| if j > i { delta(&groups[i], &groups[j]) } else { None }).collect())
+            .collect();
+        loop {
+            let mut best: Option<(i128, usize, usize)> = None;
+            for (i, row) in deltas.iter().enumerate() {
+                for (j, d) in row.iter().enumerate().skip(i + 1) {
+                    if let Some(d) = *d {
+                        if d < 0 && best.is_none_or(|(b, _, _)| d < b) {
+                            best = Some((d, i, j));
+                        }
+                    }
+                }
+            }
+            let Some((_, i, j)) = best else { break };
+            changed = true;
+            let b = groups.remove(j);
+            deltas.remove(j);
+            deltas.iter_mut().for_each(|row| {
+                row.remove(j);
+            });
+            let mut members = std::mem::take(&mut groups[i].members);
+            members.extend(b.members);
+            members.sort_unstable();
+            groups[i] = of(members);
+            for k in 0..groups.len() {
+                let d = if k == i { None } else { delta(&groups[i.min(k)], &groups[i.max(k)]) };
+                deltas[i.min(k)][i.max(k)] = d;
+            }
+        }
+        // Move: one module at a time, the best move first.
+        loop {
+            let mut best: Option<(i128, usize, usize, Option<usize>)> = None;
+            for (a, ga) in groups.iter().enumerate() {
+                let base = cost(ga.users, ga.size);
+                for (k, &m) in ga.members.iter().enumerate() {
+                    if own[m] {
+                        continue;
+                    }
+                    let rest: Vec<usize> =
+                        ga.members.iter().enumerate().filter(|&(x, _)| x != k).map(|(_, &y)| y).collect();
+                    let rest = of(rest);
+                    let left = if rest.members.is_empty() { 0 } else { cost(rest.users, rest.size) } - base;
+                    let alone = (ga.members.len() > 1).then(|| (left + cost(mask[m], bytes[m]), None));
+                    let moves = groups.iter().enumerate().filter(|&(b, gb)| b != a && gb.users & mask[m] != 0).map(
+                        |(b, gb)| {
+                            let d = left + cost(gb.users | mask[m], gb.size + bytes[m]) - cost(gb.users, gb.size);
+                            (d, Some(b))
+                        },
+                    );
+                    for (d, to) in alone.into_iter().chain(moves) {
+                        if d < 0 && best.is_none_or(|(b, ..)| d < b) {
+                            best = Some((d, a, m, to));
+                        }
+                    }
+                }
+            }
+            let Some((_, a, m, to)) = best else { break };
+            changed = true;
+            let rest: Vec<usize> = groups[a].members.iter().copied().filter(|&x| x != m).collect();
+            match to {
+                Some(b) => {
+                    let mut members = groups[b].members.clone();
+                    members.push(m);
+                    members.sort_unstable();
+                    groups[b] = of(members);
+                }
+                None => groups.push(of(vec![m])),
+            }
+            if rest.is_empty() {
+                groups.remove(a);
+            } else {
+                groups[a] = of(rest);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut named: Vec<Group> = groups.into_iter().filter(|g| g.members.len() > 1).collect();
+    // The common group: the chunks-only group needed by most split points.
+    named.sort_by_key(|g| (std::cmp::Reverse(g.users.count_ones()), g.members[0]));
+    let mut out = BTreeMap::new();
+    for g in named {
+        let members: BTreeSet<String> = g.members.iter().map(|&m| files[m].clone()).collect();
+        let name = match members.iter().find(|m| m.starts_with("split_")) {
+            Some(own) => own.clone(),
+            None if 2 * g.users.count_ones() as usize > points.len() && !out.contains_key("chunk_common.wasm") => {
+                "chunk_common.wasm".to_string()
+            }
+            None => {
+                let n = members
+                    .iter()
+                    .filter_map(|m| m.strip_prefix("chunk_")?.strip_suffix(".wasm")?.parse::<u64>().ok())
+                    .min();
+                match n {
+                    Some(n) => format!("chunk_g{n}.wasm"),
+                    None => format!("chunk_g{}", members.first().map_or("", |m| m.trim_start_matches("chunk_"))),
+                }
+            }
+        };
+        if out.insert(name.clone(), members).is_some() {
+            return Err(format!("two groups named {name}"));
+        }
+    }
+    Ok(out)
 }
 
 /// The manifest (`warpscope-manifest-<hash>.json`): every file name is the
@@ -271,6 +503,30 @@ pub fn imports_of(data: &[u8]) -> Result<Vec<Import>, String> {
         i = end;
     }
     Ok(vec![])
+}
+
+/// A module without its custom sections (names, producers, DWARF): what
+/// the grouping weighs, as the release build's wasm-opt strips them (the
+/// splitter's modules carry their name section, which outweighs a small
+/// chunk's code).
+pub fn without_custom_sections(data: &[u8]) -> Result<Vec<u8>, String> {
+    if data.get(..8) != Some(b"\0asm\x01\0\0\0") {
+        return Err("not a wasm module".into());
+    }
+    let mut out = data[..8].to_vec();
+    let mut i = 8;
+    while i < data.len() {
+        let (size, body) = leb(data, i + 1)?;
+        let end = body + size as usize;
+        if end > data.len() {
+            return Err("a section past the end".into());
+        }
+        if data[i] != 0 {
+            out.extend_from_slice(&data[i..end]);
+        }
+        i = end;
+    }
+    Ok(out)
 }
 
 /// The splitter's canary value (its loader's `~0xdead`).

@@ -4,8 +4,10 @@
 //! Takes cargo's linked module (built with `--emit-relocs`, .cargo/config.toml) and
 //! 1. cuts it at its `#[wasm_split]` points with `wasm_split_cli_support`
 //!    (a main module, one module per split point, shared chunks; the plan
-//!    comes back as data), and merges the small chunks into one (npm
-//!    binaryen's wasm-merge through a hub module, lib.rs);
+//!    comes back as data), and groups its ~360 modules into ~65 (lib.rs
+//!    `group_chunks`: fewer modules per route for few more bytes; a common
+//!    group most panels need, each route's own module kept), merging each
+//!    group with npm binaryen's wasm-merge through a hub module (lib.rs);
 //! 2. runs wasm-bindgen on the main module with `--keep-lld-exports` (the
 //!    chunks import its memory, table and globals);
 //! 3. in release builds, `wasm-opt -Oz` on every module (web/wasm-opt-all.mjs)
@@ -17,7 +19,8 @@
 //!
 //! ```text
 //! cargo run -p warpscope-split              # in trunk's hook (TRUNK_STAGING_DIR, TRUNK_PROFILE)
-//! cargo run -p warpscope-split -- --report  # also print each file's size (raw, gzip -9)
+//! cargo run -p warpscope-split -- --report  # also print each file's size (raw, gzip -9),
+//!                                           # each module's routes and group, each route's download
 //! ```
 //!
 //! (`WARPSCOPE_SPLIT_REPORT=1` in the environment does what `--report` does.)
@@ -30,13 +33,11 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 use warpscope_split::{
-    binaryen_flags, canaries, hub_module, read_pins, read_topics, routes, split_indices, Manifest, Plan, WASM_FEATURES,
+    binaryen_flags, canaries, group_chunks, hub_module, read_pins, read_topics, routes, split_indices, split_weight,
+    without_custom_sections, Manifest, Plan, MODULE_COST, WASM_FEATURES,
 };
 
 const NAME: &str = "warpscope";
-/// Chunks smaller than this (bytes, before wasm-opt; about 2 KB gzipped) are
-/// merged into one module that every split point needing any of them loads.
-const SMALL_CHUNK: u64 = 5000;
 /// The module the merged chunks import through (the loader supplies it).
 const HUB: &str = "__wasm_split_hub";
 
@@ -94,43 +95,59 @@ fn check_pins(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Merges the splitter's small chunks into one module (npm binaryen's
-/// wasm-merge). A chunk only writes its functions into the shared table and
+/// gzip -9 of `data` (the sizes the grouping weighs and the report prints).
+fn gzip_len(data: &[u8]) -> Result<u64> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(data).map_err(|e| e.to_string())?;
+    Ok(gz.finish().map_err(|e| e.to_string())?.len() as u64)
+}
+
+/// Merges `members` (files in `dir`) into `merged` with npm binaryen's
+/// wasm-merge. A module only writes its functions into the shared table and
 /// its data into the shared memory, at fixed places, so merged they do the
-/// same; the page then fetches one module instead of ~100 tiny ones, for a
-/// few KB more (the small chunks of panels it doesn't show).
-fn merge_small_chunks(root: &Path, plan: Plan, dir: &Path, debug: bool) -> Result<Plan> {
-    let mut small = BTreeSet::new();
-    for f in plan.files().into_iter().filter(|f| f.starts_with("chunk_")) {
-        let size = std::fs::metadata(dir.join(&f)).map_err(|e| format!("{f}: {e}"))?.len();
-        if size < SMALL_CHUNK {
-            small.insert(f);
-        }
-    }
-    if small.len() < 2 {
-        return Ok(plan);
-    }
-    let chunks = small.iter().map(|f| read(&dir.join(f))).collect::<Result<Vec<_>>>()?;
+/// same; each member imports the main module's memory, table and globals,
+/// which the hub module (lib.rs `hub_module`) imports once and re-exports.
+fn merge_modules(root: &Path, dir: &Path, members: &BTreeSet<String>, merged: &str, debug: bool) -> Result<()> {
+    let chunks = members.iter().map(|f| read(&dir.join(f))).collect::<Result<Vec<_>>>()?;
     let (module, hub) = hub_module(&chunks, HUB)?;
     let hub_path = dir.join("hub.wasm.tmp");
+    let out_path = dir.join("merged.wasm.tmp");
     write(&hub_path, hub)?;
-    let merged = "chunk_small.wasm";
     let mut cmd = Command::new(npm_tool(root, "wasm-merge"));
     cmd.arg(&hub_path).arg(&module);
-    for (i, f) in small.iter().enumerate() {
+    for (i, f) in members.iter().enumerate() {
         cmd.arg(dir.join(f)).arg(format!("c{i}"));
     }
-    cmd.arg("-o").arg(dir.join(merged)).args(binaryen_flags());
+    cmd.arg("-o").arg(&out_path).args(binaryen_flags());
     if debug {
         cmd.arg("-g");
     }
     run(cmd.current_dir(root))?;
-    for f in &small {
+    for f in members {
         std::fs::remove_file(dir.join(f)).map_err(|e| e.to_string())?;
     }
     std::fs::remove_file(&hub_path).map_err(|e| e.to_string())?;
-    Ok(plan.merged(&small, merged))
+    std::fs::rename(&out_path, dir.join(merged)).map_err(|e| e.to_string())
 }
+
+/// Fewer, larger modules (issue 33): the splitter writes one chunk per set
+/// of split points sharing code (~300, most under 2 KB); they and the split
+/// points' own modules are grouped by lib.rs `group_chunks` (weighing each
+/// module's gzip size against `MODULE_COST`), and each group of two or more
+/// is merged into one module. Returns the new plan and the groups.
+fn merge_groups(root: &Path, plan: Plan, dir: &Path, debug: bool) -> Result<(Plan, Groups)> {
+    let mut size = BTreeMap::new();
+    for f in plan.files() {
+        size.insert(f.clone(), gzip_len(&without_custom_sections(&read(&dir.join(&f))?)?)?);
+    }
+    let groups = group_chunks(&plan, &size, split_weight, MODULE_COST)?;
+    for (merged, members) in &groups {
+        merge_modules(root, dir, members, merged, debug)?;
+    }
+    Ok((plan.grouped(&groups), groups))
+}
+
+type Groups = BTreeMap<String, BTreeSet<String>>;
 
 /// npm's terser on the glue (its exports keep their names).
 fn terser(root: &Path, js: &str) -> Result<String> {
@@ -260,6 +277,65 @@ fn patch_index(html: &str, m: &Manifest, manifest_name: &str) -> Result<String> 
     Ok(out)
 }
 
+/// The report's tables (`--report`): every module the splitter wrote, its
+/// gzip -9 size (optimised as the build's are, in release builds), the
+/// routes needing it and the group it went to; each merged module against
+/// the sum of its parts; each route's download before and after.
+fn grouping_report(
+    unmerged: &Plan,
+    plan: &Plan,
+    groups: &Groups,
+    parts_dir: &Path,
+    staging: &Path,
+    names: &BTreeMap<String, String>,
+    route_of: impl Fn(&str) -> String,
+) -> Result<String> {
+    use std::fmt::Write as _;
+    let kb = |b: u64| format!("{:.1}", b as f64 / 1024.0);
+    let mut part_gz = BTreeMap::new();
+    for f in unmerged.files() {
+        part_gz.insert(f.clone(), gzip_len(&read(&parts_dir.join(&f))?)?);
+    }
+    let mut out_gz = BTreeMap::new();
+    for f in plan.files() {
+        out_gz.insert(f.clone(), gzip_len(&read(&staging.join(&names[&f]))?)?);
+    }
+    let group_of = |f: &str| groups.iter().find(|(_, m)| m.contains(f)).map_or(f.to_string(), |(g, _)| g.clone());
+    let mut s = String::new();
+    let _ = writeln!(s, "\nmodule\tgzip KB\tgroup\troutes (split points) needing it");
+    let mut rows: Vec<(usize, String)> = unmerged
+        .files()
+        .into_iter()
+        .map(|f| (unmerged.splits.values().filter(|v| v.contains(&f)).count(), f))
+        .collect();
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| part_gz[&b.1].cmp(&part_gz[&a.1])).then_with(|| a.1.cmp(&b.1)));
+    for (n, f) in &rows {
+        let users: Vec<String> =
+            unmerged.splits.iter().filter(|(_, v)| v.contains(f)).map(|(k, _)| route_of(k)).collect();
+        let _ = writeln!(s, "{f}\t{}\t{}\t{n}: {}", kb(part_gz[f]), group_of(f), users.join(" "));
+    }
+    let _ = writeln!(s, "\ngroup\tmodules\tparts gzip KB (sum)\tmerged gzip KB");
+    let (mut sum_parts, mut sum_merged) = (0, 0);
+    for (g, members) in groups {
+        let parts: u64 = members.iter().map(|m| part_gz[m]).sum();
+        sum_parts += parts;
+        sum_merged += out_gz[g];
+        let _ = writeln!(s, "{g}\t{}\t{}\t{}", members.len(), kb(parts), kb(out_gz[g]));
+    }
+    let _ = writeln!(s, "all merged\t\t{}\t{}", kb(sum_parts), kb(sum_merged));
+    let _ = writeln!(s, "\nroute (split point)\tmodules before\tgzip KB before\tmodules after\tgzip KB after");
+    let (mut before, mut after) = (0, 0);
+    for (split, files) in &unmerged.splits {
+        let b: u64 = files.iter().map(|f| part_gz[f]).sum();
+        let a: u64 = plan.splits[split].iter().map(|f| out_gz[f]).sum();
+        before += b;
+        after += a;
+        let _ = writeln!(s, "{}\t{}\t{}\t{}\t{}", route_of(split), files.len(), kb(b), plan.splits[split].len(), kb(a));
+    }
+    let _ = writeln!(s, "all split points\t\t{}\t\t{}", kb(before), kb(after));
+    Ok(s)
+}
+
 fn main() {
     if let Err(e) = build() {
         eprintln!("warpscope-split: {e}");
@@ -320,8 +396,7 @@ fn build() -> Result<()> {
     run(&mut cmd)?;
     times.push(("wasm-bindgen", t.elapsed().as_secs_f64()));
 
-    // 1b. Fewer, larger chunks: the splitter makes one chunk per set of split
-    // points sharing code (~300, most under 2 KB); the small ones are merged.
+    // 1b. Fewer, larger modules: the splitter's ~300 grouped and merged.
     let t = Instant::now();
     let plan = Plan::from_prefetch(&split.prefetch_map);
     for f in plan.files() {
@@ -333,7 +408,16 @@ fn build() -> Result<()> {
     for f in plan.files() {
         globals.extend(canaries(&read(&split_dir.join(&f))?)?);
     }
-    let plan = merge_small_chunks(&root, plan, &split_dir, !release)?;
+    // The report compares the merged modules with their parts, both optimised.
+    let parts_dir = work.join("parts");
+    if report {
+        std::fs::create_dir_all(&parts_dir).map_err(|e| e.to_string())?;
+        for f in plan.files() {
+            std::fs::copy(split_dir.join(&f), parts_dir.join(&f)).map_err(|e| format!("{f}: {e}"))?;
+        }
+    }
+    let unmerged = plan.clone();
+    let (plan, groups) = merge_groups(&root, plan, &split_dir, !release)?;
     times.push(("merge", t.elapsed().as_secs_f64()));
     let chunks: Vec<String> = plan.files().into_iter().collect();
     let main_wasm_path = bg_dir.join(format!("{NAME}_bg.wasm"));
@@ -343,7 +427,10 @@ fn build() -> Result<()> {
     if release {
         let t = Instant::now();
         let features = format!("--features={}", WASM_FEATURES.join(","));
-        let groups = [vec![main_wasm_path.clone()], chunks.iter().map(|c| split_dir.join(c)).collect()];
+        let mut groups = vec![vec![main_wasm_path.clone()], chunks.iter().map(|c| split_dir.join(c)).collect()];
+        if report {
+            groups.push(unmerged.files().iter().map(|c| parts_dir.join(c)).collect());
+        }
         let procs = groups
             .iter()
             .filter(|g| !g.is_empty())
@@ -435,11 +522,16 @@ fn build() -> Result<()> {
         files.extend(manifest.chunks.iter().cloned());
         for f in files {
             let data = read(&staging.join(&f))?;
-            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            gz.write_all(&data).map_err(|e| e.to_string())?;
-            let gz = gz.finish().map_err(|e| e.to_string())?;
-            eprintln!("{f}\t{}\t{}", data.len(), gz.len());
+            eprintln!("{f}\t{}\t{}", data.len(), gzip_len(&data)?);
         }
+        let route_of = |split: &str| -> String {
+            topics
+                .get(split)
+                .cloned()
+                .or_else(|| split.strip_prefix("page_").map(String::from))
+                .unwrap_or(format!("({split})"))
+        };
+        eprint!("{}", grouping_report(&unmerged, &plan, &groups, &parts_dir, &staging, &names, route_of)?);
     }
     Ok(())
 }

@@ -62,17 +62,6 @@ fn a_topic_without_a_split_point_and_an_unlisted_topic_split_point_are_refused()
     assert!(read_topics("a\tm\ttopic_a\nb\tm\ttopic_a\n").is_err(), "one split point twice");
 }
 
-#[test]
-fn merging_small_chunks_puts_the_merged_module_first_where_any_was_needed() {
-    let p = plan(&[("a", &["chunk_1", "chunk_2", "split_a"]), ("b", &["chunk_3", "split_b"]), ("c", &["split_c"])]);
-    let gone: BTreeSet<String> = ["chunk_1.wasm", "chunk_3.wasm"].map(String::from).into();
-    let m = p.merged(&gone, "chunk_small.wasm");
-    assert_eq!(m.splits["a"], ["chunk_small.wasm", "chunk_2.wasm", "split_a.wasm"]);
-    assert_eq!(m.splits["b"], ["chunk_small.wasm", "split_b.wasm"]);
-    assert_eq!(m.splits["c"], ["split_c.wasm"]);
-    assert!(!m.files().contains("chunk_1.wasm"));
-}
-
 /// A chunk-like module importing a memory, a table and a global from `from`.
 fn chunk(memory_min: u8, table_min: u8) -> Vec<u8> {
     let mut body = vec![3];
@@ -142,4 +131,160 @@ fn a_debug_chunk_s_canary_is_found_and_given_the_splitter_s_value() {
     m.extend(body);
     assert_eq!(canaries(&m).unwrap(), BTreeMap::from([("__canary_5eed".to_string(), !0xdead)]));
     assert_eq!(CANARY as u32, 0xffff2152, "~0xdead as a 32-bit integer");
+}
+
+/// What any grouping must keep: every module in one group at most, never two
+/// split points' own modules together, and every split point still getting
+/// every module it needed (through its group), each group once, its own last.
+fn check_grouping(p: &Plan, groups: &BTreeMap<String, BTreeSet<String>>) -> Plan {
+    let mut seen = BTreeSet::new();
+    for (g, members) in groups {
+        assert!(members.len() >= 2, "{g}: a group of one is no group");
+        for m in members {
+            assert!(seen.insert(m.clone()), "{m} in two groups");
+            assert!(p.files().contains(m), "{g}: {m} is not a module of the plan");
+        }
+        let own: Vec<_> = members.iter().filter(|m| m.starts_with("split_")).collect();
+        assert!(own.len() <= 1, "{g}: two split points' own modules {own:?}");
+        if let Some(own) = own.first() {
+            assert_eq!(g, *own, "a group with a split point's own module is named after it");
+        } else {
+            assert!(g.starts_with("chunk_"), "{g}");
+        }
+    }
+    let grouped = p.grouped(groups);
+    assert_eq!(grouped.splits.keys().collect::<Vec<_>>(), p.splits.keys().collect::<Vec<_>>());
+    for (split, files) in &p.splits {
+        let got = &grouped.splits[split];
+        let unique: BTreeSet<_> = got.iter().collect();
+        assert_eq!(unique.len(), got.len(), "{split}: a group twice: {got:?}");
+        for f in files {
+            let g = groups.iter().find(|(_, m)| m.contains(f)).map_or(f, |(g, _)| g);
+            assert!(got.contains(g), "{split} needs {f}, in {g}, not in {got:?}");
+        }
+        // Nothing it does not need: each group it downloads holds a module it needed.
+        for g in got {
+            let members = groups.get(g).cloned().unwrap_or_else(|| BTreeSet::from([g.clone()]));
+            assert!(members.iter().any(|m| files.contains(m)), "{split}: {g} holds nothing it needs");
+        }
+        let own = format!("split_{split}.wasm");
+        if files.contains(&own) {
+            assert_eq!(got.last(), Some(&own), "{split}: its own module last: {got:?}");
+        }
+    }
+    grouped
+}
+
+fn sizes(p: &Plan, f: impl Fn(&str) -> u64) -> BTreeMap<String, u64> {
+    p.files().into_iter().map(|m| (m.clone(), f(&m))).collect()
+}
+
+#[test]
+fn grouping_merges_what_most_split_points_share_and_keeps_a_large_pair_chunk_apart() {
+    // Five panels: two small chunks every panel needs (one common module),
+    // a large chunk two of them share (kept apart: three panels would pay 40
+    // KB for one request fewer), a small one two others share (merged: its
+    // bytes cost the rest less than the requests it saves).
+    let p = plan(&[
+        ("topic_a", &["chunk_1", "chunk_2", "chunk_3", "split_topic_a"]),
+        ("topic_b", &["chunk_1", "chunk_2", "chunk_3", "chunk_4", "split_topic_b"]),
+        ("topic_c", &["chunk_1", "chunk_2", "chunk_4", "split_topic_c"]),
+        ("topic_d", &["chunk_1", "chunk_2", "split_topic_d"]),
+        ("topic_e", &["chunk_1", "chunk_2", "split_topic_e"]),
+    ]);
+    let size = sizes(&p, |m| match m {
+        "chunk_1.wasm" | "chunk_2.wasm" => 3000,
+        "chunk_3.wasm" => 40_000,
+        "chunk_4.wasm" => 500,
+        _ => 20_000,
+    });
+    let groups = group_chunks(&p, &size, |_| 1, MODULE_COST).unwrap();
+    let grouped = check_grouping(&p, &groups);
+    // chunk_4 too: three panels pay 500 B, two save a request (4 KB) each.
+    assert_eq!(groups["chunk_common.wasm"], ["chunk_1.wasm", "chunk_2.wasm", "chunk_4.wasm"].map(String::from).into());
+    assert!(!groups.values().any(|m| m.contains("chunk_3.wasm")), "the large pair chunk stays alone: {groups:?}");
+    assert_eq!(grouped.splits["topic_a"], ["chunk_common.wasm", "chunk_3.wasm", "split_topic_a.wasm"]);
+    assert_eq!(grouped.splits["topic_d"], ["chunk_common.wasm", "split_topic_d.wasm"]);
+    // Free requests: everything a split point needs goes into as few modules as the split modules allow.
+    let free = group_chunks(&p, &size, |_| 1, 1 << 40).unwrap();
+    let grouped = check_grouping(&p, &free);
+    assert!(grouped.splits.values().all(|v| v.len() <= 3), "{grouped:?}");
+    // Costly bytes, free requests: nothing merges.
+    assert!(group_chunks(&p, &size, |_| 1, 0).unwrap().is_empty());
+}
+
+#[test]
+fn a_chunk_only_one_panel_and_the_pages_share_joins_the_panel_where_it_weighs_more() {
+    // A bank chunk (the panel's practice questions) that the panel, the
+    // lecture and practice pages need: with the panel weighed twice its
+    // request goes, and the pages pay for it.
+    let p = plan(&[
+        ("topic_systolic", &["chunk_1", "chunk_7", "split_topic_systolic"]),
+        ("page_lecture", &["chunk_1", "chunk_7", "split_page_lecture"]),
+        ("page_practice", &["chunk_1", "chunk_7", "split_page_practice"]),
+    ]);
+    let size = sizes(&p, |m| if m == "chunk_7.wasm" { 2000 } else { 9000 });
+    let groups = group_chunks(&p, &size, split_weight, MODULE_COST).unwrap();
+    let grouped = check_grouping(&p, &groups);
+    assert_eq!(grouped.splits["topic_systolic"].len(), 2, "{groups:?}");
+    assert_eq!(grouped.splits["topic_systolic"][0], "chunk_common.wasm");
+}
+
+#[test]
+fn any_grouping_keeps_every_split_point_s_modules_and_is_deterministic() {
+    // Pseudo-random plans (a fixed LCG): 12 split points, 40 chunks.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    for round in 0..20 {
+        let points: Vec<String> = (0..12).map(|i| format!("topic_{i}")).collect();
+        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+        for c in 0..40 {
+            let users = 2 + next(10) as usize;
+            for _ in 0..users {
+                let p = &points[next(12) as usize];
+                let list = map.entry(p.clone()).or_default();
+                if !list.contains(&format!("chunk_{c}")) {
+                    list.push(format!("chunk_{c}"));
+                }
+            }
+        }
+        for p in &points {
+            map.entry(p.clone()).or_default().push(format!("split_{p}"));
+        }
+        let p = Plan::from_prefetch(&map);
+        let size = sizes(&p, |m| 200 + (m.len() as u64 * 7919 + round * 104_729) % 30_000);
+        let weight = |s: &str| if s.ends_with('3') { 2 } else { 1 };
+        let groups = group_chunks(&p, &size, weight, MODULE_COST).unwrap();
+        check_grouping(&p, &groups);
+        assert_eq!(groups, group_chunks(&p, &size, weight, MODULE_COST).unwrap(), "deterministic");
+        // It never costs more than no grouping (the greedy only takes merges that pay).
+        let cost = |plan: &Plan, size: &BTreeMap<String, u64>| -> u64 {
+            plan.splits.iter().map(|(s, fs)| weight(s) * fs.iter().map(|f| size[f] + MODULE_COST).sum::<u64>()).sum()
+        };
+        let mut merged_size = size.clone();
+        for (g, members) in &groups {
+            let total = members.iter().map(|m| size[m]).sum();
+            merged_size.insert(g.clone(), total);
+        }
+        assert!(cost(&p.grouped(&groups), &merged_size) <= cost(&p, &size), "round {round}");
+    }
+}
+
+#[test]
+fn the_grouping_weighs_a_module_without_its_custom_sections() {
+    let mut m = chunk(17, 3);
+    let plain = m.clone();
+    // A name section (custom, id 0) after the import section.
+    let mut body = Vec::new();
+    wasm_name("name", &mut body);
+    body.extend([1u8; 300]);
+    m.push(0);
+    uleb(body.len() as u64, &mut m);
+    m.extend(body);
+    assert_eq!(without_custom_sections(&m).unwrap(), plain);
+    assert_eq!(without_custom_sections(&plain).unwrap(), plain);
+    assert!(without_custom_sections(&m[..m.len() - 1]).is_err(), "a truncated section");
 }
