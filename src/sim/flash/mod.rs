@@ -28,6 +28,8 @@ pub const NUMERIC_MAX_N: usize = 1024;
 /// Elements of K that [`Flash::row_trace`] keeps between calls (2 MiB: a
 /// page's largest, n = [`NUMERIC_MAX_N`] at d = [`MAX_D`]).
 const KEYS_KEPT: usize = NUMERIC_MAX_N * MAX_D;
+/// Which K [`Flash::row_trace`] keeps: (seed, n, d).
+type KeysOf = (u64, u64, usize);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pass {
@@ -453,7 +455,7 @@ impl Flash {
     pub fn row_trace(&self, i: usize, max_rows: usize, cols: usize) -> Vec<RowState> {
         thread_local! {
             /// K of the last (seed, n, d) traced.
-            static KEYS: std::cell::RefCell<Option<((u64, u64, usize), std::rc::Rc<Vec<f64>>)>> =
+            static KEYS: std::cell::RefCell<Option<(KeysOf, std::rc::Rc<Vec<f64>>)>> =
                 const { std::cell::RefCell::new(None) };
         }
         let (n, d, seed) = (self.p.n as u64, self.p.d, self.p.seed);
