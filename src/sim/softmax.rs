@@ -74,6 +74,9 @@ pub struct OnlineSoftmax {
     pub block: usize,
     /// State after 0, 1, …, B blocks.
     states: Vec<Running>,
+    /// [`OnlineSoftmax::max_abs_error`], once asked (every render's figures
+    /// ask; up to 4096 values, three passes of `exp`).
+    error: std::cell::OnceCell<f64>,
 }
 
 /// The online update: the running maximum and sum after one more block.
@@ -99,7 +102,7 @@ impl OnlineSoftmax {
             let prev = *states.last().expect("one state");
             states.push(update(prev, chunk));
         }
-        OnlineSoftmax { x, block, states }
+        OnlineSoftmax { x, block, states, error: std::cell::OnceCell::new() }
     }
     pub fn blocks(&self) -> usize {
         self.states.len() - 1
@@ -119,6 +122,9 @@ impl OnlineSoftmax {
         self.x.iter().map(|v| (v - r.m).exp() / r.l).collect()
     }
     pub fn max_abs_error(&self) -> f64 {
+        *self.error.get_or_init(|| self.measure_error())
+    }
+    fn measure_error(&self) -> f64 {
         self.probabilities().iter().zip(softmax_three_pass(&self.x)).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max)
     }
 }

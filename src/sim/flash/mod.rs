@@ -25,6 +25,11 @@ use std::ops::Range;
 pub const MAX_N: usize = 65536;
 pub const MAX_D: usize = 256;
 pub const NUMERIC_MAX_N: usize = 1024;
+/// Elements of K that [`Flash::row_trace`] keeps between calls (2 MiB: a
+/// page's largest, n = [`NUMERIC_MAX_N`] at d = [`MAX_D`]).
+const KEYS_KEPT: usize = NUMERIC_MAX_N * MAX_D;
+/// Which K [`Flash::row_trace`] keeps: (seed, n, d).
+type KeysOf = (u64, u64, usize);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pass {
@@ -448,6 +453,11 @@ impl Flash {
     /// costs O(rows · keys · d) whichever step is shown, and a page can keep
     /// it for every step inside the block.
     pub fn row_trace(&self, i: usize, max_rows: usize, cols: usize) -> Vec<RowState> {
+        thread_local! {
+            /// K of the last (seed, n, d) traced.
+            static KEYS: std::cell::RefCell<Option<(KeysOf, std::rc::Rc<Vec<f64>>)>> =
+                const { std::cell::RefCell::new(None) };
+        }
         let (n, d, seed) = (self.p.n as u64, self.p.d, self.p.seed);
         let cols = cols.min(d);
         let rows = self.shown_rows(i, max_rows);
@@ -463,7 +473,25 @@ impl Flash {
             }
             out
         };
-        let (q, k, v) = (draw(0, rows.clone(), d), draw(1, 0..keys, d), draw(2, 0..keys, cols));
+        // K whole, drawn once per (seed, n, d) and kept (up to a page's
+        // sizes): a jump to another query block (a scrub) then costs the
+        // block's dot products alone.
+        let k = if n as usize * d <= KEYS_KEPT {
+            KEYS.with(|c| {
+                let mut c = c.borrow_mut();
+                match &*c {
+                    Some((at, k)) if *at == (seed, n, d) => k.clone(),
+                    _ => {
+                        let k = std::rc::Rc::new(draw(1, 0..n as usize, d));
+                        *c = Some(((seed, n, d), k.clone()));
+                        k
+                    }
+                }
+            })
+        } else {
+            std::rc::Rc::new(draw(1, 0..keys, d))
+        };
+        let (q, v) = (draw(0, rows.clone(), d), draw(2, 0..keys, cols));
         let mut out = Vec::with_capacity(self.cols_in_row(i));
         self.replay(
             i,
@@ -471,7 +499,7 @@ impl Flash {
             Some(self.cols_in_row(i) - 1),
             (
                 Mat { data: &q, first: rows.start, cols: d },
-                Mat { data: &k, first: 0, cols: d },
+                Mat { data: &k[..], first: 0, cols: d },
                 Mat { data: &v, first: 0, cols },
             ),
             |_, st| out.push(st.clone()),

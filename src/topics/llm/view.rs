@@ -6,7 +6,7 @@ use super::train_view::{waterfall_html, WfRow};
 use crate::scene::Theme;
 use crate::sim::llm::{self, Phase};
 use crate::ui::kit::chart::CanvasBackend;
-use crate::ui::kit::chart::{mesh, LogChart, LogSeries, Look, RoofDot, RooflineChart};
+use crate::ui::kit::chart::{mesh, Legend, LogChart, LogSeries, Look, Mark, RoofDot, RooflineChart};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
@@ -299,8 +299,9 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
         .draw()
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    let mut labels = Legend::new();
     for (i, c) in SERIES_COLORS.iter().enumerate() {
-        crate::ui::kit::chart::line_series(&mut chart, series(d, i), *c, stroke, &d.labels[i])?;
+        crate::ui::kit::chart::line_series(&mut chart, series(d, i), *c, stroke, &d.labels[i], &mut labels)?;
     }
     let line = |x: f64, color: RGBColor| {
         PathElement::new(vec![(x, y0 / 2.0), (x, y1 * 2.0)], color.stroke_width((2.0 * dpr * k) as u32))
@@ -312,13 +313,10 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
     let r = (5.0 * dpr * k) as u32;
     if !d.measured.is_empty() {
         let style = SERIES_COLORS[0].stroke_width((2.0 * dpr) as u32);
-        chart
-            .draw_series(d.measured.iter().map(|&(x, y)| Circle::new((x, y), r, style)))
-            .ok()?
-            .label(d.measured_label.as_str())
-            .legend(move |(x, y)| Circle::new((x + 10, y), r, style));
+        chart.draw_series(d.measured.iter().map(|&(x, y)| Circle::new((x, y), r, style))).ok()?;
+        labels.add(&d.measured_label, Mark::Dot(r, style));
     }
-    crate::ui::kit::chart::legend(&mut chart, &look)?;
+    crate::ui::kit::chart::legend(&chart, &look, &labels)?;
     root.present().ok()
 }
 

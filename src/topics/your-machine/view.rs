@@ -416,6 +416,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
     if let Some((bw, peak)) = d.roof {
         roofs.push((bw, peak, MINE, &d.mine));
     }
+    let mut labels = crate::ui::kit::chart::Legend::new();
     for (bw, peak, color, label) in roofs {
         let ridge = peak / bw;
         crate::ui::kit::chart::line_series(
@@ -424,6 +425,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
             color,
             stroke,
             label,
+            &mut labels,
         )?;
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -486,7 +488,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
             root.draw(&Text::new(line.clone(), ((right - pad) as i32, (y0 + i as f64 * line_h) as i32), style)).ok()?;
         }
     }
-    crate::ui::kit::chart::legend(&mut chart, &look)?;
+    crate::ui::kit::chart::legend(&chart, &look, &labels)?;
     root.present().ok()
 }
 

@@ -2,7 +2,7 @@
 //! "N×" axis) of a few lines, with a vertical marker.
 
 use super::backend::CanvasBackend;
-use super::look::{legend, line_series, mesh, rgb, Look};
+use super::look::{legend, line_series, mesh, rgb, Legend, Look};
 use super::{data_table, plot_canvas, use_plot, TABLE_ROWS};
 use crate::scene::Rgba;
 use plotters::prelude::*;
@@ -53,10 +53,11 @@ fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Optio
         .draw()
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    let mut labels = Legend::new();
     for s in p.series.iter() {
-        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label)?;
+        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
     }
-    legend(&mut chart, &look)?;
+    legend(&chart, &look, &labels)?;
     root.present().ok()
 }
 
@@ -94,8 +95,9 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
         .draw()
         .ok()?;
     let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    let mut labels = Legend::new();
     for s in p.series.iter() {
-        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label)?;
+        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
     }
     chart
         .draw_series(std::iter::once(PathElement::new(
@@ -103,7 +105,7 @@ fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<(
             RGBColor(208, 48, 10).stroke_width((2.0 * dpr * k) as u32),
         )))
         .ok()?;
-    legend(&mut chart, &look)?;
+    legend(&chart, &look, &labels)?;
     root.present().ok()
 }
 

@@ -59,35 +59,91 @@ impl Look {
     }
 }
 
-/// A line series with its legend entry (a short stroke in the same style).
+/// A legend entry's mark, drawn left of its label.
+#[derive(Clone, Copy)]
+pub enum Mark {
+    /// A short stroke (20 device pixels) in a line series's colour and width.
+    Line(RGBColor, u32),
+    /// A circle of this radius and style, as a dot series draws it.
+    Dot(u32, ShapeStyle),
+}
+
+/// A chart's legend entries (label, mark), in the order their series are drawn.
+#[derive(Default)]
+pub struct Legend(Vec<(String, Mark)>);
+
+impl Legend {
+    pub fn new() -> Self {
+        Legend(Vec::new())
+    }
+    /// An entry for a series labelled `label`.
+    pub fn add(&mut self, label: &str, mark: Mark) {
+        self.0.push((label.to_string(), mark));
+    }
+}
+
+/// A line series, its entry added to `legend` (a short stroke in the same style).
 pub fn line_series<CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
     chart: &mut ChartContext<'_, CanvasBackend, CT>,
     points: Vec<(f64, f64)>,
     color: RGBColor,
     stroke: u32,
     label: &str,
+    legend: &mut Legend,
 ) -> Option<()> {
-    chart
-        .draw_series(LineSeries::new(points, color.stroke_width(stroke)))
-        .ok()?
-        .label(label)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(stroke)));
+    chart.draw_series(LineSeries::new(points, color.stroke_width(stroke))).ok()?;
+    legend.add(label, Mark::Line(color, stroke));
     Some(())
 }
 
 /// Every chart's legend: upper left, on a pale box, in the chart's type.
+///
+/// Laid out and drawn as plotters' series labels are (`configure_series_labels`
+/// at the upper left: 5 px from the plot's corner, a margin of 10, 30 for the
+/// marks, lines 1.25 font sizes apart), the same pixels, but each label sized
+/// by the chart's backend, which remembers the sizes: plotters' legend sizes
+/// its lines through the font, a `<span>` added to the page and a forced
+/// layout of the page each, twice per line.
 pub fn legend<CT: plotters::coord::CoordTranslate>(
-    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    chart: &ChartContext<'_, CanvasBackend, CT>,
     look: &Look,
+    legend: &Legend,
 ) -> Option<()> {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(look.font(12.0))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()
-        .ok()
+    let area = chart.plotting_area().strip_coord_spec();
+    let style: TextStyle = look.font(12.0).into_text_style(&area);
+    let line_h = style.font.get_size() * 1.25;
+    // Each line's top, relative to the first (as plotters rounds it).
+    let top = |i: usize| (i as f64 * line_h).round() as i32;
+    let mut sizes = Vec::with_capacity(legend.0.len());
+    let (mut w, mut h) = (0, 0);
+    for (i, (label, _)) in legend.0.iter().enumerate() {
+        let (dx, dy) = area.estimate_text_size(label, &style).ok()?;
+        w = w.max(dx as i32);
+        h = h.max(top(i) + dy as i32);
+        sizes.push(dy as i32);
+    }
+    const MARGIN: i32 = 10;
+    const MARKS: i32 = 30;
+    let (w, h) = (w + MARKS + 2 * MARGIN, h + 2 * MARGIN);
+    let (x0, y0) = (5, 5);
+    let corners = [(x0, y0), (x0 + w, y0 + h)];
+    area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled())).ok()?;
+    area.draw(&Rectangle::new(corners, ShapeStyle::from(RGBColor(200, 200, 200)))).ok()?;
+    let text_x = x0 + MARKS + MARGIN;
+    for (i, (label, _)) in legend.0.iter().enumerate() {
+        area.draw(&Text::new(label.as_str(), (text_x, y0 + MARGIN + top(i)), style.clone())).ok()?;
+    }
+    for (i, ((_, mark), dy)) in legend.0.iter().zip(sizes).enumerate() {
+        let line_top = y0 + MARGIN + top(i);
+        let (x, y) = (x0 + MARGIN, (2 * line_top + dy) / 2);
+        match *mark {
+            Mark::Line(color, stroke) => {
+                area.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(stroke))).ok()?
+            }
+            Mark::Dot(r, style) => area.draw(&Circle::new((x + 10, y), r, style)).ok()?,
+        }
+    }
+    Some(())
 }
 
 /// `chart.configure_mesh()` with the shared light grid and label fonts; the

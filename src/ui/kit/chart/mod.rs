@@ -15,7 +15,7 @@ mod series;
 pub use backend::CanvasBackend;
 pub use log::{LogChart, LogChartProps, LogSeries};
 pub(crate) use look::mesh;
-pub use look::{legend, line_series, min_font, Look, MIN_FONT, PRESENT_SCALE};
+pub use look::{legend, line_series, min_font, Legend, Look, Mark, MIN_FONT, PRESENT_SCALE};
 pub use roofline::{RoofDot, RooflineChart, RooflineProps};
 pub use series::{downsample, Band, Chart, ChartProps, SeriesChart};
 
