@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Merge the output folders of several run_train.py calls into assets/measured/.
 
-    python3 measure/train/merge.py DIR1 DIR2 [...] [--take SECTIONS=CALL --why TEXT] ...
+    python3 measure/train/merge.py DIR1 DIR2 [...] [--add DIR (alone): adds one more call to the shipped assets/measured/h200-train.json instead of merging
+from scratch (the earlier calls' folders need not exist): DIR's sections must be ones the shipped file does
+not hold yet; its rows gain "call" = DIR's basename, its provenance, method, errors and seconds are kept
+under that name; only the new sections' CSVs are written. E.g.
+
+    python3 measure/train/merge.py --add out/call6
+
+--take SECTIONS=CALL --why TEXT] ...
 
 Each DIR holds the h200-train.json that measure/train/run_train.py wrote (one device call each). The rows
 of every section are concatenated in the order of the arguments (no number is changed); each row in the
@@ -76,12 +83,52 @@ def parse_take(takes, whys, names):
     return out
 
 
+def add(d):
+    """Adds one call's new sections to the shipped merged file."""
+    p = os.path.join(OUT_DIR, "h200-train.json")
+    with open(p) as f:
+        merged = json.load(f)
+    run = load(d)
+    n = os.path.basename(os.path.normpath(d))
+    if n in merged["calls"]:
+        sys.exit(f"{n} is already one of the merged calls {merged['calls']}")
+    for k in ("schema", "gpu_code", "sizes"):
+        if run.get(k) != merged.get(k):
+            sys.exit(f"{n}: {k} differs from the merged file's; not adding")
+    new = [s for s in run.get("sections", {}) if run["sections"][s].get("rows")]
+    old = [s for s in new if s in merged["sections"]]
+    if old:
+        sys.exit(f"{n}: sections {old} are already in the merged file (merge from the call folders instead)")
+    merged["calls"].append(n)
+    for k in ("provenance", "errors", "section_seconds", "elapsed_s"):
+        merged.setdefault(k, {})[n] = run.get(k)
+    if not (isinstance(merged.get("method"), dict) and set(merged["calls"][:-1]) <= set(merged["method"])):
+        merged["method"] = {",".join(merged["calls"][:-1]): merged.get("method")}
+    merged["method"][n] = run.get("method")
+    pv = run.get("provenance", {})
+    for name in new:
+        sec = run["sections"][name]
+        merged["sections"][name] = {k: v for k, v in sec.items() if k != "rows"}
+        merged["sections"][name]["rows"] = [dict(row, call=n) for row in sec["rows"]]
+        q = write_csv(name, merged["sections"][name]["rows"], [pv.get("date_utc", "")[:10]], [pv.get("device_name", "")])
+        print("wrote", os.path.relpath(q, ROOT), len(sec["rows"]), "rows from", n)
+    with open(p + ".tmp", "w") as f:
+        json.dump(merged, f, indent=1)
+    os.replace(p + ".tmp", p)
+    print("wrote", os.path.relpath(p, ROOT), "calls", merged["calls"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--add", metavar="DIR")
+    ap.add_argument("dirs", nargs="*")
     ap.add_argument("--take", action="append", metavar="SECTIONS=CALL")
     ap.add_argument("--why", action="append", metavar="TEXT")
     a = ap.parse_args()
+    if a.add:
+        if a.dirs or a.take:
+            sys.exit("--add takes one folder and nothing else")
+        return add(a.add)
     dirs = a.dirs
     names = [os.path.basename(os.path.normpath(d)) for d in dirs]
     if len(set(names)) != len(names):

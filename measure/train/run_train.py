@@ -104,6 +104,10 @@ CSV_COLS = {
     "attn": ["impl", "causal", "batch", "d", "seq", "status", "fwd_ms", "bwd_ms", "reps", "before_bwd_bytes", "saved_bytes", "peak_bytes", "input_bytes"],
     "flash": ["impl", "dtype", "d", "seq", "status", "fwd_ms", "bwd_ms", "fwd_bwd_ms", "peak_bytes"],
     "decode": ["layout", "batch", "ctx", "layers", "us_per_layer", "us_step_attention", "kv_bytes_per_layer", "GBps", "reps"],
+    "gemm": ["precision", "size", "op", "pass", "m", "n", "k", "us", "tflops", "reps"],
+    "passes": ["size", "ctx", "part", "impl", "fwd_us", "bwd_us", "elements", "reps"],
+    "sdpa": ["size", "ctx", "dtype", "fwd_us", "bwd_us", "kernel_fwd", "kernel_bwd", "reps"],
+    "decodeg": ["layout", "graphs", "batch", "ctx", "layers", "us_per_layer", "us_step_attention", "kv_bytes_per_layer", "GBps", "reps"],
 }
 
 
@@ -769,6 +773,257 @@ def section_decode(deadline):
         free_all()
 
 
+# --------------------------------------------------------------------------- the rates alone (trainacc2)
+
+
+def cuda_us(fn, reps, warm=3):
+    """Mean microseconds of fn() over reps back-to-back calls, CUDA events (host clock on CPU)."""
+    import torch
+
+    for _ in range(warm):
+        fn()
+    sync()
+    if DEV == "cuda":
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(reps):
+            fn()
+        e.record()
+        sync()
+        return s.elapsed_time(e) * 1e3 / reps
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    return (time.perf_counter() - t0) * 1e6 / reps
+
+
+def section_gemm(deadline):
+    """The steps' Linear matmuls alone: x @ W.t() as the written model runs them, its two backward
+    products (dX = dY @ W, dW = dY^T @ X), at 4 x ctx tokens, fp32 with TF32 off and bf16."""
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    grid = [(p, size, m) for p in ("fp32", "bf16") for size in ORDER for m in (512, 1024, 2048, 4096)]
+    if DRY:
+        grid = [("fp32", "small", 64)]
+    for p, size, m in grid:
+        if time.monotonic() > deadline:
+            RESULT["sections"]["gemm"]["cut_at"] = [p, size, m]
+            break
+        d, dff, _, _ = SIZES[size]
+        if DRY:
+            d, dff = 32, 64
+        dt = torch.float32 if p == "fp32" else torch.bfloat16
+        for op, din, dout in (("qkvo", d, d), ("ffn-up", d, dff), ("ffn-down", dff, d), ("lm-head", d, VOCAB)):
+            x = torch.randn(m, din, device=DEV, dtype=dt)
+            w = torch.randn(dout, din, device=DEV, dtype=dt)
+            gy = torch.randn(m, dout, device=DEV, dtype=dt)
+            for ps, fn, (mm, nn_, kk) in (
+                ("fwd", lambda: x @ w.t(), (m, dout, din)),
+                ("dx", lambda: gy @ w, (m, din, dout)),
+                ("dw", lambda: gy.t() @ x, (dout, din, m)),
+            ):
+                flops = 2.0 * mm * nn_ * kk
+                reps = max(5, min(200, int(2e12 / flops * (60 if p == "fp32" else 600) / 50)))
+                us = cuda_us(fn, reps)
+                add_row("gemm", dict(precision=p, size=size, op=op, **{"pass": ps}, m=mm, n=nn_, k=kk, us=rnd(us),
+                                     tflops=rnd(flops / us / 1e6), reps=reps))
+            del x, w, gy
+        log("gemm", p, size, m, ROWS["gemm"][-1]["tflops"])
+        free_all()
+
+
+def section_passes(deadline):
+    """The written-out attention's parts alone on [4, H, T, T] fp32 (TF32 off), each forward and
+    its backward through autograd: the scores and @V matmuls, the scale, the causal mask
+    (ones, tril, not, masked_fill), the softmax written out and from the library."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    grid = [(size, T) for size in ORDER for T in (256, 1024)]
+    if DRY:
+        grid = [("small", 64)]
+    for size, T in grid:
+        if time.monotonic() > deadline:
+            RESULT["sections"]["passes"]["cut_at"] = [size, T]
+            break
+        d, _, _, H = SIZES[size]
+        dk = d // H
+        if DRY:
+            H, dk = 2, 16
+        B = BATCH
+        free_all()
+        q = torch.randn(B, H, T, dk, device=DEV, requires_grad=True)
+        k = torch.randn(B, H, T, dk, device=DEV, requires_grad=True)
+        s0 = torch.randn(B, H, T, T, device=DEV, requires_grad=True)
+        v = torch.randn(B, H, T, dk, device=DEV, requires_grad=True)
+
+        def scale(x):
+            return x / math.sqrt(dk)
+
+        def mask(x):
+            m = torch.ones(T, T, device=x.device, dtype=torch.bool).tril()
+            return x.masked_fill(~m, float("-inf"))
+
+        def sm_written(x):
+            x = x - x.max(dim=-1, keepdim=True).values
+            e = torch.exp(x)
+            return e / e.sum(dim=-1, keepdim=True)
+
+        masked = mask(s0.detach()).requires_grad_(True)
+        parts = [
+            ("scores", "matmul", lambda: q @ k.transpose(-2, -1)),
+            ("pv", "matmul", lambda: s0 @ v),
+            ("scale", "written", lambda: scale(s0)),
+            ("mask", "written", lambda: mask(s0)),
+            ("softmax", "written", lambda: sm_written(masked)),
+            ("softmax", "library", lambda: F.softmax(masked, dim=-1)),
+        ]
+        for part, impl, fn in parts:
+            reps = 20 if T >= 1024 else 50
+            fwd = cuda_us(fn, reps)
+            y = fn()
+            g = torch.randn_like(y)
+
+            def bwd():
+                for t in (q, k, s0, v, masked):
+                    t.grad = None
+                y.backward(g, retain_graph=True)
+
+            bus = cuda_us(bwd, reps)
+            add_row("passes", dict(size=size, ctx=T, part=part, impl=impl, fwd_us=rnd(fwd), bwd_us=rnd(bus),
+                                   elements=B * H * T * T, reps=reps))
+            del y, g
+        log("passes", size, T, [(r["part"], r["fwd_us"], r["bwd_us"]) for r in ROWS["passes"][-6:]])
+        del q, k, s0, v, masked
+        free_all()
+
+
+def kernel_names(fn):
+    """The CUDA kernels of one call, longest first (name: total us)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    sync()
+    acts = [ProfilerActivity.CUDA] if DEV == "cuda" else [ProfilerActivity.CPU]
+    with profile(activities=acts) as prof:
+        fn()
+        sync()
+    tot = {}
+    for ev in prof.events():
+        if DEV != "cuda" or "CUDA" in str(getattr(ev, "device_type", "")):
+            tot[ev.name] = tot.get(ev.name, 0.0) + float(getattr(ev, "device_time", 0.0) or getattr(ev, "cpu_time", 0.0) or 0.0)
+    return sorted(tot.items(), key=lambda kv: -kv[1])
+
+
+def short(name):
+    return "".join(c if c.isalnum() or c in "_:<>" else "_" for c in name)[:80]
+
+
+def section_sdpa(deadline):
+    """The flash step's attention core alone: F.scaled_dot_product_attention(is_causal=True) on
+    [4, H, T, d/H] laid out as the model makes them (q, k out of RoPE: contiguous; v a transposed
+    view of [4, T, d]), fp32 (TF32 off) and bf16; forward, backward; which kernel ran."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    grid = [(size, T, dt) for size in ORDER for T in (256, 1024) for dt in ("fp32", "bf16")]
+    if DRY:
+        grid = [("small", 64, "fp32")]
+    for size, T, dtn in grid:
+        if time.monotonic() > deadline:
+            RESULT["sections"]["sdpa"]["cut_at"] = [size, T, dtn]
+            break
+        d, _, _, H = SIZES[size]
+        if DRY:
+            d, H = 32, 2
+        dk, B = d // H, BATCH
+        dt = torch.float32 if dtn == "fp32" or DEV != "cuda" else torch.bfloat16
+        free_all()
+        q = torch.randn(B, H, T, dk, device=DEV, dtype=dt, requires_grad=True)
+        k = torch.randn(B, H, T, dk, device=DEV, dtype=dt, requires_grad=True)
+        v = torch.randn(B, T, d, device=DEV, dtype=dt).view(B, T, H, dk).transpose(1, 2).requires_grad_(True)
+
+        def f():
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+        reps = 20
+        fwd = cuda_us(f, reps)
+        y = f()
+        g = torch.randn_like(y)
+
+        def b():
+            q.grad = k.grad = v.grad = None
+            y.backward(g, retain_graph=True)
+
+        bus = cuda_us(b, reps)
+        kf = kernel_names(f)
+        kb = kernel_names(b)
+        RESULT["sections"]["sdpa"].setdefault("kernels", {})[f"{size} {T} {dtn}"] = {"fwd": kf[:4], "bwd": kb[:6]}
+        add_row("sdpa", dict(size=size, ctx=T, dtype=dtn, fwd_us=rnd(fwd), bwd_us=rnd(bus),
+                             kernel_fwd=short(kf[0][0]) if kf else "", kernel_bwd=short(kb[0][0]) if kb else "", reps=reps))
+        log("sdpa", size, T, dtn, rnd(fwd), rnd(bus), kf[:1], kb[:1])
+        del q, k, v, y, g
+        free_all()
+
+
+def section_decodeg(deadline):
+    """The decode section's Llama-3-8B attention (32 query heads, 8 KV heads, head dim 128, bf16),
+    batch 1, eager and captured in one CUDA graph (32 layers' SDPA calls, replayed)."""
+    import torch
+    import torch.nn.functional as F
+
+    H, KV, hd, L = 32, 8, 128, 32
+    g = H // KV
+    dtype = torch.bfloat16 if DEV == "cuda" else torch.float32
+    grid = [(1, c) for c in (1024, 4096, 8192, 32768)] + [(4, 8192)]
+    if DRY:
+        grid, L = [(1, 64)], 2
+    for b, c in grid:
+        if time.monotonic() > deadline:
+            RESULT["sections"]["decodeg"]["cut_at"] = [b, c]
+            break
+        kv_bytes = 2 * b * KV * c * hd * (2 if dtype == torch.bfloat16 else 4)
+        free_all()
+        ks = [torch.randn(b, KV, c, hd, device=DEV, dtype=dtype) for _ in range(L)]
+        vs = [torch.randn(b, KV, c, hd, device=DEV, dtype=dtype) for _ in range(L)]
+        for layout in ("gqa", "rows"):
+            if layout == "gqa":
+                qs = [torch.randn(b, H, 1, hd, device=DEV, dtype=dtype) for _ in range(L)]
+                kw = dict(enable_gqa=True)
+            else:
+                qs = [torch.randn(b, KV, g, hd, device=DEV, dtype=dtype) for _ in range(L)]
+                kw = {}
+
+            def step():
+                for i in range(L):
+                    F.scaled_dot_product_attention(qs[i], ks[i], vs[i], **kw)
+
+            for graphs in (0, 1):
+                fn = step
+                if graphs and DEV == "cuda":
+                    st = torch.cuda.Stream()
+                    st.wait_stream(torch.cuda.current_stream())
+                    with torch.cuda.stream(st):
+                        for _ in range(3):
+                            step()
+                    torch.cuda.current_stream().wait_stream(st)
+                    gr = torch.cuda.CUDAGraph()
+                    with torch.cuda.graph(gr):
+                        step()
+                    fn = gr.replay
+                reps = 20
+                us = cuda_us(fn, reps) / L
+                add_row("decodeg", dict(layout=layout, graphs=graphs, batch=b, ctx=c, layers=L, us_per_layer=rnd(us),
+                                        us_step_attention=rnd(us * L), kv_bytes_per_layer=kv_bytes,
+                                        GBps=rnd(kv_bytes / (us * 1e-6) / 1e9), reps=reps))
+                log("decodeg", layout, graphs, b, c, rnd(us), "us/layer")
+        del ks, vs, qs
+        free_all()
+
+
 def section_provenance():
     import torch
 
@@ -824,6 +1079,14 @@ def section_provenance():
         "F.scaled_dot_product_attention (PyTorch picks flash for bf16, memory-efficient for fp32).",
         "decode": "one SDPA call a layer, 32 layers each with its own KV cache (no L2 reuse); CUDA events around 20 "
         "back-to-back steps; gqa = [B,32,1,128] queries with enable_gqa over [B,8,T,128]; rows = [B,8,4,128] queries.",
+        "gemm": "trainacc2: x @ W.t() (fwd), dY @ W (dx), dY^T @ X (dw) at m = 4 x ctx tokens, 2-D operands, fp32 with "
+        "TF32 off and bf16; mean of reps back-to-back calls between CUDA events after 3 warm-up calls.",
+        "passes": "trainacc2: the written-out attention's parts on [4, H, T, T] fp32 alone; fwd = mean of reps calls (CUDA "
+        "events), bwd = mean of reps autograd backwards of that part alone (retain_graph).",
+        "sdpa": "trainacc2: F.scaled_dot_product_attention(is_causal=True) on [4, H, T, d/H], q and k contiguous, v a "
+        "transposed view of [4, T, d] (as the model makes them); kernels by torch.profiler (longest first, in the JSON).",
+        "decodeg": "trainacc2: the decode section's attention at batch 1 (and 4 at 8192), eager (graphs 0) and captured "
+        "in one torch.cuda.CUDAGraph of 32 layers' calls and replayed (graphs 1); CUDA events around 20 steps.",
         "weights": "random (normal, std 0.02 or Xavier), fp32 parameters; tokens random with a seeded generator.",
     }
     save()
@@ -844,7 +1107,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     # Earlier partial results in DIR are kept and extended (two calls may fill one DIR).
     section_provenance()
-    plan = [("steps", 0.72), ("attn", 0.1), ("flash", 0.1), ("decode", 0.05)]
+    plan = [("steps", 0.72), ("attn", 0.1), ("flash", 0.1), ("decode", 0.05),
+            ("gemm", 0.2), ("passes", 0.2), ("sdpa", 0.2), ("decodeg", 0.1)]
     for name, share in plan:
         if a.only and name not in a.only:
             continue

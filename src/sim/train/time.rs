@@ -304,11 +304,33 @@ fn prec_index(p: Precision) -> usize {
 /// Wave and tile quantization of a matmul on `sms` SMs (128 × 128 tiles, or
 /// shorter for skinny products): ≥ 1.
 pub fn waves_factor(m: u64, n: u64, k: u64, sms: u64) -> f64 {
+    waves_factor_tiled(m, n, k, sms, 128)
+}
+
+/// The output tile a matmul's kernels use at a precision: the tensor-core
+/// kernels (TF32, bf16) 128 × 128; true fp32 runs cuBLAS's CUDA-core SGEMM,
+/// whose tiles are 64 × 64 (its FMA loop has no tensor-core fragment to fill,
+/// and the smaller tile keeps the grid filling the SMs: at context 128, 512
+/// rows by the small model's 768 columns are 48 tiles of 128 × 128 for 132
+/// SMs, but 96 of 64 × 64). With 128 × 128 tiles the fit read the idle SMs
+/// of the short contexts into a fast rate (90 % of the CUDA cores' peak) that
+/// the long ones, whose grids fill the GPU, then outran.
+pub fn mm_tile(p: Precision) -> u64 {
+    if p == Precision::Fp32 {
+        64
+    } else {
+        128
+    }
+}
+
+/// [`waves_factor`] with `tile` × `tile` output tiles (rows shorter for
+/// skinny products).
+pub fn waves_factor_tiled(m: u64, n: u64, k: u64, sms: u64, tile: u64) -> f64 {
     if sms == 0 {
         return 1.0;
     }
-    let tm = m.max(1).next_power_of_two().clamp(16, 128);
-    let w = Waves { m: m.max(1), n: n.max(1), k: k.max(1), tm, tn: 128, sms };
+    let tm = m.max(1).next_power_of_two().clamp(16, tile);
+    let w = Waves { m: m.max(1), n: n.max(1), k: k.max(1), tm, tn: tile, sms };
     1.0 / (w.sm_utilization() * w.tile_efficiency()).max(1e-9)
 }
 
@@ -324,7 +346,8 @@ pub fn kernel_time(k: &Kernel, c: &Config, g: &Gpu, r: &Rates, on: On) -> f64 {
     };
     let compute = match k.class {
         Class::Matmul { m, n, k: kk } => {
-            let eff = if rates { r.mm[prec_index(c.precision)] / waves_factor(m, n, kk, g.sms as u64) } else { 1.0 };
+            let wf = waves_factor_tiled(m, n, kk, g.sms as u64, mm_tile(c.precision));
+            let eff = if rates { r.mm[prec_index(c.precision)] / wf } else { 1.0 };
             k.flops / (mm_peak(g, c.precision) * eff)
         }
         Class::Fused { copies, seq, d, causal } => {
