@@ -34,8 +34,11 @@ fn main() -> std::io::Result<()> {
         [cmd, flag] if cmd == "train-accuracy" && flag == "--points" => {
             print!("{}", warpscope::sim::train::measured::points_text())
         }
+        [cmd] if cmd == "train-fit" => {
+            print!("{}", warpscope::sim::train::measured::fitted_source(&warpscope::sim::train::measured::Fit::fresh()))
+        }
         _ => {
-            eprintln!("usage: warpscope [strings <dir> | train-accuracy [--points]]");
+            eprintln!("usage: warpscope [strings <dir> | train-accuracy [--points] | train-fit]");
             std::process::exit(2);
         }
     }

@@ -17,6 +17,7 @@
 //!   constants fitted to part of them, and the accuracy on the rest.
 
 pub mod attention;
+pub mod fitted;
 pub mod ledger;
 pub mod measured;
 pub mod memory;

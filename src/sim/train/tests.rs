@@ -185,3 +185,13 @@ fn the_fused_kernels_blocks_follow_the_causal_diagonal() {
     let big = t(131072) / t(65536);
     assert!(big > 3.5 && big < 4.2, "{big}");
 }
+
+/// The constants the browser uses are the fit to the shipped data, computed
+/// ahead (`fitted.rs`), not on the training lens's first render.
+#[test]
+fn fitted_rs_is_a_fresh_fit_to_the_shipped_data() {
+    let fresh = super::measured::Fit::fresh();
+    let regenerate = "regenerate: cargo run --bin warpscope -- train-fit > src/sim/train/fitted.rs";
+    assert_eq!(&fresh, super::measured::Fit::shipped(), "{regenerate}");
+    assert_eq!(super::measured::fitted_source(&fresh), include_str!("fitted.rs"), "{regenerate}");
+}
