@@ -103,7 +103,14 @@ describe('the lecture, presented', () => {
       // Past the last view nothing moves; PageUp from a player's start goes back.
       await page.waitForTimeout(300);
       assert.equal(await page.locator('[data-metric="deck-view"]').getAttribute('data-value'), String(views.length));
-      if (await page.locator('[data-testid=player]').count()) await page.keyboard.press('Home');
+      if (await page.locator('[data-testid=player]').count()) {
+        await page.keyboard.press('Home');
+        // PageUp goes back a view only from the player's start: wait for Home to land.
+        await page.waitForFunction(() => {
+          const s = document.querySelector('[data-testid=player-scrub]');
+          return s && s.value === s.min;
+        });
+      }
       await page.keyboard.press('PageUp');
       await page.locator(`[data-metric="deck-view"][data-value="${views.length - 1}"]`).waitFor();
       assert.deepEqual(failures, []);
