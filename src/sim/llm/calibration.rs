@@ -18,6 +18,9 @@ pub(super) const HOST_CSV: &str = include_str!("../../../assets/measured/h200-ll
 /// Decode attention per layer, one SDPA over all query heads against the
 /// per-head layout (`measure/train/run_train.py`, section decode).
 pub const TRAIN_DECODE_CSV: &str = include_str!("../../../assets/measured/h200-train-decode.csv");
+/// The same decode attention at batch 1 (and 4), eager and captured in one
+/// CUDA graph of 32 layers' calls (`run_train.py --only decodeg`).
+pub const TRAIN_DECODEG_CSV: &str = include_str!("../../../assets/measured/h200-train-decodeg.csv");
 #[cfg(test)]
 pub(super) const KERNELS_CSV: &str = include_str!("../../../assets/measured/h200-llm-kernels.csv");
 
@@ -43,8 +46,9 @@ pub struct Calibration {
     /// Decode attention families: (hd, group, kvheads) → [(batch, [(kv, seconds)])].
     pub sdpa_decode: Vec<((u64, u64, u64), Curves<f64>)>,
     /// An engine's split-KV decode kernel (one SDPA over all query heads,
-    /// `enable_gqa`, `h200-train-decode.csv`'s gqa rows): its latency (s)
-    /// and the fraction of HBM it streams the KV cache at.
+    /// `enable_gqa`, `h200-train-decodeg.csv`'s gqa rows captured in a CUDA
+    /// graph, as an engine runs them): its latency (s) and the fraction of
+    /// HBM it streams the KV cache at.
     pub decode_engine: (f64, f64),
     /// Prefill attention families: (hd, group, heads) → [(batch, [(log₂ seq, time ÷ roofline)])].
     pub sdpa_prefill: Vec<((u64, u64, u64), Curves<f64>)>,
@@ -300,7 +304,7 @@ impl Calibration {
             peak_tflops: peak,
             gemm: shapes,
             sdpa_decode,
-            decode_engine: decode_engine(&Table::parse(TRAIN_DECODE_CSV)),
+            decode_engine: decode_engine(&Table::parse(TRAIN_DECODEG_CSV)),
             sdpa_prefill: pre,
             elementwise,
             host_per_kernel: per_kernel(&tiny, "eager"),
@@ -442,15 +446,19 @@ fn slot<K: PartialEq, V: Default>(list: &mut Vec<(K, V)>, key: K) -> &mut V {
 }
 
 /// Fits (latency, HBM fraction) of the engine's decode kernel to the gqa
-/// rows of the decode-attention file: t = √(latency² + (bytes ÷ (HBM ×
+/// rows of the decode-attention file replayed from a CUDA graph (`graphs`
+/// 1, where the file has that column): t = √(latency² + (bytes ÷ (HBM ×
 /// fraction))²), by a search on the squared log error. Falls back to
-/// (20 µs, 0.9) on an empty file.
+/// (20 µs, 0.9) on an empty file. The eager rows (`h200-train-decode.csv`)
+/// time Python's call of SDPA (20 µs a layer flat up to 8,192 tokens at
+/// batch 1), which the step's host effect already counts.
 pub fn decode_engine(t: &Table) -> (f64, f64) {
     let hbm = h200().hbm_tbps * 1e12;
     let pts: Vec<(f64, f64)> = t
         .rows
         .iter()
         .filter(|r| t.text(r, "layout") == Some("gqa"))
+        .filter(|r| t.col("graphs").is_none() || t.num(r, "graphs") == Some(1.0))
         .filter_map(|r| Some((t.num(r, "kv_bytes_per_layer")?, t.num(r, "us_per_layer")? * 1e-6)))
         .filter(|&(b, us)| b > 0.0 && us > 0.0)
         .collect();

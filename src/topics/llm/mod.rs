@@ -498,7 +498,7 @@ mod tests {
         assert!(effects(&per_head).has("per-head"));
         let slow = metrics(&per_head)[0].value;
         assert!(slow > engine + 1.5, "{slow} {engine}");
-        // (8.7 ms with the per-head kernel, the held-out check's miss; 6.2 with the engine's.)
+        // (8.7 ms with the per-head kernel, the held-out check's miss; 6.0 with the engine's.)
         // The engine's attention is about the KV cache at the measured rate:
         // 32 layers × 2 × 8 heads × 128 × 8,193 × 2 B = 1.07 GB.
         let (floor, frac) = llm::Calibration::shipped().decode_engine;
@@ -523,9 +523,11 @@ mod tests {
         let s = batch_sweep(&v);
         assert_eq!(s.first().map(|p| p.0), Some(1.0));
         assert_eq!(s.last().map(|p| p.0), Some(1024.0));
-        // Tokens/s grows with batch; the step grows too.
+        // Tokens/s grows with batch; the step grows too. (At 4,096 tokens the
+        // KV cache caps it: batch 1,024 streams 128 times batch 1's weights
+        // in KV, so ~30×, not 1,024×.)
         assert!(s.windows(2).all(|w| w[1].3 >= w[0].3 * 0.95), "{s:?}");
-        assert!(s.last().unwrap().1 > 2.0 * s[0].1 && s.last().unwrap().3 > 40.0 * s[0].3, "{s:?}");
+        assert!(s.last().unwrap().1 > 2.0 * s[0].1 && s.last().unwrap().3 > 25.0 * s[0].3, "{s:?}");
         // The knee: the batch whose gate/up intensity reaches the H200's ridge (206 FLOP/B).
         let k = knee(&v).expect("a knee");
         let ridge = 989.5 / 4.8;
