@@ -194,8 +194,13 @@ pub fn kernels(c: &Config) -> Vec<Kernel> {
             // exp, sum, divide (8 passes); one kernel from the library (whose
             // output autocast keeps in fp32, then casts to bf16 for @V).
             k.chain("mask", Class::Scores, 5.0 * l, 4.0 * l * t2 * e + mask_bytes, 0.0, 1.0, rc);
+            // Written out under autocast, exp and sum are on its fp32 list:
+            // max (2 B), subtract (2 + 2), exp (2 + 4), sum (4), divide in
+            // fp32 (4 + 4), then @V casts the fp32 probabilities to bf16
+            // (4 + 2): 30 B an element, not eight bf16 passes' 16.
             let (sl, sb) = match (written, autocast) {
-                (true, _) => (5.0, 8.0 * t2 * e),
+                (true, false) => (5.0, 8.0 * t2 * e),
+                (true, true) => (6.0, 30.0 * t2),
                 (false, false) => (1.0, 2.0 * t2 * 4.0),
                 (false, true) => (2.0, t2 * (2.0 + 4.0) + t2 * (4.0 + 2.0)),
             };
