@@ -105,6 +105,7 @@ CSV_COLS = {
     "flash": ["impl", "dtype", "d", "seq", "status", "fwd_ms", "bwd_ms", "fwd_bwd_ms", "peak_bytes"],
     "decode": ["layout", "batch", "ctx", "layers", "us_per_layer", "us_step_attention", "kv_bytes_per_layer", "GBps", "reps"],
     "gemm": ["precision", "size", "op", "pass", "m", "n", "k", "us", "tflops", "reps"],
+    "gemmtf32": ["precision", "size", "op", "pass", "m", "n", "k", "us", "tflops", "reps"],
     "passes": ["size", "ctx", "part", "impl", "fwd_us", "bwd_us", "elements", "reps"],
     "sdpa": ["size", "ctx", "dtype", "fwd_us", "bwd_us", "kernel_fwd", "kernel_bwd", "reps"],
     "decodeg": ["layout", "graphs", "batch", "ctx", "layers", "us_per_layer", "us_step_attention", "kv_bytes_per_layer", "GBps", "reps"],
@@ -797,24 +798,25 @@ def cuda_us(fn, reps, warm=3):
     return (time.perf_counter() - t0) * 1e6 / reps
 
 
-def section_gemm(deadline):
+def section_gemm(deadline, precisions=("fp32", "bf16"), name="gemm"):
     """The steps' Linear matmuls alone: x @ W.t() as the written model runs them, its two backward
-    products (dX = dY @ W, dW = dY^T @ X), at 4 x ctx tokens, fp32 with TF32 off and bf16."""
+    products (dX = dY @ W, dW = dY^T @ X), at 4 x ctx tokens, fp32 with TF32 off and bf16 (and, as
+    section gemmtf32, fp32 operands with TF32 on)."""
     import torch
 
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    grid = [(p, size, m) for p in ("fp32", "bf16") for size in ORDER for m in (512, 1024, 2048, 4096)]
+    torch.backends.cuda.matmul.allow_tf32 = "tf32" in precisions
+    torch.backends.cudnn.allow_tf32 = "tf32" in precisions
+    grid = [(p, size, m) for p in precisions for size in ORDER for m in (512, 1024, 2048, 4096)]
     if DRY:
-        grid = [("fp32", "small", 64)]
+        grid = [(precisions[0], "small", 64)]
     for p, size, m in grid:
         if time.monotonic() > deadline:
-            RESULT["sections"]["gemm"]["cut_at"] = [p, size, m]
+            RESULT["sections"][name]["cut_at"] = [p, size, m]
             break
         d, dff, _, _ = SIZES[size]
         if DRY:
             d, dff = 32, 64
-        dt = torch.float32 if p == "fp32" else torch.bfloat16
+        dt = torch.bfloat16 if p == "bf16" else torch.float32
         for op, din, dout in (("qkvo", d, d), ("ffn-up", d, dff), ("ffn-down", dff, d), ("lm-head", d, VOCAB)):
             x = torch.randn(m, din, device=DEV, dtype=dt)
             w = torch.randn(dout, din, device=DEV, dtype=dt)
@@ -825,13 +827,20 @@ def section_gemm(deadline):
                 ("dw", lambda: gy.t() @ x, (dout, din, m)),
             ):
                 flops = 2.0 * mm * nn_ * kk
-                reps = max(5, min(200, int(2e12 / flops * (60 if p == "fp32" else 600) / 50)))
+                reps = max(5, min(200, int(2e12 / flops * (600 if p == "bf16" else 60) / 50)))
                 us = cuda_us(fn, reps)
-                add_row("gemm", dict(precision=p, size=size, op=op, **{"pass": ps}, m=mm, n=nn_, k=kk, us=rnd(us),
+                add_row(name, dict(precision=p, size=size, op=op, **{"pass": ps}, m=mm, n=nn_, k=kk, us=rnd(us),
                                      tflops=rnd(flops / us / 1e6), reps=reps))
             del x, w, gy
-        log("gemm", p, size, m, ROWS["gemm"][-1]["tflops"])
+        log(name, p, size, m, ROWS[name][-1]["tflops"])
         free_all()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+def section_gemmtf32(deadline):
+    """Section gemm's products with fp32 operands and TF32 on (the steps' precision=tf32)."""
+    section_gemm(deadline, ("tf32",), "gemmtf32")
 
 
 def section_passes(deadline):
@@ -1081,6 +1090,7 @@ def section_provenance():
         "back-to-back steps; gqa = [B,32,1,128] queries with enable_gqa over [B,8,T,128]; rows = [B,8,4,128] queries.",
         "gemm": "trainacc2: x @ W.t() (fwd), dY @ W (dx), dY^T @ X (dw) at m = 4 x ctx tokens, 2-D operands, fp32 with "
         "TF32 off and bf16; mean of reps back-to-back calls between CUDA events after 3 warm-up calls.",
+        "gemmtf32": "as gemm, fp32 operands with torch.backends.cuda.matmul.allow_tf32 = True (TF32 tensor cores).",
         "passes": "trainacc2: the written-out attention's parts on [4, H, T, T] fp32 alone; fwd = mean of reps calls (CUDA "
         "events), bwd = mean of reps autograd backwards of that part alone (retain_graph).",
         "sdpa": "trainacc2: F.scaled_dot_product_attention(is_causal=True) on [4, H, T, d/H], q and k contiguous, v a "
@@ -1108,7 +1118,7 @@ def main():
     # Earlier partial results in DIR are kept and extended (two calls may fill one DIR).
     section_provenance()
     plan = [("steps", 0.72), ("attn", 0.1), ("flash", 0.1), ("decode", 0.05),
-            ("gemm", 0.2), ("passes", 0.2), ("sdpa", 0.2), ("decodeg", 0.1)]
+            ("gemm", 0.2), ("passes", 0.2), ("sdpa", 0.2), ("decodeg", 0.1), ("gemmtf32", 0.1)]
     for name, share in plan:
         if a.only and name not in a.only:
             continue

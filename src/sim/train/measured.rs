@@ -21,6 +21,8 @@ pub const FLASH_CSV: &str = include_str!("../../../assets/measured/h200-train-fl
 /// The steps' Linear matmuls alone (forward, dX, dW; fp32 with TF32 off and
 /// bf16): never fitted, a check of the matmul rates and tiles.
 pub const GEMM_CSV: &str = include_str!("../../../assets/measured/h200-train-gemm.csv");
+/// The same products with fp32 operands and TF32 on (`run_train.py --only gemmtf32`).
+pub const GEMM_TF32_CSV: &str = include_str!("../../../assets/measured/h200-train-gemmtf32.csv");
 /// Students' published H100 results (cited in `assets/reference/students-h100.csv`):
 /// a check, never fitted.
 pub const STUDENTS_CSV: &str = include_str!("../../../assets/reference/students-h100-numbers.csv");
@@ -244,15 +246,16 @@ impl Product {
 pub fn products() -> &'static [Product] {
     static S: OnceLock<Vec<Product>> = OnceLock::new();
     S.get_or_init(|| {
-        let t = Table::parse(GEMM_CSV);
-        let fastest = t.rows.iter().filter_map(|row| t.num(row, "us")).fold(f64::MAX, f64::min);
-        t.rows
-            .iter()
-            .filter(|row| t.num(row, "us").is_some_and(|us| us >= 2.5 * fastest))
-            .map(|row| {
+        let files = [Table::parse(GEMM_CSV), Table::parse(GEMM_TF32_CSV)];
+        let fastest =
+            files.iter().flat_map(|t| t.rows.iter().filter_map(|row| t.num(row, "us"))).fold(f64::MAX, f64::min);
+        let rows = files.iter().flat_map(|t| t.rows.iter().map(move |row| (t, row)));
+        rows.filter(|(t, row)| t.num(row, "us").is_some_and(|us| us >= 2.5 * fastest))
+            .map(|(t, row)| {
                 let num = |k: &str| t.num(row, k).unwrap_or(0.0);
                 let precision = match t.text(row, "precision") {
                     Some("bf16") => Precision::Bf16,
+                    Some("tf32") => Precision::Tf32,
                     _ => Precision::Fp32,
                 };
                 let (m, n, k) = (num("m") as u64, num("n") as u64, num("k") as u64);
@@ -586,7 +589,11 @@ pub fn accuracy_points() -> Vec<Point> {
     // as its own kernel (the step's ledger counts a backward as twice its
     // forward's shape).
     for p in products().iter().filter(|p| p.held_out()) {
-        let check = if p.precision == Precision::Bf16 { "matmul-bf16" } else { "matmul-fp32" };
+        let check = match p.precision {
+            Precision::Bf16 => "matmul-bf16",
+            Precision::Tf32 => "matmul-tf32",
+            Precision::Fp32 => "matmul-fp32",
+        };
         out.push(point(check, p.label.clone(), p.predict(g, r), p.us, p.us));
     }
     // Students' H100 numbers at batch 4, context 512, true fp32 and bf16
@@ -608,7 +615,7 @@ pub fn accuracy_points() -> Vec<Point> {
 }
 
 /// The checks, in the table's order, with the issue's bounds (median, worst).
-pub const CHECKS: [(&str, (f64, f64)); 10] = [
+pub const CHECKS: [(&str, (f64, f64)); 11] = [
     ("gpu-step", (0.10, 0.25)),
     ("gpu-forward", (0.10, 0.25)),
     ("host-bound-step", (f64::NAN, f64::NAN)),
@@ -618,6 +625,7 @@ pub const CHECKS: [(&str, (f64, f64)); 10] = [
     ("flash-bench", (0.20, 0.40)),
     ("students-h100", (0.15, 0.30)),
     ("matmul-fp32", (f64::NAN, f64::NAN)),
+    ("matmul-tf32", (f64::NAN, f64::NAN)),
     ("matmul-bf16", (f64::NAN, f64::NAN)),
 ];
 
