@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Warpscope training lens: CS336 assignment 2's benchmarks of the assignment-1 Transformer, on one GPU.
 
-    python3 measure/train/run_train.py --out DIR [--only steps attn flash decode] [--grid core|extra|all]
+    python3 measure/train/run_train.py --out DIR [--only steps attn flash decode gemm passes sdpa decodeg gemmtf32]
+                                       [--grid core|extra|all]
                                        [--time-limit SECONDS] [--dry-run]
 
 The model is written here from the assignment's description (no course code): token embedding;
@@ -40,9 +41,14 @@ Sections:
   decode  decode attention of Llama-3-8B's shape (32 query heads, 8 KV heads, head dim 128, bf16):
           one SDPA over all query heads with enable_gqa, against the g query heads of a KV head as g
           rows of one SDPA over B x 8 KV heads; 32 layers' distinct KV caches in turn (no L2 reuse)
+  gemm    the Linear layers' three products alone (x @ W.t(), dY @ W, dY^T @ X), every size, 4 x 128..1024
+          tokens, fp32 (TF32 off) and bf16; gemmtf32 the same with TF32 on
+  passes  the written-out attention's parts alone on [4, H, T, T] fp32: matmuls, scale, mask, softmax
+  sdpa    F.scaled_dot_product_attention as the flash step calls it, fp32 and bf16, the kernel it picked
+  decodeg the decode section's attention at batch 1 (and 4), eager and replayed from one CUDA graph
 
 Writes into DIR (rewritten after every point): h200-train.json (provenance, method, every row) and
-h200-train-{steps,attn,flash,decode}.csv. Out-of-memory is recorded (status=oom), never fatal.
+h200-train-<section>.csv. Out-of-memory is recorded (status=oom), never fatal.
 """
 import argparse
 import datetime
