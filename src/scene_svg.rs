@@ -42,7 +42,17 @@ fn num(v: f64) -> String {
 
 /// `text` for SVG text and double-quoted attribute values.
 pub fn esc(text: &str) -> String {
-    crate::prerender::esc(text)
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// `#rrggbb` and, when not opaque, the `<attr>-opacity` attribute.

@@ -343,7 +343,7 @@ const md = [
     return `| \`${r.entry}\` | ${r.paintIs} | **${ms(r.median)}** | ${r.runs.map(ms).join(', ')} | ${ms(r.goal)} | ${ms(r.appMedian)} | ${r.appRuns.map(ms).join(', ')} | ${ms(b.mainWasmEnd)} | ${ms(b.lastFileEnd)} | ${kb(b.bytes)} | ${b.requests} (${b.wasmRequests}) | ${b.chain} | ${ms(b.mainInstantiated)} | ${ms(b.compileAfterLastByte)} | ${b.chunkInstantiations} (${ms(b.chunkInstantiateTotal)} in all) | ${ms(b.renderFromMain)} / ${ms(b.renderFromLastFile)} |`;
   }),
   '',
-  'On the wire, requests and chain count what was requested before the app rendered; the static start page paints from index.html, its stylesheets and web/pre.js alone; a panel\'s static snapshot from those and its snapshot file (snap/<route>.<lang>.<narrow|wide>.<build>.html, fetched by web/pre.js).',
+  'On the wire, requests and chain count what was requested before the app rendered; the static start page paints from index.html, its stylesheets and web/pre.js alone; a panel\'s static snapshot from those and its snapshot file (snap/<route>.<lang>.<narrow|wide>-<build>.html, fetched by web/pre.js).',
   '',
   `The deepest requests (chain): ${results.map((r) => `\`${r.entry}\` ${r.breakdown.deepest.join(', ')}`).join('; ')}. Protocol: ${results[0]?.breakdown.protocol}.`,
   '',

@@ -22,12 +22,15 @@
   let shown = null;
   const fetched = new Set();
   const snap = (route, lang) => {
+    // A page the service worker serves has the app in its cache (it starts in
+    // a moment, and offline there is no snapshot to fetch): none there.
+    if (navigator.serviceWorker?.controller) return;
     const want = `${route} ${lang}`;
     if (shown === want) { root.dataset.route = 'snap'; return; }
     if (fetched.has(want) || shown) return;
     fetched.add(want);
     const wide = matchMedia('(min-width: 900px)').matches ? 'wide' : 'narrow';
-    fetch(`./snap/${route}.${lang}.${wide}.${build}.html`)
+    fetch(`./snap/${route}.${lang}.${wide}-${build}.html`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
       .then((html) => {
         const put = () => {

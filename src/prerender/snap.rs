@@ -13,10 +13,10 @@
 //! so a deploy never serves a snapshot of another build.
 
 use super::{esc, html_lang, section_line, site_header};
-use crate::i18n::{exact_value, format_metric, has, topic_key, tr, Lang};
+use crate::i18n::{exact_value, format_metric, has, topic_key, tr, trf, Lang};
 use crate::scene_svg::svg;
 use crate::sim::Metric;
-use crate::topic::snapshot::{Snapshot, Stage, View};
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::TopicMeta;
 
 /// The screen classes a snapshot is written for, as `(name, drawing width)`:
@@ -32,9 +32,13 @@ pub const WIDTHS: [(&str, f64); 2] = [("narrow", 351.0), ("wide", 816.0)];
 pub const DIR: &str = "snap";
 
 /// The file of `route` in `lang` for a screen `class` of build `build`
-/// (relative to the site's root): `snap/<route>.<lang>.<class>.<build>.html`.
+/// (relative to the site's root): `snap/<route>.<lang>.<class>-<build>.html`.
+/// The build as a `-<hex>` suffix, as trunk's hashed names: the service
+/// worker (web/sw.js) serves such a file from its cache first and drops it
+/// when a new index.html no longer names it, so snapshots of old builds never
+/// pile up in the cache (they are not precached: see ARCHITECTURE.md).
 pub fn file_name(route: &str, lang: Lang, class: &str, build: &str) -> String {
-    format!("{DIR}/{route}.{}.{class}.{build}.html", lang.code())
+    format!("{DIR}/{route}.{}.{class}-{build}.html", lang.code())
 }
 
 /// The key figures as the app's `readouts` renders them: a `data-metric`
@@ -82,6 +86,29 @@ pub fn readouts(lang: Lang, topic: &str, figures: &[Metric], pending: &(Vec<&'st
     h
 }
 
+/// What the panel shows right above the drawing (as the app's
+/// `chart_title` and systolic's phase chips).
+fn above(view: &View) -> String {
+    match &view.above {
+        Above::Nothing => String::new(),
+        Above::Title(t) => format!(r#"<h2 class="chart-title">{}</h2>"#, esc(t)),
+        Above::Chips(chips) => {
+            let mut h = String::from(r#"<div class="phase-row">"#);
+            for (text, tint, active) in chips {
+                h.push_str(&format!(
+                    r#"<span class="phase-chip{}"{} style="--tint:{}">{}</span>"#,
+                    if *active { " active" } else { "" },
+                    if *active { r#" aria-current="step""# } else { "" },
+                    esc(tint),
+                    esc(text)
+                ));
+            }
+            h.push_str("</div>");
+            h
+        }
+    }
+}
+
 /// The stage's drawing: the scene as SVG in the canvas's place, or a
 /// chart's title and an empty frame of its size.
 fn stage(view: &View) -> (String, Vec<String>) {
@@ -102,13 +129,50 @@ fn stage(view: &View) -> (String, Vec<String>) {
 
 /// A topic's snapshot page in `lang`: the app's shell (site header and
 /// footer) around the panel's frame (header with section, title, the
-/// controls button and summary) and its stage (the drawing, the key
-/// figures); with what the SVG left out (see [`crate::scene_svg::Svg`]).
-pub fn page(lang: Lang, meta: &TopicMeta, view: &View) -> (String, Vec<String>) {
+/// controls button, the tools and summary; on a `wide` screen the open
+/// controls drawer's box) and its stage (what is above the drawing, the
+/// drawing, the key figures); with what the SVG left out (see
+/// [`crate::scene_svg::Svg`]).
+/// The panel's row of tools as a first visit sees them (src/ui/kit/tools.rs:
+/// "+ Deck", the deck of 0 views, "Embed", the neighbours in lecture order;
+/// on a phone the practice toggle), the links carrying `lang=`.
+fn tools(lang: Lang, meta: &TopicMeta, topics: &[&TopicMeta], q: &str) -> String {
+    let t = |key: &str| esc(&tr(lang, key));
+    let i = topics.iter().position(|m| m.id == meta.id).unwrap_or(0);
+    let link = |other: Option<&&TopicMeta>, rel: &str, arrow: &str| match other {
+        Some(m) => format!(
+            r##"<a class="neighbour {rel}" href="#/{}?{q}"><span aria-hidden="true">{arrow}</span><span class="sr-only">{}</span></a>"##,
+            m.id,
+            esc(&trf(lang, &format!("frame.{rel}"), &[("title", &tr(lang, &format!("topic.{}.title", m.id)))]))
+        ),
+        None => String::new(),
+    };
+    format!(
+        r##"<button class="tool" title="{}">{}</button><a class="tool deck-open" href="#/deck?{q}"><span title="{}">{}</span></a><button class="tool" title="{}" aria-expanded="false">{}</button><nav class="neighbours" aria-label="{}">{}<span class="neighbour-pos">{}/{}</span>{}</nav>"##,
+        t("frame.deck-add.title"),
+        t("frame.deck-add"),
+        t("frame.deck-open.title"),
+        esc(&trf(lang, "frame.deck-open.n", &[("n", "0")])),
+        t("frame.embed.title"),
+        t("frame.embed"),
+        t("frame.neighbours"),
+        link(i.checked_sub(1).and_then(|j| topics.get(j)), "prev", "←"),
+        i + 1,
+        topics.len(),
+        link(topics.get(i + 1), "next", "→"),
+    ) + &format!(
+        r##"<span class="practice-phone"><a class="practice-toggle" title="{}" href="#/practice?{q}">{}</a></span>"##,
+        t("practice.toggle.title"),
+        t("practice.toggle")
+    )
+}
+
+pub fn page(lang: Lang, meta: &TopicMeta, topics: &[&TopicMeta], view: &View, wide: bool) -> (String, Vec<String>) {
     let code = lang.code();
     let id = meta.id;
     let q = format!("lang={code}");
     let (drawing, skipped) = stage(view);
+    let drawing = above(view) + &drawing;
     let mut h = String::with_capacity(16 * 1024);
     h.push_str(&format!(
         r#"<div class="app static-snap" data-lang="{code}" lang="{}" data-snap="{id}">"#,
@@ -116,14 +180,20 @@ pub fn page(lang: Lang, meta: &TopicMeta, view: &View) -> (String, Vec<String>) 
     ));
     h.push_str(&site_header(lang, &q));
     h.push_str(&format!(
-        r#"<main class="site-main"><article class="panel panel-{id}" data-topic="{id}"><header class="panel-header"><div class="panel-titles"><p class="panel-section">{}</p><h1>{}</h1></div><div class="panel-tools"><button class="drawer-toggle" aria-expanded="false"><span aria-hidden="true">☰ </span>{}</button></div><p class="panel-summary">{}</p></header>"#,
+        r#"<main class="site-main"><article class="panel panel-{id}" data-topic="{id}"><header class="panel-header"><div class="panel-titles"><p class="panel-section">{}</p><h1>{}</h1></div><div class="panel-tools"><button class="drawer-toggle" aria-expanded="{wide}"><span aria-hidden="true">☰ </span>{}</button>{}</div><p class="panel-summary">{}</p></header>"#,
         esc(&section_line(lang, meta)),
         esc(&tr(lang, &format!("topic.{id}.title"))),
         esc(&tr(lang, "frame.controls")),
+        tools(lang, meta, topics, &q),
         esc(&tr(lang, &format!("topic.{id}.summary"))),
     ));
     h.push_str(&format!(
-        r#"<div class="panel-body"><section class="stage">{drawing}{}</section></div></article></main>"#,
+        // On a wide screen the controls drawer is open on a first visit
+        // (src/ui/kit/panel/drawer.rs): its box, empty, so the stage is where
+        // the panel's will be.
+        r#"<div class="panel-body{}">{}<section class="stage">{drawing}{}</section></div></article></main>"#,
+        if wide { " drawer-open" } else { "" },
+        if wide { r#"<aside class="controls snap-controls"></aside>"# } else { "" },
         readouts(lang, id, &view.figures, &view.pending)
     ));
     h.push_str(&format!(r#"<footer class="site-footer"><p>{}</p></footer></div>"#, esc(&tr(lang, "app.footer"))));
@@ -147,7 +217,7 @@ pub fn files(
             for (class, width) in WIDTHS {
                 match hook(lang, width) {
                     Snapshot::View(view) => {
-                        let (html, skipped) = page(lang, meta, &view);
+                        let (html, skipped) = page(lang, meta, topics, &view, class == "wide");
                         assert!(skipped.is_empty(), "{}'s snapshot left out {skipped:?}", meta.id);
                         out.push((file_name(meta.id, lang, class, build), html));
                     }
@@ -257,7 +327,7 @@ mod tests {
         for (meta, hook) in METAS.iter().zip(SNAPSHOTS) {
             for lang in [Lang::En, Lang::Zh] {
                 let Snapshot::View(view) = hook(lang, WIDTHS[0].1) else { continue };
-                let (html, _) = page(lang, meta, &view);
+                let (html, _) = page(lang, meta, METAS, &view, false);
                 let shown = figures_of(&html);
                 assert!(!shown.is_empty(), "#/{} has key figures", meta.id);
                 let valued: Vec<&Metric> = view.figures.iter().filter(|m| !view.pending.0.contains(&m.name)).collect();
@@ -303,7 +373,7 @@ mod tests {
         let meta = METAS.iter().find(|m| m.id == "online-softmax").unwrap();
         for lang in [Lang::En, Lang::Zh] {
             let Snapshot::View(view) = crate::topics::online_softmax::snapshot(lang, 816.0) else { panic!() };
-            let (html, skipped) = page(lang, meta, &view);
+            let (html, skipped) = page(lang, meta, METAS, &view, true);
             assert!(skipped.is_empty());
             assert!(html.starts_with(&format!(r#"<div class="app static-snap" data-lang="{}""#, lang.code())));
             assert!(html.contains(&format!("<h1>{}</h1>", esc(&tr(lang, "topic.online-softmax.title")))));
@@ -311,20 +381,14 @@ mod tests {
             assert!(html.contains(r#"width="816""#));
             for tag in [
                 "div", "a", "span", "main", "header", "footer", "nav", "p", "button", "h1", "svg", "figure", "article",
-                "section", "text",
+                "section", "text", "h2", "aside",
             ] {
                 let open = html.matches(&format!("<{tag}>")).count() + html.matches(&format!("<{tag} ")).count();
                 assert_eq!(open, html.matches(&format!("</{tag}>")).count(), "<{tag}> {lang:?}");
             }
         }
-        let en = page(
-            Lang::En,
-            meta,
-            &match crate::topics::online_softmax::snapshot(Lang::En, 351.0) {
-                Snapshot::View(v) => v,
-                _ => panic!(),
-            },
-        );
+        let Snapshot::View(view) = crate::topics::online_softmax::snapshot(Lang::En, 351.0) else { panic!() };
+        let en = page(Lang::En, meta, METAS, &view, false);
         assert!(!en.0.contains("{") && !en.0.contains("topic.online-softmax"), "no raw key or placeholder");
     }
 
@@ -334,7 +398,7 @@ mod tests {
         let Snapshot::View(view) = crate::topics::flash::snapshot(Lang::En, 816.0) else { panic!() };
         assert_eq!(view.pending.0, ["max-abs-error", "grad-max-abs-error"]);
         let meta = METAS.iter().find(|m| m.id == "flash").unwrap();
-        let (html, _) = page(Lang::En, meta, &view);
+        let (html, _) = page(Lang::En, meta, METAS, &view, true);
         assert!(html
             .contains(&format!(r#"<span class="metric-value muted">{}</span>"#, esc(&tr(Lang::En, "flash.checking")))));
         assert!(!html.contains("NaN"));
@@ -353,7 +417,7 @@ mod tests {
 
     #[test]
     fn names_and_the_stamp() {
-        assert_eq!(file_name("flash", Lang::Zh, "wide", "0123"), "snap/flash.zh.wide.0123.html");
+        assert_eq!(file_name("flash", Lang::Zh, "wide", "0123"), "snap/flash.zh.wide-0123.html");
         let html = format!("<head>\n{PRE_TAG}\n</head>");
         let stamped = stamp(&html, "0123", "flash systolic").unwrap();
         assert!(

@@ -21,9 +21,21 @@ pub enum Stage {
     Chart { title: String, height: f64, why: &'static str },
 }
 
+/// What the panel shows right above its drawing (in the drawing's column).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Above {
+    Nothing,
+    /// A chart title (`<h2 class="chart-title">`).
+    Title(String),
+    /// A row of phase chips (`.phase-row`): each chip's text, its tint (CSS
+    /// colour) and whether it is the current phase.
+    Chips(Vec<(String, String, bool)>),
+}
+
 /// The default view (the URL with no parameters) as its panel first shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
+    pub above: Above,
     pub stage: Stage,
     /// The canvas's label (its caption), for the SVG's `aria-label`.
     pub label: String,

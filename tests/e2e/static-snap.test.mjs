@@ -1,6 +1,6 @@
 // The static panel snapshots (issue 33): the build writes each topic's
 // default view (its drawing as SVG, its key figures; src/prerender/snap.rs)
-// to snap/<route>.<lang>.<narrow|wide>.<build>.html, and web/pre.js fetches
+// to snap/<route>.<lang>.<narrow|wide>-<build>.html, and web/pre.js fetches
 // the one a plain URL of a topic route needs at once and shows it in #boot.
 // Here the main wasm is held back (a route that answers only when the test
 // says), so the snapshot can be read before the app starts: its drawing and
@@ -81,7 +81,7 @@ for (const [hash, lang, width, height, kind] of [
     assert.equal(before.lang, lang);
     assert.equal(before.line, false, 'the boot line is hidden');
     const route = hash.slice(2).split('?')[0];
-    assert.match(page.snaps[0], new RegExp(`^${route}\\.${lang}\\.${kind}\\.[0-9a-f]+\\.html$`));
+    assert.match(page.snaps[0], new RegExp(`^${route}\\.${lang}\\.${kind}-[0-9a-f]{12}\\.html$`));
     assert.equal(page.snaps.length, 1);
     if (route === 'llm') {
       assert.ok(before.chart, 'the chart\'s frame');

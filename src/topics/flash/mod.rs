@@ -9,7 +9,7 @@ use crate::params::{ParamSpec, Values};
 use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
 use crate::sim::{hw, Metric};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::topic::snapshot::{Snapshot, Stage, View};
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::*;
 
 pub mod ledger;
@@ -407,7 +407,13 @@ pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
         progress: 0.0,
     });
     let (figures, pending) = readout_metrics(&run.flash, &v, step, running.as_ref());
-    Snapshot::View(View { stage: Stage::Scene(scene), label: cap, figures, pending: (pending, "flash.checking") })
+    Snapshot::View(View {
+        above: Above::Title(tr(lang, "flash.grid")),
+        stage: Stage::Scene(scene),
+        label: cap,
+        figures,
+        pending: (pending, "flash.checking"),
+    })
 }
 
 #[cfg(test)]

@@ -436,12 +436,13 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
 /// chart's size (`view.rs`: `Panel::chart_size`, taller on a phone).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    use crate::topic::snapshot::{Snapshot, Stage, View};
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
     let (v, _) = META.parse(&[]);
     let w = (width.min(1000.0) - 4.0).max(240.0).floor();
     let height = if w < 520.0 { (w * 1.15).floor() } else { (w * 0.75).floor() };
     let title = crate::i18n::tr(lang, "llm.roofline");
     Snapshot::View(View {
+        above: Above::Nothing,
         stage: Stage::Chart {
             title: title.clone(),
             height,

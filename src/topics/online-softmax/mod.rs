@@ -8,7 +8,7 @@ use crate::params::{ParamSpec, Value, Values};
 use crate::sim::softmax::{self, OnlineSoftmax, VectorError};
 use crate::sim::SplitMix64;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::topic::snapshot::{Snapshot, Stage, View};
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::*;
 
 pub mod practice;
@@ -181,6 +181,7 @@ pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
     let step = v.int("step") as u64;
     let scene = crate::draw::softmax::draw(&sim, step, &crate::scene::Theme::normal(), width);
     Snapshot::View(View {
+        above: Above::Nothing,
         stage: Stage::Scene(scene),
         label: crate::i18n::tr(lang, "param.x"),
         figures: sim.metrics(step),

@@ -10,7 +10,7 @@ use crate::sim::hw::tpu::{self, TPU_CODES};
 use crate::sim::systolic::{self, Conv, Dataflow, Phase, Systolic, MAX_DIM, MAX_K};
 use crate::sim::Steppable;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::topic::snapshot::{Snapshot, Stage, View};
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::*;
 
 pub mod practice;
@@ -158,7 +158,21 @@ pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
     let cap = caption(lang, &sim, cycle);
     let (scene, _) = draw(lang, &Theme::normal(), &sim, cycle, width, f64::INFINITY, &cap);
     let figures = sim.metrics_checked(cycle).into_iter().filter(|m| CARDS.contains(&m.name)).collect();
-    Snapshot::View(View { stage: Stage::Scene(scene), label: cap, figures, pending: (vec![], "") })
+    let now = sim.state_at(cycle).phase;
+    let th = Theme::normal();
+    let chips = phases(sim.params().dataflow)
+        .iter()
+        .map(|ph| {
+            (tr(lang, &format!("phase.{}", ph.code())), crate::draw::systolic::phase_tint(*ph, &th).css(), *ph == now)
+        })
+        .collect();
+    Snapshot::View(View {
+        above: Above::Chips(chips),
+        stage: Stage::Scene(scene),
+        label: cap,
+        figures,
+        pending: (vec![], ""),
+    })
 }
 
 /// The fold strip's sizes in words: the matrix the folds tile, its size,
