@@ -78,6 +78,10 @@ fn write_topic_list() {
          /// Each registry item as build.rs read it, in the order of [`ALL`]:\n\
          /// (folder, module, split point of its view).\n\
          pub static ITEMS: &[(&str, &str, &str)] = &[{}];\n\
+         /// Each topic's static snapshot hook (its `mod.rs`'s `snapshot`), in the\n\
+         /// order of [`ALL`]: what the build writes for its route (`prerender::snap`).\n\
+         #[cfg(not(target_arch = \"wasm32\"))]\n\
+         pub static SNAPSHOTS: &[crate::topic::snapshot::SnapshotFn] = &[{}];\n\
          /// Each topic's panel loader, in the order of [`ALL`]: its folder's `view::VIEW`,\n\
          /// in a chunk of its own fetched on first use.\n\
          #[cfg(target_arch = \"wasm32\")]\n\
@@ -90,6 +94,7 @@ fn write_topic_list() {
         list(&|m| format!("&{m}::TOPIC")),
         list(&|m| format!("{m}::TOPIC.meta")),
         items.iter().map(|&(id, m)| format!("({id:?}, {m:?}, {:?})", split_point(id))).collect::<Vec<_>>().join(", "),
+        list(&|m| format!("{m}::snapshot")),
         list(&|m| format!("lazy_views::{m}")),
         loaders
     );

@@ -19,6 +19,9 @@ pub mod practice;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod prerender;
 pub mod scene;
+/// A scene as SVG, for the static panel snapshots (native: the build hook).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod scene_svg;
 pub mod sim;
 pub mod topic;
 pub mod topics;

@@ -7,7 +7,8 @@ fn main() {
 /// as `warpscope train-accuracy`, the training lens's accuracy table (for its dated
 /// measurement file); as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
 /// into `<dir>` and fills `<dir>/index.html`'s boot placeholder with the start page
-/// of both languages (`warpscope::prerender`; trunk runs this after each build, see `Trunk.toml`).
+/// of both languages (`warpscope::prerender`), and writes the panels' static snapshots into
+/// `<dir>/snap/` (`warpscope::prerender::snap`; trunk runs this after each build, see `Trunk.toml`).
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::io::Result<()> {
     use warpscope::i18n::{file_contents, file_name, part_file_contents, part_file_name, Lang};
@@ -26,6 +27,17 @@ fn main() -> std::io::Result<()> {
             let index = dir.join("index.html");
             let html = std::fs::read_to_string(&index)?;
             let filled = warpscope::prerender::fill(&html, warpscope::topics::METAS)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+            // The panels' static snapshots (`warpscope::prerender::snap`), named
+            // by this build's fingerprint, which pre.js's tag in index.html carries.
+            use warpscope::prerender::snap;
+            let build = &warpscope::i18n::BUILD[..12];
+            let (files, _) = snap::files(warpscope::topics::METAS, warpscope::topics::SNAPSHOTS, build);
+            std::fs::create_dir_all(dir.join(snap::DIR))?;
+            for (name, html) in &files {
+                std::fs::write(dir.join(name), html)?;
+            }
+            let filled = snap::stamp(&filled, build, &snap::routes(&files))
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
             std::fs::write(&index, filled)?;
         }

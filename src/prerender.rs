@@ -17,6 +17,8 @@
 use crate::i18n::{tr, trf, Lang};
 use crate::topic::{Part, TopicMeta};
 
+pub mod snap;
+
 /// The placeholder trunk's staged `index.html` carries (index.html).
 pub const PLACEHOLDER: &str = r#"<div id="boot" class="boot">Warpscope…</div>"#;
 
@@ -45,7 +47,7 @@ pub fn html_lang(lang: Lang) -> &'static str {
 }
 
 /// A topic card's section line (as `ui::kit::ctx::section_line`).
-fn section_line(lang: Lang, meta: &TopicMeta) -> String {
+pub fn section_line(lang: Lang, meta: &TopicMeta) -> String {
     let sections = meta.sections.join(", ");
     match meta.demo {
         "" | "—" => trf(lang, "landing.section-notes", &[("s", &sections)]),
@@ -53,15 +55,11 @@ fn section_line(lang: Lang, meta: &TopicMeta) -> String {
     }
 }
 
-/// The app's shell around its start page, in `lang`, as a first visit sees
-/// it: `<div class="app">` with its header, the landing page and the footer.
-pub fn start_page(lang: Lang, topics: &[&TopicMeta]) -> String {
+/// The app's site header (brand, practice, language, projector), its links
+/// carrying the page's globals `q` (src/ui/app/shell).
+pub fn site_header(lang: Lang, q: &str) -> String {
     let t = |key: &str| esc(&tr(lang, key));
-    let code = lang.code();
-    // The app's links carry the page's globals (`AppCtx::globals`): `lang=`.
-    let q = format!("lang={code}");
-    let mut h = String::with_capacity(32 * 1024);
-    h.push_str(&format!(r#"<div class="app static-start" data-lang="{code}" lang="{}">"#, html_lang(lang)));
+    let mut h = String::with_capacity(1024);
     h.push_str(&format!(
         r##"<header class="site-header"><a class="brand" href="#/?{q}"><span class="brand-mark">◆</span><span class="brand-name">{}</span><span class="brand-tagline">{}</span></a>"##,
         t("app.name"),
@@ -76,6 +74,19 @@ pub fn start_page(lang: Lang, topics: &[&TopicMeta]) -> String {
         t("app.present.title"),
         t("app.present")
     ));
+    h
+}
+
+/// The app's shell around its start page, in `lang`, as a first visit sees
+/// it: `<div class="app">` with its header, the landing page and the footer.
+pub fn start_page(lang: Lang, topics: &[&TopicMeta]) -> String {
+    let t = |key: &str| esc(&tr(lang, key));
+    let code = lang.code();
+    // The app's links carry the page's globals (`AppCtx::globals`): `lang=`.
+    let q = format!("lang={code}");
+    let mut h = String::with_capacity(32 * 1024);
+    h.push_str(&format!(r#"<div class="app static-start" data-lang="{code}" lang="{}">"#, html_lang(lang)));
+    h.push_str(&site_header(lang, &q));
     h.push_str(r#"<main class="site-main"><div class="landing">"#);
     h.push_str(&format!(r#"<h1>{}</h1><p class="lead">{}</p>"#, t("landing.title"), t("landing.intro")));
     h.push_str(r#"<div class="lecture-links">"#);

@@ -2,6 +2,9 @@
 //! `draw/` turn simulation state into a `Scene` (pure, tested natively); the
 //! thin canvas adapter in `ui::canvas` paints it.
 
+/// The canvas's fonts (`ui::kit::paint`; the static snapshots' SVG, `scene_svg`, uses the same).
+pub const FONT_STACK: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+
 /// A colour with alpha.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rgba(pub u8, pub u8, pub u8, pub u8);

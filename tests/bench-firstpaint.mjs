@@ -27,6 +27,11 @@
 //   the goal column compares this one (a picture, not yet interactive);
 // - the app's cards rendered (interactive): the app's own `.landing .card`
 //   in the DOM (the static copy removed), as for every entry before.
+// A panel with a static snapshot (src/prerender/snap.rs: its default view's
+// drawing as SVG and its key figures, fetched by web/pre.js) has two moments
+// too: the snapshot painted (its figures and drawing shown, at the first
+// largest-contentful paint inside it, or the frame after it is shown if it
+// has none), which the goal column compares, and the app rendered.
 //
 // The breakdown, per visit (milliseconds from the navigation's start):
 // - network: when the main wasm finished arriving, when the last of the
@@ -129,7 +134,14 @@ const INSTRUMENT = () => {
       if (document.querySelector('.app:not(.static-start) .landing .card')) window.__ready = performance.now();
       return;
     }
-    if (!document.querySelector('.panel [data-metric]')) return;
+    // A panel's static snapshot (src/prerender/snap.rs, web/pre.js): its
+    // figures and its drawing (or its chart's frame) shown, before the wasm.
+    if (window.__staticShown === undefined && [...document.querySelectorAll('.static-snap .stage :is(svg, .snap-chart), .static-snap [data-metric]')].every((e) => e.checkVisibility()) &&
+      document.querySelector('.static-snap [data-metric]')) {
+      window.__staticShown = performance.now();
+      requestAnimationFrame(() => { window.__snapFrame = performance.now(); });
+    }
+    if (![...document.querySelectorAll('.panel [data-metric]')].some((e) => !e.closest('.static-snap'))) return;
     const c = document.querySelector('canvas[data-testid="scene-canvas"]');
     if (!c || c.dataset.painted === '1') window.__ready = performance.now();
   };
@@ -137,7 +149,7 @@ const INSTRUMENT = () => {
   window.__lcpStatic = undefined;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      if (window.__lcpStatic === undefined && e.element?.closest?.('.static-start')) window.__lcpStatic = e.startTime;
+      if (window.__lcpStatic === undefined && e.element?.closest?.('.static-start, .static-snap')) window.__lcpStatic = e.startTime;
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   window.__wasm = [];
@@ -203,6 +215,7 @@ async function visit(browser, base, hash) {
     ready: window.__ready,
     staticShown: window.__staticShown ?? null,
     lcpStatic: window.__lcpStatic ?? null,
+    snapFrame: window.__snapFrame ?? null,
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
     wasm: window.__wasm,
     nav: performance.getEntriesByType('navigation').map((e) => ({ name: e.name, transfer: e.transferSize, end: e.responseEnd }))[0],
@@ -230,7 +243,12 @@ async function visit(browser, base, hash) {
   const lastFile = routeFiles.reduce((a, r) => (!a || r.end > a.end ? r : a), null);
   const mainInst = seen.wasm.find((w) => w.url && isMain(file(w.url)));
   const chunkInst = seen.wasm.filter((w) => w !== mainInst && w.end !== undefined && w.end <= seen.ready);
-  const staticPainted = seen.staticShown != null && seen.lcpStatic != null ? Math.max(seen.staticShown, seen.lcpStatic) : null;
+  // The static page's paint: the browser's own (its first largest-contentful
+  // paint inside the static copy), not before it is shown; a snapshot whose
+  // texts are no larger than what was painted before has no such entry: the
+  // frame after it was shown.
+  const staticPaint = seen.lcpStatic ?? seen.snapFrame;
+  const staticPainted = seen.staticShown != null && staticPaint != null ? Math.max(seen.staticShown, staticPaint) : null;
   return {
     ready: seen.ready,
     // The entry's useful paint: the static start page's where it has one.
@@ -280,7 +298,9 @@ try {
       // and the app's render (interactive), every entry.
       median: pick((r) => r.paint),
       runs: runs.map((r) => r.paint),
-      paintIs: runs.every((r) => r.static.painted != null) ? 'static start page painted (HTML, before the wasm)' : 'the app rendered',
+      paintIs: runs.every((r) => r.static.painted != null)
+        ? (entry.hash === '#/' ? 'static start page painted (HTML, before the wasm)' : 'static snapshot painted (its SVG and figures, before the wasm)')
+        : runs.some((r) => r.static.painted != null) ? 'mixed: see the runs' : 'the app rendered',
       appMedian: pick((r) => r.ready),
       appRuns: runs.map((r) => r.ready),
       fcp: pick((r) => r.static.fcp),
@@ -323,7 +343,7 @@ const md = [
     return `| \`${r.entry}\` | ${r.paintIs} | **${ms(r.median)}** | ${r.runs.map(ms).join(', ')} | ${ms(r.goal)} | ${ms(r.appMedian)} | ${r.appRuns.map(ms).join(', ')} | ${ms(b.mainWasmEnd)} | ${ms(b.lastFileEnd)} | ${kb(b.bytes)} | ${b.requests} (${b.wasmRequests}) | ${b.chain} | ${ms(b.mainInstantiated)} | ${ms(b.compileAfterLastByte)} | ${b.chunkInstantiations} (${ms(b.chunkInstantiateTotal)} in all) | ${ms(b.renderFromMain)} / ${ms(b.renderFromLastFile)} |`;
   }),
   '',
-  'On the wire, requests and chain count what was requested before the app rendered; the static start page paints from index.html, its stylesheets and web/pre.js alone.',
+  'On the wire, requests and chain count what was requested before the app rendered; the static start page paints from index.html, its stylesheets and web/pre.js alone; a panel\'s static snapshot from those and its snapshot file (snap/<route>.<lang>.<narrow|wide>-<build>.html, fetched by web/pre.js).',
   '',
   `The deepest requests (chain): ${results.map((r) => `\`${r.entry}\` ${r.breakdown.deepest.join(', ')}`).join('; ')}. Protocol: ${results[0]?.breakdown.protocol}.`,
   '',

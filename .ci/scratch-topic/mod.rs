@@ -22,3 +22,10 @@ pub static TOPIC: Topic = Topic::new(&META, crate::texts!("texts.tsv"), &practic
 pub fn blocks(v: &Values) -> u64 {
     (v.int("n") as u64).div_ceil(v.int("block") as u64)
 }
+
+/// No static snapshot (`crate::topic::snapshot`, every topic says): this
+/// template's view has no drawing for one to show.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt("the template topic of .ci/new-topic.sh: its view has no drawing to show")
+}

@@ -8,6 +8,8 @@ use crate::params::{clamp_position, parse, Kind, Notice, ParamSpec, Value, Value
 
 mod entry;
 pub use entry::Topic;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod snapshot;
 
 pub struct TopicMeta {
     /// The route (`#/<id>`) and the stem of its translation keys

@@ -188,11 +188,12 @@ function appReadiness([want, selector]) {
   if (want === 'painted') {
     // The canvas adapter sets data-painted="1" after its first paint.
     const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
-    return !!document.querySelector('[data-metric], .app:not(.static-start) .landing') &&
+    // The build's static snapshots (src/prerender/snap.rs) carry figures, not the app's.
+    return [...document.querySelectorAll('[data-metric], .app:not(.static-start) .landing')].some((e) => !e.closest('.static-snap')) &&
       (!scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility()));
   }
-  // The build's static start page (src/prerender.rs) is not the app.
-  return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility() && !e.closest('.static-start'));
+  // The build's static start page and panel snapshots (src/prerender.rs, src/prerender/snap.rs) are not the app.
+  return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility() && !e.closest('.static-start, .static-snap'));
 }
 
 /**

@@ -302,6 +302,12 @@ pub fn measured_rows(t: &Table) -> Vec<AttentionRow> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const ATTENTION_FILE: &str = "h200-attention.csv";
 
+/// No static snapshot (`crate::topic::snapshot`): its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt("its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

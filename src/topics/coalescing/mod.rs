@@ -243,6 +243,14 @@ pub fn sector_view(lang: Lang, p: coalescing::Params) -> String {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const COALESCING_FILE: &str = "h200-coalescing.csv";
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/coalescing.rs), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw/coalescing.rs), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
 

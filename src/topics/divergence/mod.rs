@@ -281,6 +281,14 @@ pub const SHOWN_K: [u64; 9] = [0, 1, 2, 4, 8, 16, 24, 31, 32];
 /// The measured table the panel overlays (`assets/measured/`).
 pub const DIVERGENCE_FILE: &str = "h200-divergence.csv";
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/divergence.rs), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw/divergence.rs), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

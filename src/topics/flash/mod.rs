@@ -8,6 +8,8 @@ use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Values};
 use crate::sim::flash::{self, Check, Flash, FlashRun, Pass, RowState, NUMERIC_MAX_N};
 use crate::sim::{hw, Metric};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::*;
 
 pub mod ledger;
@@ -383,6 +385,35 @@ pub fn sram_paper_line(lang: Lang, f: &Flash) -> String {
             ("verdict", &tr(lang, if used <= m { "flash.sram.fits" } else { "flash.sram.too-big.short" })),
         ],
     )
+}
+
+/// The static snapshot (`crate::topic::snapshot`): the default view's
+/// tiles and its key figures; the checks' errors pending, as the panel shows
+/// them while its check runs (rounding errors: the browser's maths gives
+/// other last bits than the build's, see `snapshot::View::pending`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
+    let (v, _) = META.parse(&[]);
+    let (params, pass) = (flash_params(&v), flash_pass(&v));
+    let run = FlashRun::new(Flash::schedule_only(params).with_order(ledger::order(&v)), pass);
+    let step = v.int("step") as u64;
+    let cap = caption(lang, &run.flash, pass, step);
+    let scene =
+        crate::draw::flash::draw(&run.flash, pass, step, &crate::scene::Theme::normal(), width.min(MAX_WIDTH), &cap);
+    let running = (run.flash.p.n <= NUMERIC_MAX_N).then(|| Checks {
+        key: run.flash.p.numeric_key(),
+        err: None,
+        grad: None,
+        progress: 0.0,
+    });
+    let (figures, pending) = readout_metrics(&run.flash, &v, step, running.as_ref());
+    Snapshot::View(View {
+        above: Above::Title(tr(lang, "flash.grid")),
+        stage: Stage::Scene(scene),
+        label: cap,
+        figures,
+        pending: (pending, "flash.checking"),
+    })
 }
 
 #[cfg(test)]

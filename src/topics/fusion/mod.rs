@@ -218,6 +218,14 @@ pub fn measured_rows(t: &Table) -> Vec<MeasuredRow> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
 
+/// No static snapshot (`crate::topic::snapshot`): its stage is HTML built by its view (no Scene, no chart); not written yet.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "its stage is HTML built by its view (no Scene, no chart); not written yet",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

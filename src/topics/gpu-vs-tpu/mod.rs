@@ -194,6 +194,14 @@ pub fn systolic_link_text(lang: Lang, v: &Values) -> String {
 /// Rows of the terminology table (`gpu-vs-tpu.term.<i>` and `…<i>t`).
 pub const TERMS: u32 = 6;
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -260,6 +260,12 @@ pub fn transposed_over_straight(t: &Table) -> Option<f64> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
 
+/// No static snapshot (`crate::topic::snapshot`): its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt("its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do)")
+}
+
 #[cfg(test)]
 mod tests {
 

@@ -430,6 +430,30 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
     crate::lecture::rows(v, cases, oproj_intensity)
 }
 
+/// The static snapshot (`crate::topic::snapshot`): the default view's key
+/// figures; its stage, the operators on a roofline, is a plotters chart
+/// drawn in the browser, so the snapshot shows its title and frame at the
+/// chart's size (`view.rs`: `Panel::chart_size`, taller on a phone).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let w = (width.min(1000.0) - 4.0).max(240.0).floor();
+    let height = if w < 520.0 { (w * 1.15).floor() } else { (w * 0.75).floor() };
+    let title = crate::i18n::tr(lang, "llm.roofline");
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Chart {
+            title: title.clone(),
+            height,
+            why: "a plotters chart (ui::kit::chart, wasm32 only): no native SVG backend yet",
+        },
+        label: title,
+        figures: metrics(&v),
+        pending: (vec![], ""),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

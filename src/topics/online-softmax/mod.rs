@@ -7,6 +7,8 @@ use crate::message::Message;
 use crate::params::{ParamSpec, Value, Values};
 use crate::sim::softmax::{self, OnlineSoftmax, VectorError};
 use crate::sim::SplitMix64;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::*;
 
 pub mod practice;
@@ -167,6 +169,24 @@ pub fn random_vector(current: &str) -> Vec<(&'static str, Value)> {
     let mut rng = SplitMix64::new(seed);
     let xs: Vec<String> = (0..16).map(|_| format!("{:.1}", rng.range_i32(-40, 60) as f64 / 10.0)).collect();
     vec![("x", Value::Text(xs.join(","))), ("block", Value::Int(4)), ("step", Value::Int(0))]
+}
+
+/// The static snapshot (`crate::topic::snapshot`): the default vector at
+/// the default step, drawn as the panel draws it, and its key figures.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
+    use crate::sim::Steppable;
+    let (v, _) = META.parse(&[]);
+    let sim = softmax_run(&v);
+    let step = v.int("step") as u64;
+    let scene = crate::draw::softmax::draw(&sim, step, &crate::scene::Theme::normal(), width);
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Scene(scene),
+        label: crate::i18n::tr(lang, "param.x"),
+        figures: sim.metrics(step),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

@@ -83,6 +83,14 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))]
 }
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
 

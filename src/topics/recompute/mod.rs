@@ -172,6 +172,14 @@ pub fn ledger_rows(r: &fusion::Recompute) -> [LedgerRow; 2] {
     ]
 }
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/recompute.rs), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw/recompute.rs), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,11 +2,15 @@
 //! from URL values to simulation parameters; the caption, the phases shown
 //! for a dataflow and the lecture presets.
 
+use crate::draw::systolic::{draw_fit, Labels, StripBox};
 use crate::i18n::{tr, trf, Lang};
 use crate::params::{ParamSpec, Value, Values};
+use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::{self, TPU_CODES};
 use crate::sim::systolic::{self, Conv, Dataflow, Phase, Systolic, MAX_DIM, MAX_K};
 use crate::sim::Steppable;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::topic::snapshot::{Above, Snapshot, Stage, View};
 use crate::topic::*;
 
 pub mod practice;
@@ -101,6 +105,74 @@ pub fn caption(lang: Lang, sim: &Systolic, cycle: u64) -> String {
         s += &format!(" · {fold}");
     }
     s
+}
+
+/// The figures shown as cards beside the canvas; the others are cells of the
+/// accounting table (still `data-metric` elements with their raw `data-value`),
+/// so the side column stays as short as a single tile's.
+pub const CARDS: [&str; 7] = ["cycle", "total-cycles", "utilization", "busy-pes", "max-abs-error", "fold", "folds"];
+
+/// The array at cycle `c`, drawn `width` wide in a box `max_h` tall, with
+/// its caption and labels in `lang` (the canvas, the GIF export and the
+/// static snapshot draw the same), and where its fold strip is.
+pub fn draw(
+    lang: Lang,
+    th: &Theme,
+    sim: &Systolic,
+    c: u64,
+    width: f64,
+    max_h: f64,
+    cap: &str,
+) -> (Scene, Option<StripBox>) {
+    let is = sim.params().dataflow == Dataflow::Is;
+    let [a, b, weights, out] = [
+        if is { "systolic.b-queue" } else { "systolic.a-queue" },
+        "systolic.b-queue",
+        if is { "systolic.i-queue" } else { "systolic.w-queue" },
+        if is { "systolic.out-t" } else { "systolic.out" },
+    ]
+    .map(|k| tr(lang, k));
+    let what = tr(
+        lang,
+        match sim.params().dataflow {
+            Dataflow::Os => "systolic.strip.c",
+            Dataflow::Ws => "systolic.strip.b",
+            Dataflow::Is => "systolic.strip.a",
+        },
+    );
+    let strip = trf(lang, "systolic.strip", &[("what", &what)]);
+    let dims = strip_words(lang, sim);
+    let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip, dims: &dims };
+    draw_fit(sim, c, th, width, max_h, cap, &labels)
+}
+
+/// The static snapshot (`crate::topic::snapshot`): the default view's
+/// array and its key figures, the result check done (the panel does it at
+/// once for a run this small).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
+    let (v, _) = META.parse(&[]);
+    let sim = Systolic::new(systolic_params(&v));
+    let cycle = v.int("cycle") as u64;
+    sim.check();
+    let cap = caption(lang, &sim, cycle);
+    let (scene, _) = draw(lang, &Theme::normal(), &sim, cycle, width, f64::INFINITY, &cap);
+    let figures = sim.metrics_checked(cycle).into_iter().filter(|m| CARDS.contains(&m.name)).collect();
+    let now = sim.state_at(cycle).phase;
+    let th = Theme::normal();
+    let chips = phases(sim.params().dataflow)
+        .iter()
+        .map(|ph| {
+            (tr(lang, &format!("phase.{}", ph.code())), crate::draw::systolic::phase_tint(*ph, &th).css(), *ph == now)
+        })
+        .collect();
+    Snapshot::View(View {
+        above: Above::Chips(chips),
+        stage: Stage::Scene(scene),
+        label: cap,
+        figures,
+        pending: (vec![], ""),
+    })
 }
 
 /// The fold strip's sizes in words: the matrix the folds tile, its size,

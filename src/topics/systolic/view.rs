@@ -1,6 +1,6 @@
 //! The `#/systolic` panel: the TPU systolic array (notes §9.2, demo 06).
 
-use crate::draw::systolic::{draw_fit, phase_tint, Labels, StripBox, DETAIL_MAX};
+use crate::draw::systolic::{phase_tint, StripBox, DETAIL_MAX};
 use crate::scene::{Scene, Theme};
 use crate::sim::hw::tpu::TPUS;
 use crate::sim::systolic::{Conv, Dataflow, Fold, Phase, Systolic};
@@ -97,23 +97,7 @@ fn scene_and_strip(
     max_h: f64,
     cap: &str,
 ) -> (Scene, Option<StripBox>) {
-    let is = sim.params().dataflow == Dataflow::Is;
-    let [a, b, weights, out] = [
-        if is { "systolic.b-queue" } else { "systolic.a-queue" },
-        "systolic.b-queue",
-        if is { "systolic.i-queue" } else { "systolic.w-queue" },
-        if is { "systolic.out-t" } else { "systolic.out" },
-    ]
-    .map(|k| ctx.t(k));
-    let what = ctx.t(match sim.params().dataflow {
-        Dataflow::Os => "systolic.strip.c",
-        Dataflow::Ws => "systolic.strip.b",
-        Dataflow::Is => "systolic.strip.a",
-    });
-    let strip = ctx.tf("systolic.strip", &[("what", &what)]);
-    let dims = super::strip_words(ctx.lang, sim);
-    let labels = Labels { a: &a, b: &b, weights: &weights, c: &out, strip: &strip, dims: &dims };
-    draw_fit(sim, c, th, width, max_h, cap, &labels)
+    super::draw(ctx.lang, th, sim, c, width, max_h, cap)
 }
 
 /// The first cycle of fold `index` (clamped to the run's folds).
@@ -188,7 +172,7 @@ pub fn use_systolic_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     // Read from the check itself (the state above only asks for re-renders).
     let pct = ((sim.check_progress() * 100.0).floor() as u32).min(99).to_string();
     let all_metrics = sim.metrics_checked(cycle);
-    let metrics = Rc::new(all_metrics.iter().filter(|m| CARDS.contains(&m.name)).cloned().collect::<Vec<_>>());
+    let metrics = Rc::new(all_metrics.iter().filter(|m| super::CARDS.contains(&m.name)).cloned().collect::<Vec<_>>());
     let frame = sim.state_at(cycle);
     let frame_fold = sim.fold_at(cycle);
 
@@ -270,7 +254,7 @@ pub fn use_systolic_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     // This fold's figures beside the run's (which don't move with the cycle).
     let table = {
         let (ctx, sim, fold) = (ctx.clone(), sim.clone(), frame_fold);
-        let run: Vec<Metric> = all_metrics.iter().filter(|m| !CARDS.contains(&m.name)).cloned().collect();
+        let run: Vec<Metric> = all_metrics.iter().filter(|m| !super::CARDS.contains(&m.name)).cloned().collect();
         part((params, frame_fold.index, run.clone(), ctx.clone()), move || accounting(&ctx, &sim, &fold, &run))
     };
     let stage = html! {
@@ -372,11 +356,6 @@ fn fold_nav(
         </div>
     }
 }
-
-/// The figures shown as cards beside the canvas; the others are cells of the
-/// accounting table (still `data-metric` elements with their raw `data-value`),
-/// so the side column stays as short as a single tile's.
-const CARDS: [&str; 7] = ["cycle", "total-cycles", "utilization", "busy-pes", "max-abs-error", "fold", "folds"];
 
 /// The accounting table: this fold's figures beside the whole run's; the
 /// run's efficiencies and operand figures carry their metric names.

@@ -27,6 +27,14 @@ pub fn threads_grid(v: &Values) -> threads::Grid {
     threads::Grid::new(v.int("n") as u64, v.int("block") as u64)
 }
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/threads.rs), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw/threads.rs), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

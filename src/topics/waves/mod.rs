@@ -257,6 +257,14 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const MATMUL_FILE: &str = "h200-matmul.csv";
 
+/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one",
+    )
+}
+
 #[cfg(test)]
 mod tests {
 

@@ -189,6 +189,14 @@ pub fn size_label(bytes: u64) -> String {
     }
 }
 
+/// No static snapshot (`crate::topic::snapshot`): its figures are measured in the reader's own browser: there is no value to compute at build time.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
+    crate::topic::snapshot::Snapshot::Exempt(
+        "its figures are measured in the reader's own browser: there is no value to compute at build time",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,7 +46,11 @@ pub fn start() {
         let boot = dom::window().document().and_then(|d| d.get_element_by_id("boot"));
         match texts::initial().await {
             Ok(_) => {
-                if let Some(boot) = boot {
+                // A panel's static snapshot (src/prerender/snap.rs) stays, the app
+                // hidden under it (style/main.css), until the panel's chunk is in
+                // (`LazyPanel` removes it): no "loading" frame between the two, and
+                // nothing of the app moves while the panel fills in.
+                if let Some(boot) = boot.filter(|_| !dom::shows_snapshot()) {
                     boot.remove();
                 }
                 yew::Renderer::<shell::App>::new().render();

@@ -73,3 +73,18 @@ pub fn download_href(href: &str, file: &str) {
         a.click();
     }
 }
+
+/// Does the page show the build's static snapshot of a panel (`web/pre.js`
+/// marks `<html data-route="snap">` once it has put one into `#boot`)?
+pub fn shows_snapshot() -> bool {
+    window().document().and_then(|d| d.document_element()).and_then(|e| e.get_attribute("data-route")).as_deref()
+        == Some("snap")
+}
+
+/// Remove `#boot` (the boot line, or the static page or snapshot in it), if
+/// it is still there.
+pub fn remove_boot() {
+    if let Some(boot) = window().document().and_then(|d| d.get_element_by_id("boot")) {
+        boot.remove();
+    }
+}

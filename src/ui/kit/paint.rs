@@ -10,7 +10,7 @@ pub fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d
     canvas.get_context("2d").ok()??.dyn_into().ok()
 }
 
-pub const FONT_STACK: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+pub use crate::scene::FONT_STACK;
 
 /// Offscreen canvases for a scene's bitmaps, one per bitmap (kept between
 /// paints, so a heat map of the same size never reallocates).

@@ -90,9 +90,16 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
     let id = p.meta.id;
     let chunk = use_chunk(LOADED, id, p.load, &[id]);
     let ready = matches!(chunk, Chunk::Ready(_));
-    use_effect_with((id, ready), |&(id, ready)| {
+    let loading = state_name(&chunk) == "loading";
+    use_effect_with((id, ready, loading), |&(id, ready, loading)| {
         if ready {
             prefetch_neighbours_when_idle(id);
+        }
+        // The build's static snapshot of this panel, if the page opened with
+        // one, is shown until the panel (or its Retry) is rendered: this
+        // effect runs before the browser paints that render.
+        if !loading {
+            crate::ui::kit::dom::remove_boot();
         }
     });
     if let Chunk::Ready((view, topic)) = chunk {
