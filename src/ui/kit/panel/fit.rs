@@ -3,6 +3,7 @@
 //! page moves, and the drawing width that makes the drawing fit it, refined
 //! from the sizes the canvas reports through [`FitCtx`](crate::ui::kit::canvas::FitCtx).
 
+use crate::ui::kit::canvas::FIT_SLACK;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -35,7 +36,7 @@ pub fn refit(bx: StageBox, drawn: (f64, f64)) -> Option<f64> {
     if h <= 0.0 || w <= 0.0 {
         return None;
     }
-    let target = if h > bx.height + 2.0 && w > floor + 1.0 {
+    let target = if h > bx.height + FIT_SLACK && w > floor + 1.0 {
         w * bx.height / h
     } else if h < bx.height * 0.9 && w < full - 1.0 {
         w * bx.height * 0.97 / h
