@@ -398,6 +398,13 @@ function onPhone() {
     if (b > vh + 1) misses.push(`${what}'s bottom out of reach (${Math.round(b)} on a ${vh} px screen)`);
   }
   window.scrollTo({ top: 0, behavior: 'instant' });
+  // A scene's drawing takes its column's width (it was shrunk to the height
+  // left under the deck's bar: recompute's to 171 of 326 px).
+  for (const c of [...document.querySelectorAll('.stage > .scene > canvas[data-testid="scene-canvas"]')].filter(shown)) {
+    const col = c.parentElement.clientWidth;
+    const cw = c.getBoundingClientRect().width;
+    if (cw < 0.85 * col) misses.push(`a drawing ${Math.round(cw)} px wide in a ${col} px column`);
+  }
   if (document.documentElement.scrollWidth > vw) misses.push(`the page ${document.documentElement.scrollWidth} px wide`);
   const fonts = [...document.querySelectorAll('.stage canvas[data-min-font]')].filter(shown)
     .map((c) => Number(c.dataset.minFont) * c.getBoundingClientRect().width / (c.width / devicePixelRatio));

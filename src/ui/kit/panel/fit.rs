@@ -9,6 +9,8 @@ use yew::prelude::*;
 
 /// Widest a stage's drawing gets (CSS pixels).
 const MAX_STAGE_WIDTH: f64 = 1800.0;
+/// A phone's screen: at most this wide (CSS pixels; style/main.css's phone rules).
+const PHONE_PX: f64 = 600.0;
 /// Narrowest width a canvas is redrawn at to fit the screen's height; below
 /// it the drawing is scaled down instead.
 const MIN_FIT_WIDTH: f64 = 420.0;
@@ -144,7 +146,8 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     let stacked = stage.client_width() < 760;
     let class = |c: &str| w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains(c));
     let embed = class("embed");
-    let type_scale = crate::ui::kit::dom::type_scale(class("present"));
+    let present = class("present");
+    let type_scale = crate::ui::kit::dom::type_scale(present);
     // What goes under the canvas (its caption, the export buttons) grows with the type.
     let below = type_scale
         * match (stacked, embed) {
@@ -152,6 +155,15 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
             (false, true) => 8.0,
             (false, false) => 46.0,
         };
-    let height = (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor();
+    let inner_w = w.inner_width().ok()?.as_f64()?;
+    let height = if present && stacked && inner_w <= PHONE_PX {
+        // A phone presenting: the header and the deck's bar fill most of its
+        // first screen. The drawing gets a screen of its own (scrolled to)
+        // and the column's width, rather than the little height left under
+        // the bar (it was shrunk to 171 of 326 px, its text to 9.4 px).
+        (inner_h - below).max(200.0).floor()
+    } else {
+        (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor()
+    };
     Some(StageBox { width: width.floor(), height, type_scale })
 }
