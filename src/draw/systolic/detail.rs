@@ -58,7 +58,9 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
     let avail = width - 2.0 * PAD - label_w;
     let fit = avail / (ql as f64 * q_ratio + p.cols as f64 + 0.5);
     let mut cs = if narrow { fit.min(86.0) } else { fit.clamp(26.0, 86.0) };
-    let lw = th.line_scale;
+    // A phone is held close: lines as on a screen (projected ones, 5 px
+    // round a busy 28 px PE, ran the array into one orange block).
+    let lw = if narrow { th.line_scale.min(1.0) } else { th.line_scale };
 
     let mut scene = Scene::new(width, 0.0, th.bg);
     let top = caption_bar(&mut scene, s, c, th, caption);

@@ -118,6 +118,13 @@ fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
                 let cb = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || m());
                 let obs = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(cb.as_ref())).ok()?;
                 obs.observe(&el);
+                // The panel too: the stage moves without resizing when what is
+                // above it grows (the deck's bar, its title wrapping onto a
+                // second line between two views of one panel), and the height
+                // left under its top changes with it.
+                if let Ok(Some(panel)) = el.closest(".panel") {
+                    obs.observe(&panel);
+                }
                 Some((obs, cb))
             });
             move || {
