@@ -10,7 +10,7 @@
 //! ([`pixel_counts`]): the schedule's tiles per query block are
 //! non-decreasing, so two pointers sweep each pixel row.
 
-use crate::scene::{Align, Rgba, Scene, Shape, Theme};
+use crate::scene::{text_width, Align, Rgba, Scene, Shape, Theme};
 use crate::sim::flash::{Flash, Pass};
 
 /// The largest side of the bitmap, in pixels.
@@ -217,7 +217,66 @@ fn pixel_color(n: [u64; 4], palette: &[Rgba; 4]) -> [u8; 4] {
     [mix(p0.0, p2.0, p3.0), mix(p0.1, p2.1, p3.1), mix(p0.2, p2.2, p3.2), 255]
 }
 
-pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &str) -> Scene {
+/// The legend's words, in the order of [`colors`]: done, current, to do,
+/// skipped (already translated).
+pub type Legend<'a> = [&'a str; 4];
+
+/// The legend under the grid, part of the drawing: a row (or two) of swatches
+/// and words, each row centred on `cx` inside `x0..x1`, the first row's middle
+/// at `y`; returns the height it takes. The skipped entry only where the
+/// mask skips tiles (FlashAttention-1's order computes them). Drawn in the
+/// scene, the legend is sized with it: the page's fit to the screen counts
+/// it, and a saved PNG or GIF carries it.
+#[allow(clippy::too_many_arguments)] // a place, a size and what to say
+fn draw_legend(
+    scene: &mut Scene,
+    f: &Flash,
+    th: &Theme,
+    legend: &Legend,
+    size: f64,
+    (x0, x1): (f64, f64),
+    cx: f64,
+    y: f64,
+) -> f64 {
+    let cols = colors(th);
+    let shown = if f.tiles_skipped() > 0 { 4 } else { 3 };
+    let (sw, gap, space) = (size * 0.85, size * 0.35, size * 1.1);
+    let item_w = |k: usize| sw + gap + text_width(legend[k], size);
+    // Entries into rows no wider than x1 − x0.
+    let mut rows: Vec<Vec<usize>> = vec![vec![]];
+    let mut used = 0.0;
+    for k in 0..shown {
+        let w = item_w(k);
+        let row = rows.last_mut().expect("a row");
+        if !row.is_empty() && used + space + w > x1 - x0 {
+            rows.push(vec![k]);
+            used = w;
+        } else {
+            used += if row.is_empty() { w } else { space + w };
+            row.push(k);
+        }
+    }
+    let line = size * 1.5;
+    for (r, row) in rows.iter().enumerate() {
+        let total: f64 = row.iter().map(|&k| item_w(k)).sum::<f64>() + space * (row.len() - 1) as f64;
+        let mut x = (cx - total / 2.0).clamp(x0, (x1 - total).max(x0));
+        let cy = y + r as f64 * line;
+        for &k in row {
+            let (sx, sy) = (x, cy - sw / 2.0);
+            // The current tile is outlined in the grid: so is its swatch.
+            let stroke = if k == 1 { (th.fg, 2.0 * th.line_scale) } else { (th.grid, th.line_scale) };
+            scene.rect(sx, sy, sw, sw, Some(cols[k]), Some(stroke));
+            if k == 3 {
+                scene.line(sx + 2.0, sy + 2.0, sx + sw - 2.0, sy + sw - 2.0, th.grid, 1.0);
+            }
+            scene.text(sx + sw + gap, cy, legend[k], size, th.fg, Align::Left, false);
+            x += item_w(k) + space;
+        }
+    }
+    rows.len() as f64 * line
+}
+
+pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &str, legend: &Legend) -> Scene {
     let width = width.max(240.0);
     let pad = 10.0;
     let font = 13.0 * th.text_scale;
@@ -304,7 +363,9 @@ pub fn draw(f: &Flash, pass: Pass, step: u64, th: &Theme, width: f64, caption: &
         );
     }
     scene.rect(gx, gy, w, h, None, Some((th.fg, 1.0 * th.line_scale)));
-    scene.height = gy + h + pad;
+    let key_y = gy + h + axis * 1.2;
+    let key_h = draw_legend(&mut scene, f, th, legend, axis, (pad, width - pad), gx + w / 2.0, key_y);
+    scene.height = key_y - axis * 0.75 + key_h + pad;
     scene
 }
 
@@ -328,6 +389,9 @@ mod tests {
             sram: 1 << 20,
         })
     }
+
+    /// The English legend (src/topics/flash/texts.tsv).
+    const LEGEND: Legend = ["computed", "this step", "to do", "skipped (causal mask)"];
 
     /// The step of every tile against the step shown, as the first version did.
     fn brute_state(f: &Flash, pass: Pass, step: u64, i: usize, j: usize) -> usize {
@@ -353,13 +417,63 @@ mod tests {
                     let caption = "Step 20 of 528: query block 4 × key block 2";
                     // Narrowed as the page's fit does (ui::kit::panel::fit::refit), not under 420 px.
                     let mut width: f64 = column;
-                    let mut s = draw(&f, pass, 20, &th, width, caption);
+                    let mut s = draw(&f, pass, 20, &th, width, caption, &LEGEND);
                     while s.height > 472.0 && width > 421.0 {
                         width = (width * 470.0 / s.height).floor().max(420.0);
-                        s = draw(&f, pass, 20, &th, width, caption);
+                        s = draw(&f, pass, 20, &th, width, caption, &LEGEND);
                     }
                     assert!(s.height <= 472.0, "n = {n} in {column}: {} tall at {width}", s.height);
                     assert!(s.smallest_text(0.0).unwrap() >= 18.0, "n = {n}: {:?}", s.smallest_text(0.0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_legend_is_under_the_grid_inside_the_drawing() {
+        // Its words inside the drawing's width (a row that doesn't fit wraps),
+        // under the grid, in the drawing's height, at the mode's smallest text
+        // or larger; "skipped" only where the mask skips tiles.
+        for th in [Theme::normal(), Theme::present()] {
+            for (causal, bq) in [(true, 32), (false, 32), (true, 1)] {
+                let f = sched(256, bq, 32, causal);
+                for width in [300.0, 330.0, 420.0, 640.0, 1200.0] {
+                    let s = draw(&f, Pass::Fwd, 3, &th, width, "Step 3", &LEGEND);
+                    let texts = s.texts();
+                    assert_eq!(texts.contains(&LEGEND[3]), f.tiles_skipped() > 0);
+                    assert!(LEGEND[..3].iter().all(|w| texts.contains(w)), "{texts:?}");
+                    // The grid's outline: the largest unfilled rectangle.
+                    let grid_bottom = s
+                        .shapes
+                        .iter()
+                        .filter_map(|x| match x {
+                            Shape::Rect { y, w, h, fill: None, .. } => Some((w * h, y + h)),
+                            _ => None,
+                        })
+                        .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
+                        .1;
+                    let mut rows = vec![];
+                    for shape in &s.shapes {
+                        if let Shape::Text { x, y, text, size, .. } = shape {
+                            if LEGEND.contains(&text.as_str()) {
+                                assert!(x + text_width(text, *size) <= width, "{text} at {width}");
+                                assert!(y - size / 2.0 > grid_bottom && y + size / 2.0 <= s.height, "{text} at {y}");
+                                assert!(*size >= th.min_text());
+                                rows.push(*y as i64);
+                            }
+                        }
+                    }
+                    rows.dedup();
+                    // One row where the width holds it, two in a projected
+                    // column, three on a projected phone.
+                    let most = if width >= 640.0 {
+                        1
+                    } else if width >= 420.0 {
+                        2
+                    } else {
+                        3
+                    };
+                    assert!(rows.len() <= most, "{rows:?} at {width}");
                 }
             }
         }
@@ -379,7 +493,7 @@ mod tests {
             assert_eq!(counts, [8, 1, f.tiles_computed() - 9, f.tiles_skipped()]);
         }
         let big = sched(65536, 64, 64, true);
-        let s = draw(&big, Pass::Fwd, 1000, &Theme::normal(), 900.0, "");
+        let s = draw(&big, Pass::Fwd, 1000, &Theme::normal(), 900.0, "", &LEGEND);
         assert!(s.shapes.iter().any(|x| matches!(x, Shape::Bitmap { px_w: 512, px_h: 512, .. })));
     }
 
@@ -390,7 +504,7 @@ mod tests {
             let f = sched(65536, 1, 1, causal);
             for pass in [Pass::Fwd, Pass::Bwd] {
                 for step in [0, 1, f.steps() / 3, f.steps(), f.steps() + 1] {
-                    let s = draw(&f, pass, step, &Theme::normal(), 900.0, "x");
+                    let s = draw(&f, pass, step, &Theme::normal(), 900.0, "x", &LEGEND);
                     let bitmaps: Vec<_> = s
                         .shapes
                         .iter()
@@ -400,7 +514,8 @@ mod tests {
                         })
                         .collect();
                     assert_eq!(bitmaps, vec![(512, 512, 512 * 512 * 4)]);
-                    assert!(s.shapes.len() < 10);
+                    // The grid's few shapes and the legend's (a swatch and a word an entry).
+                    assert!(s.shapes.len() < 20, "{}", s.shapes.len());
                 }
             }
         }
@@ -433,7 +548,7 @@ mod tests {
         }
         // And so the bitmap: done, skipped (white or hatched), to do.
         let th = Theme::normal();
-        let s = draw(&f, Pass::Fwd, half, &th, 900.0, "");
+        let s = draw(&f, Pass::Fwd, half, &th, 900.0, "", &LEGEND);
         let Some(Shape::Bitmap { rgba, .. }) = s.shapes.iter().find(|x| matches!(x, Shape::Bitmap { .. })) else {
             panic!("no bitmap")
         };
@@ -457,12 +572,13 @@ mod tests {
         {
             let f = sched(n, bq, bk, causal);
             let th = Theme::normal();
-            let s = draw(&f, pass, step, &th, 900.0, "");
+            let s = draw(&f, pass, step, &th, 900.0, "", &LEGEND);
             let fills: Vec<(f64, f64, f64, f64, Rgba)> = s
                 .shapes
                 .iter()
                 .filter_map(|x| match x {
-                    Shape::Rect { x, y, w, h, fill: Some(c), .. } => Some((*x, *y, *w, *h, *c)),
+                    // The tiles' runs (the legend's swatches are outlined).
+                    Shape::Rect { x, y, w, h, fill: Some(c), stroke: None } => Some((*x, *y, *w, *h, *c)),
                     _ => None,
                 })
                 .collect();

@@ -295,10 +295,26 @@ function firstScreen() {
   const labels = [...document.querySelectorAll('.stage .readouts .metric-label')].filter(shown)
     .map((l) => parseFloat(getComputedStyle(l).fontSize));
   const figures = document.querySelector('.stage > .readouts');
+  // A legend (HTML) explains the drawing: all of it on the first screen.
+  const legends = [...document.querySelectorAll('.stage > .legend')].filter(shown)
+    .map((l) => l.getBoundingClientRect())
+    .filter((r) => r.bottom > vh + 1)
+    .map((r) => `a legend from ${Math.round(r.top)} to ${Math.round(r.bottom)}`);
+  // The lowest of what the first screen shows of the stage: the drawings
+  // that start on it, their legends, the player and the key figures.
+  const parts = [...document.querySelectorAll('.stage canvas, .stage > .legend, .stage > .player, .stage > .readouts')]
+    .filter(shown).map((e) => e.getBoundingClientRect()).filter((r) => r.top < vh);
+  const lowest = parts.length ? Math.max(...parts.map((r) => r.bottom)) : null;
+  // The words the scene draws (a canvas's text alternative reads them).
+  const drawn = [...document.querySelectorAll('.stage canvas[data-testid="scene-canvas"]')].filter(shown)
+    .map((c) => c.getAttribute('aria-label') ?? '').join(' ');
   const bar = document.querySelector('[data-testid=deck-bar]').getBoundingClientRect();
   const next = document.querySelector('[data-testid=deck-next]').getBoundingClientRect();
   return {
     cut,
+    legends,
+    lowest,
+    drawn,
     canvasText: fonts.length ? Math.min(...fonts) : null,
     label: labels.length ? Math.min(...labels) : null,
     figuresTop: figures ? figures.getBoundingClientRect().top : null,
@@ -308,6 +324,16 @@ function firstScreen() {
     wide: document.documentElement.scrollWidth > window.innerWidth,
   };
 }
+
+/** A text of a topic's table (src/topics/<id>/texts.tsv) in `lang`. */
+function topicText(id, key, lang) {
+  const row = readFileSync(join(ROOT, 'src/topics', id, 'texts.tsv'), 'utf8').split('\n').find((l) => l.startsWith(`${key}\t`));
+  assert.ok(row, `${id}: no ${key}`);
+  return row.split('\t')[lang === 'en' ? 1 : 2];
+}
+
+/** The room left under what a presented view shows first (CSS pixels). */
+const MARGIN = 8;
 
 describe('the lecture, projected at 1024 × 768', () => {
   const env = withBrowser();
@@ -329,6 +355,14 @@ describe('the lecture, projected at 1024 × 768', () => {
         const s = await page.evaluate(firstScreen);
         const at = `view ${k} (${v.url.split('?')[0]})`;
         for (const c of s.cut) misses.push(`${at}: ${c}`);
+        // Issue 32: flash's legend (HTML under the canvas) ended at 768–832.
+        for (const l of s.legends) misses.push(`${at}: ${l}`);
+        if (s.lowest !== null && s.lowest > 768 - MARGIN) misses.push(`${at}: the stage ends at ${Math.round(s.lowest)}, under ${768 - MARGIN}`);
+        // FlashAttention's grid draws its legend, in the view's language.
+        if (v.url.startsWith('/flash?')) {
+          const word = topicText('flash', 'flash.legend.done', lang);
+          if (!s.drawn.includes(word)) misses.push(`${at}: no "${word}" in the drawing`);
+        }
         if (s.canvasText !== null && s.canvasText < 18 - 0.05) misses.push(`${at}: canvas text ${s.canvasText.toFixed(1)} px`);
         if (s.label !== null && s.label < 18 - 0.05) misses.push(`${at}: key-figure labels ${s.label} px`);
         if (s.figuresTop !== null && s.figuresTop >= 768) misses.push(`${at}: the key figures start at ${Math.round(s.figuresTop)}`);
@@ -341,6 +375,79 @@ describe('the lecture, projected at 1024 × 768', () => {
       }
       assert.deepEqual(misses, []);
       assert.equal(nexts.size, 1, `the → button moved: ${[...nexts].join(' | ')}`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+});
+
+/**
+ * In the page: what a phone presenting a view shows, whole or cut. Each
+ * drawing of the stage (a scene's canvas, a chart), the player and the key
+ * figures: inside the screen's width, and their bottom reachable (scrolled
+ * to, it is on the screen: nothing clips it); the page scrolls sideways or
+ * not; the canvases' text as shown.
+ */
+function onPhone() {
+  const vw = document.documentElement.clientWidth;
+  const vh = window.innerHeight;
+  const shown = (e) => e.checkVisibility() && e.getBoundingClientRect().height > 0;
+  const misses = [];
+  const parts = [
+    ...[...document.querySelectorAll('.stage canvas')].filter(shown).map((e) => ['a drawing', e]),
+    ...[...document.querySelectorAll('.stage > .player, .stage > .readouts')].filter(shown).map((e) => [e.classList[0], e]),
+  ];
+  for (const [what, e] of parts) {
+    const r = e.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > vw + 0.5) misses.push(`${what} from x ${Math.round(r.left)} to ${Math.round(r.right)}`);
+    e.scrollIntoView({ block: 'end', behavior: 'instant' });
+    const b = e.getBoundingClientRect().bottom;
+    if (b > vh + 1) misses.push(`${what}'s bottom out of reach (${Math.round(b)} on a ${vh} px screen)`);
+  }
+  window.scrollTo({ top: 0, behavior: 'instant' });
+  // A scene's drawing takes its column's width (it was shrunk to the height
+  // left under the deck's bar: recompute's to 171 of 326 px).
+  for (const c of [...document.querySelectorAll('.stage > .scene > canvas[data-testid="scene-canvas"]')].filter(shown)) {
+    const col = c.parentElement.clientWidth;
+    const cw = c.getBoundingClientRect().width;
+    if (cw < 0.85 * col) misses.push(`a drawing ${Math.round(cw)} px wide in a ${col} px column`);
+  }
+  if (document.documentElement.scrollWidth > vw) misses.push(`the page ${document.documentElement.scrollWidth} px wide`);
+  const fonts = [...document.querySelectorAll('.stage canvas[data-min-font]')].filter(shown)
+    .map((c) => Number(c.dataset.minFont) * c.getBoundingClientRect().width / (c.width / devicePixelRatio));
+  const text = fonts.length ? Math.min(...fonts) : null;
+  if (text !== null && text < 10 - 0.05) misses.push(`canvas text ${text.toFixed(1)} px`);
+  if (!document.querySelector('.stage > .readouts, .stage [data-metric]')) misses.push('no key figures');
+  return misses;
+}
+
+describe('the lecture, presented on a phone', () => {
+  const env = withBrowser();
+
+  // Issue 32: a phone presenting the deck cut the systolic array (drawn
+  // past its canvas's right edge, then shrunk to 12.5 px text), shrank
+  // recompute's drawing to 9.4 px text, and fusion's kernels ran 47 px past
+  // a 360 px screen. Each view: the whole drawing in the width, text 10 px
+  // at least, every bottom reachable by scrolling down, nothing sideways.
+  for (const [width, height, lang] of [[360, 740, 'en'], [360, 740, 'zh'], [390, 844, 'en']]) {
+    test(`at ${width}×${height} every view shows its whole drawing and key figures (${lang})`, async () => {
+      const page = await newPage(env.browser, { viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      await open(page, env.srv.base, `#/lecture?lang=${lang}&present=1`);
+      const views = await outline(page);
+      const misses = [];
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (wide > width) misses.push(`#/lecture: the page ${wide} px wide`);
+      await page.locator('[data-testid=lecture-present]').click();
+      for (let k = 1; k <= views.length; k++) {
+        const v = views[k - 1];
+        await appShows(page, `[data-metric="deck-view"][data-value="${k}"]`, `view ${k} (${v.id})`);
+        await painted(page);
+        await page.evaluate(() => { window.__settle = undefined; });
+        await page.waitForFunction(layoutSettled, null, { polling: 50, timeout: 30000 });
+        for (const m of await page.evaluate(onPhone)) misses.push(`view ${k} (${v.url.split('?')[0]}): ${m}`);
+        if (k < views.length) await page.locator('[data-testid=deck-next]').click();
+      }
+      assert.deepEqual(misses, []);
       assert.deepEqual(page.errors, []);
       await page.context().close();
     });

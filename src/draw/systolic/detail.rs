@@ -45,6 +45,10 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
     if narrow {
         (ql, qt) = (ql.min(2), qt.min(2));
     }
+    // The smallest text: the mode's (12 px, projected 18), but 12 in a
+    // phone's column projected too (eight cells of 18 px figures are wider
+    // than a 360 px phone: the array ran past the drawing's right edge).
+    let min = if narrow { th.min_text().min(12.0) } else { th.min_text() };
     // "…" where any operand waits past the slots drawn, not only in the next
     // one: a row skewed by more than the slots shown has its first operand
     // further out, at most rows + cols slots (the skew) past them.
@@ -54,7 +58,9 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
     let avail = width - 2.0 * PAD - label_w;
     let fit = avail / (ql as f64 * q_ratio + p.cols as f64 + 0.5);
     let mut cs = if narrow { fit.min(86.0) } else { fit.clamp(26.0, 86.0) };
-    let lw = th.line_scale;
+    // A phone is held close: lines as on a screen (projected ones, 5 px
+    // round a busy 28 px PE, ran the array into one orange block).
+    let lw = if narrow { th.line_scale.min(1.0) } else { th.line_scale };
 
     let mut scene = Scene::new(width, 0.0, th.bg);
     let top = caption_bar(&mut scene, s, c, th, caption);
@@ -67,7 +73,7 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
     let rows_h = |qt: usize| p.rows as f64 + qt as f64 * q_ratio + 0.3 + out_rows * 0.62;
     let mut x0 = PAD;
     if max_h.is_finite() && fixed + rows_h(qt) * cs > max_h {
-        let min_cell = th.min_text() * DIGIT_EM * 3.0 / PE_BOX;
+        let min_cell = min * DIGIT_EM * 3.0 / PE_BOX;
         // Two slots on top, one if two leave the cells too small.
         qt = qt.min(2);
         if (max_h - fixed) / rows_h(qt) < min_cell {
@@ -76,14 +82,15 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
         // The width holds cells this large with two left slots (fewer slots
         // than the width-sized drawing's eight: the cells grow to the height).
         let widest = avail / (ql.min(2) as f64 * q_ratio + p.cols as f64 + 0.5);
-        cs = ((max_h - fixed) / rows_h(qt)).min(widest).min(86.0).max(min_cell);
+        // The width wins over the figures' size: the whole array is drawn.
+        cs = ((max_h - fixed) / rows_h(qt)).min(widest).min(86.0).max(min_cell.min(widest));
         let room = ((avail / cs - p.cols as f64 - 0.5) / q_ratio).floor().max(1.0) as usize;
         ql = ql.min(room);
         // What the array leaves of the width, on both sides.
         x0 += ((avail - (ql as f64 * q_ratio + p.cols as f64 + 0.5) * cs) / 2.0).max(0.0);
     }
     let qs = cs * q_ratio;
-    let out_h = (cs * 0.62).max(th.min_text() * 1.3);
+    let out_h = (cs * 0.62).max(min * 1.3);
     let gx = x0 + label_w + ql as f64 * qs + cs * 0.3;
     let gy = top + 18.0 * th.text_scale + qt as f64 * qs + cs * 0.3;
 
@@ -107,7 +114,7 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
 
     // Queues: slot 0 is next to the array.
     // Operands are single digits: projected, they may fill more of their box.
-    let vsize = if th.present { (qs * 0.62).min(26.0) } else { (qs * 0.42).min(22.0) }.max(th.min_text());
+    let vsize = if th.present { (qs * 0.62).min(26.0) } else { (qs * 0.42).min(22.0) }.max(min);
     for i in 0..p.rows {
         let cy = gy + i as f64 * cs + cs / 2.0;
         scene.line(gx - ql as f64 * qs - cs * 0.15, cy, gx, cy, th.grid, 1.0 * lw);
@@ -155,8 +162,7 @@ pub(super) fn draw_detail(s: &Systolic, c: u64, th: &Theme, width: f64, max_h: f
     // Projected, the figure in the middle of a PE fills more of it (the
     // lecture hall reads it from afar); a long one is narrowed to its box.
     let big_em = if th.text_scale > 1.0 { 0.40 } else { 0.30 };
-    // Never under the mode's smallest text (12 px, projected 18).
-    let min = th.min_text();
+    // Never under the smallest text (`min` above).
     let big_for = |digits: usize| {
         ((cs * big_em).min(26.0) * th.text_scale.sqrt()).min(cs * PE_BOX / (DIGIT_EM * digits.max(1) as f64)).max(min)
     };

@@ -324,3 +324,60 @@ fn projected_on_a_short_screen_the_8x8_fills_the_height_at_18_px_every_figure_in
     assert_eq!(tall, draw_fit(&s, 12, &th, 640.0, f64::INFINITY, caption, &Labels::PLAIN).0);
     assert!(tall.height > 520.0);
 }
+
+#[test]
+fn projected_on_a_phone_the_8x8_is_drawn_whole_in_the_width() {
+    // Deck view 9 presented on a 360 or 390 px phone: a column 326–356 px
+    // wide and the 333–420 px of height the deck's bar leaves. The cells
+    // were sized to 18 px figures (42 px each): the array ran 60 px past the
+    // drawing's right edge and the page shrank it to 12.5 px text. In a
+    // phone's column the figures are 12 px (text the page may scale to
+    // 10 px, ui::kit::canvas::FIT_MIN_TEXT), every PE inside the width and
+    // every figure inside its PE.
+    let s = sim(8, 8, 8, Dataflow::Os);
+    let th = Theme::present();
+    let caption = "Cycle 12 / 22 · Steady state: every PE busy · 64 / 64 PE";
+    for (width, max_h) in [(326.0, 333.0), (356.0, 420.0), (326.0, f64::INFINITY)] {
+        for c in 0..=s.total_cycles() {
+            let (scene, _) = draw_fit(&s, c, &th, width, max_h, caption, &Labels::PLAIN);
+            assert!(scene.smallest_text(0.0).unwrap() >= 12.0, "cycle {c}: {:?}", scene.smallest_text(0.0));
+            let pes: Vec<(f64, f64, f64)> = scene
+                .shapes
+                .iter()
+                .filter_map(|sh| match sh {
+                    Shape::Rect { x, y, w, h, fill: Some(_), stroke: Some(_) } if (w - h).abs() < 1e-9 && *w > 20.0 => {
+                        Some((*x, *y, *w))
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert!(pes.len() >= 64, "{width}: {} PEs", pes.len());
+            for sh in &scene.shapes {
+                match sh {
+                    Shape::Rect { x, w, .. } => assert!(*x >= -0.5 && x + w <= width + 0.5, "{width}: {sh:?}"),
+                    Shape::Text { x, y, text, size, align, .. } => {
+                        let tw = crate::scene::text_width(text, *size);
+                        let (l, r) = match align {
+                            Align::Left => (*x, x + tw),
+                            Align::Center => (x - tw / 2.0, x + tw / 2.0),
+                            Align::Right => (x - tw, *x),
+                        };
+                        assert!(l >= -0.5 && r <= width + 0.5, "{width}: {text:?} from {l} to {r}");
+                        if *align == Align::Center {
+                            if let Some(&(px, _, pw)) =
+                                pes.iter().find(|(px, py, pw)| *x > *px && *x < px + pw && *y > *py && *y < py + pw)
+                            {
+                                let half = text.chars().count() as f64 * DIGIT_EM * size / 2.0;
+                                assert!(
+                                    x - half >= px - 0.5 && x + half <= px + pw + 0.5,
+                                    "cycle {c}: {text:?} in {pw}"
+                                );
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

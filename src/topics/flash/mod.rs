@@ -241,6 +241,12 @@ pub fn sci(v: f64) -> String {
 }
 
 /// What step `step` of the pass does.
+/// The grid's legend (drawn under it, in the scene): done, this step, to do,
+/// skipped, as `draw::flash::colors` orders them.
+pub fn legend(lang: Lang) -> [String; 4] {
+    ["flash.legend.done", "flash.legend.current", "flash.legend.pending", "flash.legend.skipped"].map(|k| tr(lang, k))
+}
+
 pub fn caption(lang: Lang, f: &Flash, pass: Pass, step: u64) -> String {
     match f.tile_at(pass, step) {
         None => tr(lang, "flash.start"),
@@ -474,6 +480,50 @@ mod tests {
         let fa2 = flash_run(&lecture());
         assert_eq!([fa2.state_at(2).tile, fa2.state_at(3).tile], [Some((1, 0)), Some((1, 1))]);
         assert!(caption(Lang::En, &fa2.flash, Pass::Fwd, 3).starts_with("Step 3: query block 1 × key block 1"));
+    }
+
+    /// Issue 32: projected at 1024 × 768, the deck's FlashAttention views
+    /// drew their legend (HTML under the canvas) at y 747–832, off the
+    /// screen or touching its edge. Drawn in the scene it is part of what
+    /// the page fits to the screen: in the canvas's column (about 570 px
+    /// wide) and the height left under the deck's bar and the grid's title
+    /// (about 474 px at 248 px down), each view's grid, caption and legend
+    /// fit at 18 px once narrowed as the page does (ui::kit::panel::fit:
+    /// scaled to the height left, not under 420 px), in both languages.
+    #[test]
+    fn the_decks_views_draw_their_legend_in_the_height_left_projected() {
+        crate::topics::install_texts();
+        let th = crate::scene::Theme::present();
+        let views: Vec<_> = crate::lecture_deck::VIEWS.iter().filter(|x| x.url.starts_with("/flash?")).collect();
+        assert_eq!(views.len(), 4);
+        for view in views {
+            let (v, notices) = META.parse(&crate::lecture_deck::query_pairs(view.url));
+            assert!(notices.is_empty(), "{notices:?}");
+            let run = flash_run(&v);
+            let (f, pass, step) = (&run.flash, flash_pass(&v), v.int("step") as u64);
+            for lang in [Lang::En, Lang::Zh] {
+                let words = legend(lang);
+                let words = words.each_ref().map(|w| w.as_str());
+                let cap = caption(lang, f, pass, step);
+                let (column, left) = (570.0, 474.0);
+                let mut width: f64 = column;
+                let mut s = crate::draw::flash::draw(f, pass, step, &th, width, &cap, &words);
+                for _ in 0..6 {
+                    if s.height <= left + 2.0 || width <= 421.0 {
+                        break;
+                    }
+                    width = (width * left / s.height).floor().max(420.0);
+                    s = crate::draw::flash::draw(f, pass, step, &th, width, &cap, &words);
+                }
+                assert!(s.height <= left + 2.0, "{} ({lang:?}): {} tall at {width}", view.id, s.height);
+                assert!(s.smallest_text(0.0).unwrap() >= 18.0, "{}: {:?}", view.id, s.smallest_text(0.0));
+                let texts = s.texts();
+                let shown = if f.tiles_skipped() > 0 { 4 } else { 3 };
+                for w in &words[..shown] {
+                    assert!(texts.contains(w), "{} ({lang:?}): no {w} in {texts:?}", view.id);
+                }
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! `data-value`) until their numbers are in.
 
 use super::{Checks, Key, RecentChecks, Verdict, MAX_D_SHOWN, MAX_WIDTH, ROWS_SHOWN};
-use crate::draw::flash::{colors, draw};
+use crate::draw::flash::draw;
 use crate::format::{bytes, grouped};
 use crate::params::Values;
 use crate::scene::Theme;
@@ -27,7 +27,7 @@ use crate::ui::kit::panel::Panel;
 use crate::ui::kit::player::Player;
 use crate::ui::kit::readouts::{readouts_pending, Pending};
 use crate::ui::kit::slider::{slider, Slider};
-use crate::ui::kit::widgets::{chart_title, legend_item, preset_row, Preset};
+use crate::ui::kit::widgets::{chart_title, preset_row, Preset};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -89,9 +89,21 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let caption = super::caption(ctx.lang, sim, pass, step);
     let scene = {
         let run = run.clone();
+        let lang = ctx.lang;
         use_memo(
-            (params, pass, order, step, width as u32, ctx.present, caption.clone()),
-            move |(_, pass, _, s, w, _, cap)| SceneRef(Rc::new(draw(&run.flash, *pass, *s, &theme, *w as f64, cap))),
+            (params, pass, order, step, width as u32, ctx.present, lang, caption.clone()),
+            move |(_, pass, _, s, w, _, lang, cap)| {
+                let legend = super::legend(*lang);
+                SceneRef(Rc::new(draw(
+                    &run.flash,
+                    *pass,
+                    *s,
+                    &theme,
+                    *w as f64,
+                    cap,
+                    &legend.each_ref().map(|l| l.as_str()),
+                )))
+            },
         )
     };
     let export = {
@@ -101,7 +113,8 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             name: format!("flash-{}-n{}-d{}", if pass == Pass::Fwd { "fwd" } else { "bwd" }, params.n, params.d),
             scene_at: Rc::new(move |s| {
                 let cap = super::caption(lang, &run.flash, pass, s);
-                draw(&run.flash, pass, s, &theme, w as f64, &cap)
+                let legend = super::legend(lang);
+                draw(&run.flash, pass, s, &theme, w as f64, &cap, &legend.each_ref().map(|l| l.as_str()))
             }),
         })
     };
@@ -197,17 +210,10 @@ pub fn use_flash_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             }], &p.dispatch) }
         </>
     };
-    let c = colors(&theme);
     let stage = html! {
         <>
             { chart_title(ctx, "flash.grid") }
             <SceneCanvas scene={(*scene).clone()} name={format!("flash-{}-n{}-step{}", v.choice("pass"), params.n, step)} label={caption.clone()} />
-            <div class="legend">
-                { legend_item(ctx, c[0], "flash.legend.done") }
-                { legend_item(ctx, c[1], "flash.legend.current") }
-                { legend_item(ctx, c[2], "flash.legend.pending") }
-                { legend_item(ctx, c[3], "flash.legend.skipped") }
-            </div>
             <Player pos={step} len={run.steps()} speed={v.int("speed")} unit="param.step" on_seek={on_seek} on_speed={p.set("speed")} export={Some((*export).clone())} />
             { readouts_pending(ctx, "flash", &metrics, &pending) }
             { checks_html }

@@ -54,10 +54,24 @@ pub fn use_width(node: NodeRef, fallback: f64) -> f64 {
 /// can't be read from the room (labels squeezed into small cells).
 pub const PROJECTED_MIN_TEXT: f64 = 12.0;
 
+/// How far (CSS pixels) a drawing may run past the height it must fit in:
+/// the page's fit (ui::kit::panel::fit::refit) redraws it narrower only
+/// beyond this, so the canvas isn't scaled down for it either (a 476 px
+/// drawing in 474 px showed 18 px text at 17.9).
+pub const FIT_SLACK: f64 = 2.0;
+
+/// Scaled down to fit the screen's height, a canvas's text stays this large
+/// (CSS pixels) at least: below it the canvas is left taller than the
+/// screen (a phone scrolls to its bottom) rather than shown unreadable.
+pub const FIT_MIN_TEXT: f64 = 10.0;
+
 /// The canvas's CSS size: its drawing size, scaled down (never stretched)
-/// to its column's width and to the height it must fit in.
-fn canvas_style(w: f64, h: f64, max_h: Option<f64>) -> String {
-    let fit_w = max_h.map(|m| format!(", {:.1}px", m * w / h.max(1.0))).unwrap_or_default();
+/// to its column's width and to the height it must fit in, but not so far
+/// that its smallest text (`smallest`, in the drawing's pixels) falls under
+/// [`FIT_MIN_TEXT`]: on a phone the width alone then sets the size.
+fn canvas_style(w: f64, h: f64, max_h: Option<f64>, smallest: Option<f64>) -> String {
+    let floor = smallest.map_or(0.0, |t| w * FIT_MIN_TEXT / t.max(1.0));
+    let fit_w = max_h.map(|m| format!(", {:.1}px", ((m + FIT_SLACK) * w / h.max(1.0)).max(floor))).unwrap_or_default();
     format!("width:min({w}px, 100%{fit_w});aspect-ratio:{w} / {h};height:auto")
 }
 
@@ -131,6 +145,10 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
             }
         });
     }
+    // The smallest text painted (projected, what is under PROJECTED_MIN_TEXT is left out).
+    let smallest = use_memo((props.scene.clone(), ctx.present), |(scene, present)| {
+        scene.0.smallest_text(if *present { PROJECTED_MIN_TEXT } else { 0.0 })
+    });
     let on_save = {
         let canvas = canvas.clone();
         let name = props.name.clone();
@@ -161,7 +179,7 @@ pub fn SceneCanvas(props: &SceneCanvasProps) -> Html {
     html! {
         <figure class="scene">
             <canvas ref={canvas} role="img" {onclick} aria-label={props.scene.0.text_alternative(&props.label)} data-testid="scene-canvas"
-                style={canvas_style(props.scene.0.width, props.scene.0.height, fit.map(|f| f.max_height))} />
+                style={canvas_style(props.scene.0.width, props.scene.0.height, fit.map(|f| f.max_height), *smallest)} />
             <figcaption>
                 <button class="save-png" data-testid="save-png" onclick={on_save}>{ ctx.t("canvas.save") }</button>
                 <button class="save-png" data-testid="save-png-figures" title={ctx.t("canvas.save-figures.title")}

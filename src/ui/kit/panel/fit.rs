@@ -3,11 +3,14 @@
 //! page moves, and the drawing width that makes the drawing fit it, refined
 //! from the sizes the canvas reports through [`FitCtx`](crate::ui::kit::canvas::FitCtx).
 
+use crate::ui::kit::canvas::FIT_SLACK;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// Widest a stage's drawing gets (CSS pixels).
 const MAX_STAGE_WIDTH: f64 = 1800.0;
+/// A phone's screen: at most this wide (CSS pixels; style/main.css's phone rules).
+const PHONE_PX: f64 = 600.0;
 /// Narrowest width a canvas is redrawn at to fit the screen's height; below
 /// it the drawing is scaled down instead.
 const MIN_FIT_WIDTH: f64 = 420.0;
@@ -35,7 +38,7 @@ pub fn refit(bx: StageBox, drawn: (f64, f64)) -> Option<f64> {
     if h <= 0.0 || w <= 0.0 {
         return None;
     }
-    let target = if h > bx.height + 2.0 && w > floor + 1.0 {
+    let target = if h > bx.height + FIT_SLACK && w > floor + 1.0 {
         w * bx.height / h
     } else if h < bx.height * 0.9 && w < full - 1.0 {
         w * bx.height * 0.97 / h
@@ -115,6 +118,13 @@ fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
                 let cb = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || m());
                 let obs = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(cb.as_ref())).ok()?;
                 obs.observe(&el);
+                // The panel too: the stage moves without resizing when what is
+                // above it grows (the deck's bar, its title wrapping onto a
+                // second line between two views of one panel), and the height
+                // left under its top changes with it.
+                if let Ok(Some(panel)) = el.closest(".panel") {
+                    obs.observe(&panel);
+                }
                 Some((obs, cb))
             });
             move || {
@@ -143,7 +153,8 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     let stacked = stage.client_width() < 760;
     let class = |c: &str| w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains(c));
     let embed = class("embed");
-    let type_scale = crate::ui::kit::dom::type_scale(class("present"));
+    let present = class("present");
+    let type_scale = crate::ui::kit::dom::type_scale(present);
     // What goes under the canvas (its caption, the export buttons) grows with the type.
     let below = type_scale
         * match (stacked, embed) {
@@ -151,6 +162,15 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
             (false, true) => 8.0,
             (false, false) => 46.0,
         };
-    let height = (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor();
+    let inner_w = w.inner_width().ok()?.as_f64()?;
+    let height = if present && stacked && inner_w <= PHONE_PX {
+        // A phone presenting: the header and the deck's bar fill most of its
+        // first screen. The drawing gets a screen of its own (scrolled to)
+        // and the column's width, rather than the little height left under
+        // the bar (it was shrunk to 171 of 326 px, its text to 9.4 px).
+        (inner_h - below).max(200.0).floor()
+    } else {
+        (inner_h - top - below).max(inner_h * 0.45).max(200.0).floor()
+    };
     Some(StageBox { width: width.floor(), height, type_scale })
 }
