@@ -155,7 +155,6 @@ pub fn lecture_case(mode: &'static str, tile: i64) -> Vec<(&'static str, Value)>
 /// the default step, drawn as the panel draws it, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    #[allow(unused_imports)]
     use crate::sim::Steppable;
     use crate::topic::snapshot::{Above, Snapshot, Stage, View};
     let (v, _) = META.parse(&[]);
