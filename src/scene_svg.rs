@@ -11,7 +11,8 @@
 //!   the font stack is the canvas's ([`crate::scene::FONT_STACK`]);
 //! - a colour's alpha is `fill-opacity` / `stroke-opacity` (SVG 1.1);
 //! - a bitmap (a heat map) becomes one rectangle per run of equal pixels
-//!   along a row (a band of identical rows at once), unless that takes more
+//!   along a row (a band of identical rows at once), a path of them per
+//!   colour, unless that takes more
 //!   than [`MAX_BITMAP_RUNS`] rectangles,
 //!   when it is left out and [`Svg::skipped`] says so (a static snapshot
 //!   stays small; a timeline of a few colours is a few runs a row however
@@ -203,20 +204,38 @@ fn bitmap_runs((pw, ph): (u32, u32), rgba: &[u8]) -> Vec<Run> {
     runs
 }
 
-/// A bitmap scaled into `(x, y, w, h)`: a rectangle per run (see
-/// [`bitmap_runs`]), without smoothing, as the canvas draws it.
+/// A bitmap scaled into `(x, y, w, h)`: its runs (see [`bitmap_runs`]) as
+/// one path of rectangles per colour (runs never overlap, so the order of
+/// the colours does not matter), without smoothing, as the canvas draws it.
 fn bitmap_rects(out: &mut String, (x, y, w, h): (f64, f64, f64, f64), (pw, ph): (u32, u32), runs: &[Run]) {
     let (cw, ch) = (w / pw as f64, h / ph as f64);
-    out.push_str(r#"<g shape-rendering="crispEdges">"#);
+    // Each rectangle starts with a move relative to the previous one's
+    // corner (where `z` leaves the pen), both rounded to a hundredth first,
+    // so the positions are exact and the repeated steps compress.
+    let hundredths = |v: f64| (v * 100.0).round() / 100.0;
+    let mut colours: Vec<(Rgba, String, (f64, f64))> = Vec::new();
     for &(j, j_end, i, end, c) in runs {
-        out.push_str(&format!(
-            r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
-            num(x + i as f64 * cw),
-            num(y + j as f64 * ch),
-            num((end - i) as f64 * cw),
-            num((j_end - j) as f64 * ch),
-            paint_attr("fill", c)
+        let (d, pen) = match colours.iter_mut().find(|(k, ..)| *k == c) {
+            Some((_, d, pen)) => (d, pen),
+            None => {
+                colours.push((c, String::new(), (0.0, 0.0)));
+                let (_, d, pen) = colours.last_mut().expect("just pushed");
+                (d, pen)
+            }
+        };
+        let at = (hundredths(x + i as f64 * cw), hundredths(y + j as f64 * ch));
+        let rw = num((end - i) as f64 * cw);
+        d.push_str(&format!(
+            "m{} {}h{rw}v{}h-{rw}z",
+            num(at.0 - pen.0),
+            num(at.1 - pen.1),
+            num((j_end - j) as f64 * ch)
         ));
+        *pen = at;
+    }
+    out.push_str(r#"<g shape-rendering="crispEdges">"#);
+    for (c, d, _) in colours {
+        out.push_str(&format!(r#"<path d="{d}"{}/>"#, paint_attr("fill", c)));
     }
     out.push_str("</g>");
 }
@@ -287,7 +306,13 @@ mod tests {
         sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 3, px_h: 2, rgba });
         let s = svg(&sc, "s", "");
         assert!(s.skipped.is_empty());
-        assert!(s.markup.contains(r##"<rect x="0" y="0" width="20" height="10" fill="#ff0000"/><rect x="20" y="0" width="10" height="10" fill="#0000ff"/></g>"##), "{}", s.markup);
+        assert!(
+            s.markup.contains(
+                r##"<path d="m0 0h20v10h-20z" fill="#ff0000"/><path d="m20 0h10v10h-10z" fill="#0000ff"/></g>"##
+            ),
+            "{}",
+            s.markup
+        );
         // 100 × 100 in two colours, the rows alike: one band of two runs, written.
         let rows: Vec<u8> =
             (0..100 * 100).flat_map(|k| if k % 100 < 50 { [255, 0, 0, 255] } else { [0, 0, 255, 255] }).collect();
@@ -295,7 +320,13 @@ mod tests {
         sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 100, px_h: 100, rgba: rows });
         let s = svg(&sc, "s", "");
         assert!(s.skipped.is_empty());
-        assert!(s.markup.contains(r##"<rect x="0" y="0" width="15" height="20" fill="#ff0000"/><rect x="15" y="0" width="15" height="20" fill="#0000ff"/></g>"##), "{}", s.markup);
+        assert!(
+            s.markup.contains(
+                r##"<path d="m0 0h15v20h-15z" fill="#ff0000"/><path d="m15 0h15v20h-15z" fill="#0000ff"/></g>"##
+            ),
+            "{}",
+            s.markup
+        );
         // A 100 × 100 checkerboard: 10 000 runs, left out.
         let noise: Vec<u8> = (0..100 * 100)
             .flat_map(|k| if (k + k / 100) % 2 == 0 { [255, 0, 0, 255] } else { [0, 0, 255, 255] })
