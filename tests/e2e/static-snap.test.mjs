@@ -71,7 +71,7 @@ for (const [hash, lang, width, height, kind] of [
   ['#/flash', 'en', 1440, 900, 'wide'],
   ['#/llm?lang=zh', 'zh', 1440, 900, 'wide'],
   ['#/divergence', 'en', 390, 844, 'narrow'],
-  ['#/waves?lang=zh', 'zh', 1440, 900, 'wide'],
+  ['#/gpu-vs-tpu?lang=zh', 'zh', 1440, 900, 'wide'],
 ]) {
   test(`${hash} at ${width}×${height}: the static snapshot before the wasm, then the app with the same figures, no layout shift`, async () => {
     const page = await heldPage(width, height);
