@@ -11,13 +11,19 @@
 //!   the font stack is the canvas's ([`crate::scene::FONT_STACK`]);
 //! - a colour's alpha is `fill-opacity` / `stroke-opacity` (SVG 1.1);
 //! - a bitmap (a heat map) becomes one rectangle per run of equal pixels
-//!   along a row, unless it has more than [`MAX_BITMAP_PIXELS`] pixels, when it
-//!   is left out and [`Svg::skipped`] says so (a static snapshot stays small).
+//!   along a row (a band of identical rows at once), a path of them per
+//!   colour, unless that takes more
+//!   than [`MAX_BITMAP_RUNS`] rectangles,
+//!   when it is left out and [`Svg::skipped`] says so (a static snapshot
+//!   stays small; a timeline of a few colours is a few runs a row however
+//!   many pixels it has).
 
 use crate::scene::{Align, Rgba, Scene, Shape, FONT_STACK};
 
-/// The most pixels a bitmap may have to be written as rectangles.
-pub const MAX_BITMAP_PIXELS: u32 = 64 * 64;
+/// The most rectangles (runs of equal pixels in a row or a band of
+/// identical rows, transparent ones left out) a bitmap may take to be
+/// written.
+pub const MAX_BITMAP_RUNS: usize = 64 * 64;
 
 /// An SVG document and what it left out.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,13 +150,18 @@ pub fn svg(scene: &Scene, class: &str, label: &str) -> Svg {
             }
             Shape::Bitmap { x, y, w, h, px_w, px_h, rgba } => {
                 let pixels = px_w.saturating_mul(*px_h);
-                if pixels > MAX_BITMAP_PIXELS || rgba.len() < 4 * pixels as usize || pixels == 0 {
+                let runs = if rgba.len() < 4 * pixels as usize || pixels == 0 {
+                    None
+                } else {
+                    Some(bitmap_runs((*px_w, *px_h), rgba)).filter(|r| r.len() <= MAX_BITMAP_RUNS)
+                };
+                let Some(runs) = runs else {
                     skipped.push(format!(
-                        "a bitmap of {px_w}×{px_h} pixels (more than {MAX_BITMAP_PIXELS} pixels, or not {px_w}×{px_h}×4 bytes)"
+                        "a bitmap of {px_w}×{px_h} pixels (more than {MAX_BITMAP_RUNS} runs of equal pixels, or not {px_w}×{px_h}×4 bytes)"
                     ));
                     continue;
-                }
-                bitmap_rects(&mut out, (*x, *y, *w, *h), (*px_w, *px_h), rgba);
+                };
+                bitmap_rects(&mut out, (*x, *y, *w, *h), (*px_w, *px_h), &runs);
             }
         }
     }
@@ -158,17 +169,24 @@ pub fn svg(scene: &Scene, class: &str, label: &str) -> Svg {
     Svg { markup: out, skipped }
 }
 
-/// A bitmap scaled into `(x, y, w, h)`: a rectangle per run of equal
-/// pixels in a row (fully transparent runs left out), without smoothing,
-/// as the canvas draws it.
-fn bitmap_rects(out: &mut String, (x, y, w, h): (f64, f64, f64, f64), (pw, ph): (u32, u32), rgba: &[u8]) {
-    let (cw, ch) = (w / pw as f64, h / ph as f64);
+/// A bitmap's runs of equal pixels along each row, fully transparent runs
+/// left out, a band of identical rows written once:
+/// `(first row, row past the band, first column, column past the run, colour)`.
+type Run = (u32, u32, u32, u32, Rgba);
+
+fn bitmap_runs((pw, ph): (u32, u32), rgba: &[u8]) -> Vec<Run> {
+    let row = |j: u32| &rgba[4 * (j * pw) as usize..4 * ((j + 1) * pw) as usize];
     let px = |i: u32, j: u32| {
         let k = 4 * (j * pw + i) as usize;
         Rgba(rgba[k], rgba[k + 1], rgba[k + 2], rgba[k + 3])
     };
-    out.push_str(r#"<g shape-rendering="crispEdges">"#);
-    for j in 0..ph {
+    let mut runs = Vec::new();
+    let mut j = 0;
+    while j < ph {
+        let mut band_end = j + 1;
+        while band_end < ph && row(band_end) == row(j) {
+            band_end += 1;
+        }
         let mut i = 0;
         while i < pw {
             let c = px(i, j);
@@ -177,17 +195,47 @@ fn bitmap_rects(out: &mut String, (x, y, w, h): (f64, f64, f64, f64), (pw, ph): 
                 end += 1;
             }
             if c.3 != 0 {
-                out.push_str(&format!(
-                    r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
-                    num(x + i as f64 * cw),
-                    num(y + j as f64 * ch),
-                    num((end - i) as f64 * cw),
-                    num(ch),
-                    paint_attr("fill", c)
-                ));
+                runs.push((j, band_end, i, end, c));
             }
             i = end;
         }
+        j = band_end;
+    }
+    runs
+}
+
+/// A bitmap scaled into `(x, y, w, h)`: its runs (see [`bitmap_runs`]) as
+/// one path of rectangles per colour (runs never overlap, so the order of
+/// the colours does not matter), without smoothing, as the canvas draws it.
+fn bitmap_rects(out: &mut String, (x, y, w, h): (f64, f64, f64, f64), (pw, ph): (u32, u32), runs: &[Run]) {
+    let (cw, ch) = (w / pw as f64, h / ph as f64);
+    // Each rectangle starts with a move relative to the previous one's
+    // corner (where `z` leaves the pen), both rounded to a hundredth first,
+    // so the positions are exact and the repeated steps compress.
+    let hundredths = |v: f64| (v * 100.0).round() / 100.0;
+    let mut colours: Vec<(Rgba, String, (f64, f64))> = Vec::new();
+    for &(j, j_end, i, end, c) in runs {
+        let (d, pen) = match colours.iter_mut().find(|(k, ..)| *k == c) {
+            Some((_, d, pen)) => (d, pen),
+            None => {
+                colours.push((c, String::new(), (0.0, 0.0)));
+                let (_, d, pen) = colours.last_mut().expect("just pushed");
+                (d, pen)
+            }
+        };
+        let at = (hundredths(x + i as f64 * cw), hundredths(y + j as f64 * ch));
+        let rw = num((end - i) as f64 * cw);
+        d.push_str(&format!(
+            "m{} {}h{rw}v{}h-{rw}z",
+            num(at.0 - pen.0),
+            num(at.1 - pen.1),
+            num((j_end - j) as f64 * ch)
+        ));
+        *pen = at;
+    }
+    out.push_str(r#"<g shape-rendering="crispEdges">"#);
+    for (c, d, _) in colours {
+        out.push_str(&format!(r#"<path d="{d}"{}/>"#, paint_attr("fill", c)));
     }
     out.push_str("</g>");
 }
@@ -258,8 +306,32 @@ mod tests {
         sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 3, px_h: 2, rgba });
         let s = svg(&sc, "s", "");
         assert!(s.skipped.is_empty());
-        assert!(s.markup.contains(r##"<rect x="0" y="0" width="20" height="10" fill="#ff0000"/><rect x="20" y="0" width="10" height="10" fill="#0000ff"/></g>"##), "{}", s.markup);
-        let big = Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 100, px_h: 100, rgba: vec![0; 40_000] };
+        assert!(
+            s.markup.contains(
+                r##"<path d="m0 0h20v10h-20z" fill="#ff0000"/><path d="m20 0h10v10h-10z" fill="#0000ff"/></g>"##
+            ),
+            "{}",
+            s.markup
+        );
+        // 100 × 100 in two colours, the rows alike: one band of two runs, written.
+        let rows: Vec<u8> =
+            (0..100 * 100).flat_map(|k| if k % 100 < 50 { [255, 0, 0, 255] } else { [0, 0, 255, 255] }).collect();
+        let mut sc = scene();
+        sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 100, px_h: 100, rgba: rows });
+        let s = svg(&sc, "s", "");
+        assert!(s.skipped.is_empty());
+        assert!(
+            s.markup.contains(
+                r##"<path d="m0 0h15v20h-15z" fill="#ff0000"/><path d="m15 0h15v20h-15z" fill="#0000ff"/></g>"##
+            ),
+            "{}",
+            s.markup
+        );
+        // A 100 × 100 checkerboard: 10 000 runs, left out.
+        let noise: Vec<u8> = (0..100 * 100)
+            .flat_map(|k| if (k + k / 100) % 2 == 0 { [255, 0, 0, 255] } else { [0, 0, 255, 255] })
+            .collect();
+        let big = Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 100, px_h: 100, rgba: noise };
         let mut sc = scene();
         sc.shapes.push(big);
         let s = svg(&sc, "s", "");

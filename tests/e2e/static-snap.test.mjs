@@ -70,6 +70,8 @@ for (const [hash, lang, width, height, kind] of [
   ['#/online-softmax?lang=zh', 'zh', 390, 844, 'narrow'],
   ['#/flash', 'en', 1440, 900, 'wide'],
   ['#/llm?lang=zh', 'zh', 1440, 900, 'wide'],
+  ['#/divergence', 'en', 390, 844, 'narrow'],
+  ['#/gpu-vs-tpu?lang=zh', 'zh', 1440, 900, 'wide'],
 ]) {
   test(`${hash} at ${width}×${height}: the static snapshot before the wasm, then the app with the same figures, no layout shift`, async () => {
     const page = await heldPage(width, height);
@@ -132,7 +134,7 @@ for (const [hash, lang, width, height, kind] of [
   });
 }
 
-for (const hash of ['#/systolic?rows=8', '#/flash?lang=zh&present=1', '#/threads']) {
+for (const hash of ['#/systolic?rows=8', '#/flash?lang=zh&present=1', '#/fusion']) {
   test(`${hash}: no snapshot (parameters, or a route without one): the boot line, then the app`, async () => {
     const page = await heldPage(390, 844);
     await goto(page, hash);

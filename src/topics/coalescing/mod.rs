@@ -243,12 +243,26 @@ pub fn sector_view(lang: Lang, p: coalescing::Params) -> String {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const COALESCING_FILE: &str = "h200-coalescing.csv";
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/coalescing.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default access's
+/// lanes and sections, drawn as the panel draws them, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/coalescing.rs), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::i18n::tr;
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let access = Access::new(coalescing_params(&v));
+    let skipped = |n: u64| trf(lang, "coalescing.skipped", &[("n", &n.to_string())]);
+    let more = |n: u64| trf(lang, "coalescing.more", &[("n", &n.to_string())]);
+    let lanes = tr(lang, "coalescing.lanes.short");
+    let labels = crate::draw::coalescing::Labels { lanes: &lanes, skipped: &skipped, more: &more };
+    let scene = crate::draw::coalescing::draw(&access, &crate::scene::Theme::normal(), width, &labels);
+    Snapshot::View(View {
+        above: Above::Title(format!("{} → {}", tr(lang, "coalescing.lanes"), tr(lang, "coalescing.sections"))),
+        stage: Stage::Scene(scene),
+        label: tr(lang, "coalescing.sections"),
+        figures: access.metrics(),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

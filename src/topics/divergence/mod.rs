@@ -281,12 +281,25 @@ pub const SHOWN_K: [u64; 9] = [0, 1, 2, 4, 8, 16, 24, 31, 32];
 /// The measured table the panel overlays (`assets/measured/`).
 pub const DIVERGENCE_FILE: &str = "h200-divergence.csv";
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/divergence.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default condition
+/// at the default step, drawn as the panel draws it, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/divergence.rs), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let sim = Divergence::new(divergence_params(&v));
+    let step = v.int("step") as u64;
+    let cap = caption(lang, &sim, step);
+    let warp = |w: usize| trf(lang, "divergence.warp", &[("w", &w.to_string())]);
+    let lanes = tr(lang, "divergence.lanes");
+    let scene = crate::draw::divergence::draw(&sim, step, &crate::scene::Theme::normal(), width, &cap, &warp, &lanes);
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Scene(scene),
+        label: cap,
+        figures: sim.metrics(step),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

@@ -194,12 +194,22 @@ pub fn systolic_link_text(lang: Lang, v: &Values) -> String {
 /// Rows of the terminology table (`gpu-vs-tpu.term.<i>` and `…<i>t`).
 pub const TERMS: u32 = 6;
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default matmul on
+/// both chips, drawn as the panel draws it, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let c = gpu_tpu(&v);
+    let titles = [tr(lang, "gpu-vs-tpu.tpu"), tr(lang, "gpu-vs-tpu.gpu")];
+    let scene = crate::draw::matmul::draw_compare(&c, &crate::scene::Theme::normal(), width, [&titles[0], &titles[1]]);
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Scene(scene),
+        label: format!("{}: {} {}", tr(lang, "topic.gpu-vs-tpu.title"), tpu_detail(lang, &c), gpu_detail(lang, &c)),
+        figures: metrics(&v),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

@@ -150,12 +150,26 @@ impl Sweep {
     }
 }
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/occupancy.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default kernel's
+/// blocks on one SM, drawn as the panel draws them, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/occupancy.rs), so it can have one",
-    )
+pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::i18n::{tr, trf};
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let (arch, k) = occupancy_kernel(&v);
+    let o = compute(arch, k);
+    let labels: [String; 4] = occupancy::Resource::ALL
+        .map(|r| trf(lang, &format!("occupancy.limit.{}", r.code()), &[("n", &o.limits[r as usize].to_string())]));
+    let block_label = |b: u32| trf(lang, "occupancy.block.short", &[("b", &b.to_string())]);
+    let scene = crate::draw::occupancy::draw(arch, &o, &crate::scene::Theme::normal(), width, &labels, &block_label);
+    Snapshot::View(View {
+        above: Above::Title(tr(lang, "occupancy.sm")),
+        stage: Stage::Scene(scene),
+        label: tr(lang, "occupancy.sm"),
+        figures: o.metrics(),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

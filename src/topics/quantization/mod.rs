@@ -83,12 +83,22 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
     vec![("n", Value::Int(n)), ("m", Value::Int(0)), ("tile", Value::Int(128)), ("dtype", Value::Choice("fp32"))]
 }
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default matrix's
+/// tile grid, drawn as the panel draws it, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::i18n::tr;
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let q = quantization(&v);
+    let scene = crate::draw::matmul::draw_quantization(&q, &crate::scene::Theme::normal(), width.min(900.0));
+    Snapshot::View(View {
+        above: Above::Title(tr(lang, "quantization.grid")),
+        stage: Stage::Scene(scene),
+        label: format!("{}: {}", tr(lang, "quantization.grid"), alignment(lang, &q)),
+        figures: readouts(&q),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

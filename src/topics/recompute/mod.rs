@@ -172,12 +172,59 @@ pub fn ledger_rows(r: &fusion::Recompute) -> [LedgerRow; 2] {
     ]
 }
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/recompute.rs), so it can have one.
+/// The drawing of `run` at step `t` in `lang` (the panel's and the
+/// snapshot's).
+pub fn drawing(lang: Lang, th: &crate::scene::Theme, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
+    let w = |k: &str| tr(lang, k);
+    let (store, recompute, accesses, waits, done, sigmoids, registers, forward, backward, track) = (
+        w("recompute.store"),
+        w("recompute.recompute"),
+        w("recompute.d.accesses"),
+        w("recompute.d.waits"),
+        w("recompute.d.done"),
+        w("recompute.d.sigmoids"),
+        w("recompute.d.registers"),
+        w("recompute.forward"),
+        w("recompute.backward"),
+        w("recompute.d.track"),
+    );
+    let labels = crate::draw::recompute::Labels {
+        store: &store,
+        recompute: &recompute,
+        hbm: "HBM",
+        sm: "SM",
+        accesses: &accesses,
+        waits: &waits,
+        done: &done,
+        sigmoids: &sigmoids,
+        in_registers: &registers,
+        forward: &forward,
+        backward: &backward,
+        track: &track,
+    };
+    let cap = caption(lang, run, t);
+    crate::draw::recompute::draw(run, t, th, width, &cap, &labels)
+}
+
+/// The static snapshot (`crate::topic::snapshot`): both versions at the
+/// default step, drawn as the panel draws them, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/recompute.rs), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let r = recompute(&v);
+    let run = Run::new(r);
+    let step = (v.int("step") as u64).min(run.steps());
+    let scene = drawing(lang, &crate::scene::Theme::normal(), &run, step, width);
+    let mut figures = r.metrics();
+    figures.extend(run.metrics(step));
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Scene(scene),
+        label: tr(lang, "recompute.drawing"),
+        figures,
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The `#/recompute` panel: recomputation (notes §6.4, demo 03): the reads
 //! and writes between HBM and the SM, forward then backward, stepped.
 
-use crate::draw::recompute::{draw, Labels};
 use crate::scene::Theme;
 use crate::sim::recompute::Run;
 use crate::sim::Steppable;
@@ -17,36 +16,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// The drawing of `run` at step `t` in the context's language and mode.
-fn scene(ctx: &AppCtx, th: &crate::scene::Theme, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
-    let w = |k: &str| ctx.t(k);
-    let (store, recompute, accesses, waits, done, sigmoids, registers, forward, backward, track) = (
-        w("recompute.store"),
-        w("recompute.recompute"),
-        w("recompute.d.accesses"),
-        w("recompute.d.waits"),
-        w("recompute.d.done"),
-        w("recompute.d.sigmoids"),
-        w("recompute.d.registers"),
-        w("recompute.forward"),
-        w("recompute.backward"),
-        w("recompute.d.track"),
-    );
-    let labels = Labels {
-        store: &store,
-        recompute: &recompute,
-        hbm: "HBM",
-        sm: "SM",
-        accesses: &accesses,
-        waits: &waits,
-        done: &done,
-        sigmoids: &sigmoids,
-        in_registers: &registers,
-        forward: &forward,
-        backward: &backward,
-        track: &track,
-    };
-    let cap = super::caption(ctx.lang, run, t);
-    draw(run, t, th, width, &cap, &labels)
+fn scene(ctx: &AppCtx, th: &Theme, run: &Run, t: u64, width: f64) -> crate::scene::Scene {
+    super::drawing(ctx.lang, th, run, t, width)
 }
 
 #[hook]

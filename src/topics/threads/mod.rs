@@ -27,12 +27,36 @@ pub fn threads_grid(v: &Values) -> threads::Grid {
     threads::Grid::new(v.int("n") as u64, v.int("block") as u64)
 }
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/threads.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default grid with
+/// its selected thread, drawn as the panel draws it, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/threads.rs), so it can have one",
-    )
+pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::i18n::trf;
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let g = threads_grid(&v);
+    let sel = v.int("thread") as u64;
+    let t = g.thread(sel);
+    let more = |n: u64| trf(lang, "threads.more-blocks", &[("n", &n.to_string())]);
+    let block = |b: u64| trf(lang, "threads.block", &[("b", &b.to_string())]);
+    let scene = crate::draw::threads::draw(&g, sel, &crate::scene::Theme::normal(), width, &more, &block);
+    let formula = trf(
+        lang,
+        "threads.formula",
+        &[
+            ("b", &t.block_idx.to_string()),
+            ("d", &g.block.to_string()),
+            ("t", &t.thread_idx.to_string()),
+            ("i", &t.i.to_string()),
+        ],
+    );
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Scene(scene),
+        label: formula,
+        figures: g.metrics(),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

@@ -151,12 +151,33 @@ pub fn lecture_case(mode: &'static str, tile: i64) -> Vec<(&'static str, Value)>
     ]
 }
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default tiling at
+/// the default step, drawn as the panel draws it, and its key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::sim::Steppable;
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let run = tile_run(&v);
+    let step = v.int("step") as u64;
+    let state = run.state_at(step);
+    let cap = caption(lang, &run, &state);
+    let scene = crate::draw::matmul::draw_tiling(
+        &run.tiling,
+        run.ti,
+        run.tj,
+        &state,
+        &crate::scene::Theme::normal(),
+        width,
+        &cap,
+    );
+    Snapshot::View(View {
+        above: Above::Nothing,
+        stage: Stage::Scene(scene),
+        label: cap,
+        figures: readouts(&run, step),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]

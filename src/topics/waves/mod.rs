@@ -257,12 +257,23 @@ pub fn lecture_case(n: i64) -> Vec<(&'static str, Value)> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const MATMUL_FILE: &str = "h200-matmul.csv";
 
-/// No static snapshot (`crate::topic::snapshot`): not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one.
+/// The static snapshot (`crate::topic::snapshot`): the default matmul's
+/// tiles in waves over the SMs, drawn as the panel draws them, and its key
+/// figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt(
-        "not written yet: its drawing is a pure Scene (src/draw/matmul.rs), so it can have one",
-    )
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    let (v, _) = META.parse(&[]);
+    let w = waves_at(&v, v.int("n") as u64);
+    let wave_label = |i: u64| trf(lang, "waves.wave", &[("w", &i.to_string())]);
+    let scene = crate::draw::matmul::draw_waves(&w, &crate::scene::Theme::normal(), width, &wave_label);
+    Snapshot::View(View {
+        above: Above::Title(tr(lang, "waves.grid")),
+        stage: Stage::Scene(scene),
+        label: tr(lang, "waves.grid"),
+        figures: metrics(&v),
+        pending: (vec![], ""),
+    })
 }
 
 #[cfg(test)]
