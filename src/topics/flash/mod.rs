@@ -404,8 +404,17 @@ pub fn snapshot(lang: Lang, width: f64) -> Snapshot {
     let run = FlashRun::new(Flash::schedule_only(params).with_order(ledger::order(&v)), pass);
     let step = v.int("step") as u64;
     let cap = caption(lang, &run.flash, pass, step);
-    let scene =
-        crate::draw::flash::draw(&run.flash, pass, step, &crate::scene::Theme::normal(), width.min(MAX_WIDTH), &cap);
+    let legend = legend(lang);
+    let legend = legend.each_ref().map(|l| l.as_str());
+    let scene = crate::draw::flash::draw(
+        &run.flash,
+        pass,
+        step,
+        &crate::scene::Theme::normal(),
+        width.min(MAX_WIDTH),
+        &cap,
+        &legend,
+    );
     let running = (run.flash.p.n <= NUMERIC_MAX_N).then(|| Checks {
         key: run.flash.p.numeric_key(),
         err: None,
