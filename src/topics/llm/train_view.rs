@@ -24,15 +24,15 @@ use yew::prelude::*;
 /// The translated name of a point of the timeline.
 pub fn point_label(ctx: &AppCtx, p: Point) -> String {
     match p {
-        Point::Start => ctx.t("train.point.start"),
-        Point::Embedding => ctx.t("train.point.embedding"),
-        Point::Forward(i) => ctx.tf("train.point.forward", &[("i", &(i + 1).to_string())]),
-        Point::Head => ctx.t("train.point.head"),
-        Point::HeadBackward => ctx.t("train.point.head-backward"),
-        Point::Backward(i) => ctx.tf("train.point.backward", &[("i", &(i + 1).to_string())]),
-        Point::EmbeddingBackward => ctx.t("train.point.embedding-backward"),
-        Point::Optimizer => ctx.t("train.point.optimizer"),
-        Point::End => ctx.t("train.point.end"),
+        Point::Start => ctx.t("llm.train.point.start"),
+        Point::Embedding => ctx.t("llm.train.point.embedding"),
+        Point::Forward(i) => ctx.tf("llm.train.point.forward", &[("i", &(i + 1).to_string())]),
+        Point::Head => ctx.t("llm.train.point.head"),
+        Point::HeadBackward => ctx.t("llm.train.point.head-backward"),
+        Point::Backward(i) => ctx.tf("llm.train.point.backward", &[("i", &(i + 1).to_string())]),
+        Point::EmbeddingBackward => ctx.t("llm.train.point.embedding-backward"),
+        Point::Optimizer => ctx.t("llm.train.point.optimizer"),
+        Point::End => ctx.t("llm.train.point.end"),
     }
 }
 
@@ -73,34 +73,34 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let points = train::timeline(v);
     let (peak, _) = tl.peak();
     let capacity = g.hbm_gb * 1e9;
-    let peak_label = ctx.tf("train.timeline.peak", &[("gb", &gb(peak))]);
+    let peak_label = ctx.tf("llm.train.timeline.peak", &[("gb", &gb(peak))]);
     let cap_label = if capacity > 0.0 {
-        ctx.tf("train.timeline.capacity", &[("gpu", g.name), ("gb", &format!("{:.0}", g.hbm_gb))])
+        ctx.tf("llm.train.timeline.capacity", &[("gpu", g.name), ("gb", &format!("{:.0}", g.hbm_gb))])
     } else {
         String::new()
     };
     let (fwd, bwd, opt, axis) = (
-        ctx.t("train.phase.forward"),
-        ctx.t("train.phase.backward"),
-        ctx.t("train.phase.optimizer"),
-        ctx.t("train.timeline.axis"),
+        ctx.t("llm.train.phase.forward"),
+        ctx.t("llm.train.phase.backward"),
+        ctx.t("llm.train.phase.optimizer"),
+        ctx.t("llm.train.timeline.axis"),
     );
     let labels = Labels { phases: [&fwd, &bwd, &opt], peak: &peak_label, capacity: &cap_label, axis: &axis };
     let width = p.width.min(1100.0);
     let scene = SceneRef(Rc::new(draw(&points, step as usize, capacity, &theme, width, &labels)));
     let colors = part_colors(&theme);
     let legend_keys = [
-        "train.legend.params",
-        "train.legend.optimizer",
-        "train.legend.grads",
-        "train.legend.activations",
-        "train.legend.scores",
-        "train.legend.transient",
+        "llm.train.legend.params",
+        "llm.train.legend.optimizer",
+        "llm.train.legend.grads",
+        "llm.train.legend.activations",
+        "llm.train.legend.scores",
+        "llm.train.legend.transient",
     ];
     let here = &points[step as usize];
     let fits = train::fits(&c, &g);
     let no_fit = (!fits).then(|| {
-        ctx.tf("train.no-fit", &[("need", &gb(peak)), ("gpu", g.name), ("have", &format!("{:.0}", g.hbm_gb))])
+        ctx.tf("llm.train.no-fit", &[("need", &gb(peak)), ("gpu", g.name), ("have", &format!("{:.0}", g.hbm_gb))])
     });
 
     // The waterfall.
@@ -112,11 +112,11 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let us = |x: f64| format!("{:.1}", x * 1e6);
     let source = |e: Effect| match e {
         Effect::Rates => ctx.tf(
-            "train.source.rates",
+            "llm.train.source.rates",
             &[("fp32", &pct(r.mm[0])), ("tf32", &pct(r.mm[1])), ("bf16", &pct(r.mm[2])), ("bw", &pct(r.bw))],
         ),
         Effect::Host => ctx.tf(
-            "train.source.host",
+            "llm.train.source.host",
             &[
                 ("fwd", &us(r.host[0])),
                 ("bwd", &us(r.host[1])),
@@ -124,26 +124,26 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
                 ("k", &format!("{kernels:.0}")),
             ],
         ),
-        e => ctx.t(&format!("train.source.{}", e.code())),
+        e => ctx.t(&format!("llm.train.source.{}", e.code())),
     };
     let wf_rows: Vec<WfRow> = rows
         .iter()
-        .map(|r| WfRow::new(ctx, "train", r.effect.code(), r.on, r.ms, train::toggled(v, r.effect), source(r.effect)))
+        .map(|r| WfRow::new(ctx, "llm.train", r.effect.code(), r.on, r.ms, train::toggled(v, r.effect), source(r.effect)))
         .collect();
     let waterfall = waterfall_html(p, ctx, "train-waterfall", plain, &wf_rows, total, 2);
     // Host- or GPU-bound, honestly: a host-bound phase is a range.
     let bound_names: Vec<String> = (0..3)
         .filter(|&i| phases.host_bound(i))
-        .map(|i| ctx.t(["train.phase.forward", "train.phase.backward", "train.phase.optimizer"][i]))
+        .map(|i| ctx.t(["llm.train.phase.forward", "llm.train.phase.backward", "llm.train.phase.optimizer"][i]))
         .collect();
     let verdict = if bound_names.is_empty() {
-        html! { <p class="muted" data-testid="host-bound" data-value="0">{ ctx.t("train.gpu-bound") }</p> }
+        html! { <p class="muted" data-testid="host-bound" data-value="0">{ ctx.t("llm.train.gpu-bound") }</p> }
     } else {
         let lo: f64 = (0..3).map(|i| phases.gpu[i].max(phases.host[i])).sum::<f64>() * 1e3;
         let hi: f64 = (0..3).map(|i| phases.gpu[i] + phases.host[i]).sum::<f64>() * 1e3;
         html! {
             <p class="notice" data-testid="host-bound" data-value="1" data-lo={lo.to_string()} data-hi={hi.to_string()}>
-                { ctx.tf("train.host-bound", &[("phases", &bound_names.join(", ")), ("lo", &format!("{lo:.1}")), ("hi", &format!("{hi:.1}"))]) }
+                { ctx.tf("llm.train.host-bound", &[("phases", &bound_names.join(", ")), ("lo", &format!("{lo:.1}")), ("hi", &format!("{hi:.1}"))]) }
             </p>
         }
     };
@@ -153,27 +153,27 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let m: Vec<f64> = figures.iter().map(|f| f.value).collect();
     let measured_html = if v.choice("measured") == "1" {
         let point = match train::measured(v) {
-            Some(s) if s.oom => html! { <p class="formula" data-measured="oom">{ ctx.t("train.measured.oom") }</p> },
+            Some(s) if s.oom => html! { <p class="formula" data-measured="oom">{ ctx.t("llm.train.measured.oom") }</p> },
             Some(s) => {
                 let f2 = |x: f64| format!("{x:.2}");
                 html! {
                     <p class="formula" data-measured="train-step-ms" data-value={s.step_ms.to_string()}
                         data-fwd={s.ms[0].to_string()} data-bwd={s.ms[1].to_string()} data-opt={s.ms[2].to_string()} data-peak={s.peak.to_string()}>
-                        { ctx.tf("train.measured.point", &[
+                        { ctx.tf("llm.train.measured.point", &[
                             ("fwd", &f2(s.ms[0])), ("bwd", &f2(s.ms[1])), ("opt", &f2(s.ms[2])), ("peak", &gb(s.peak)),
                             ("pfwd", &f2(m[0])), ("pbwd", &f2(m[1])), ("popt", &f2(m[2])), ("ppeak", &format!("{:.1}", m[4])),
                         ]) }
                     </p>
                 }
             }
-            None => html! { <p class="muted">{ ctx.t("train.measured.none") }</p> },
+            None => html! { <p class="muted">{ ctx.t("llm.train.measured.none") }</p> },
         };
         html! {
             <section class="measured" data-testid="measured-train">
-                { chart_title(ctx, "train.measured.title") }
+                { chart_title(ctx, "llm.train.measured.title") }
                 { point }
                 { accuracy(ctx) }
-                <p class="measured-note">{ ctx.tf("train.measured.label", &[("date", file_date(measured::STEPS_CSV))]) }</p>
+                <p class="measured-note">{ ctx.tf("llm.train.measured.label", &[("date", file_date(measured::STEPS_CSV))]) }</p>
             </section>
         }
     } else {
@@ -186,29 +186,29 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
                 { p.controls(&["layers", "dmodel", "heads", "ffn", "vocab"]) }
             }
             { p.controls(&["phase", "batch", "seq", "precision", "attention", "optimizer", "checkpoint", "ops", "gpu", "measured"]) }
-            { preset_row(ctx, "train.presets", &presets(), &p.dispatch) }
+            { preset_row(ctx, "llm.train.presets", &presets(), &p.dispatch) }
         </>
     };
     let stage = html! {
         <>
-            <SceneCanvas scene={scene} name={format!("train-step{step}")} label={ctx.t("train.timeline")} />
+            <SceneCanvas scene={scene} name={format!("train-step{step}")} label={ctx.t("llm.train.timeline")} />
             <div class="legend">
                 { for legend_keys.iter().zip(colors).map(|(k, col)| legend_item(ctx, col, k)) }
             </div>
             <Player pos={step} len={tl.steps()} speed={v.int("speed")} unit="param.step"
                 on_seek={p.seek("step")} on_speed={p.set("speed")} export={None} />
             <p class="formula" data-testid="train-point" data-value={(here.1.total() / 1e9).to_string()}>
-                { ctx.tf("train.point", &[("point", &point_label(ctx, here.0)), ("gb", &gb(here.1.total()))]) }
+                { ctx.tf("llm.train.point", &[("point", &point_label(ctx, here.0)), ("gb", &gb(here.1.total()))]) }
             </p>
             if let Some(msg) = no_fit {
                 <p class="notice" data-testid="no-fit" role="status">{ msg }</p>
             }
             { readouts(ctx, "llm", &figures) }
-            { chart_title(ctx, "train.waterfall") }
+            { chart_title(ctx, "llm.train.waterfall") }
             { waterfall }
             { verdict }
             { measured_html }
-            <p class="muted">{ ctx.t("train.links") }</p>
+            <p class="muted">{ ctx.t("llm.train.links") }</p>
         </>
     };
     p.frame(controls, stage, p.explain())
@@ -320,7 +320,7 @@ fn accuracy(ctx: &AppCtx) -> Html {
                 if a.goal.0.is_nan() { "—".to_string() } else { format!("{} / {}", pct(a.goal.0), pct(a.goal.1)) };
             html! {
                 <tr data-check={a.check} data-median={a.median.to_string()} data-worst={a.worst.to_string()}>
-                    <td>{ ctx.t(&format!("train.acc.{}", a.check)) }</td>
+                    <td>{ ctx.t(&format!("llm.train.acc.{}", a.check)) }</td>
                     <td class="num">{ a.points }</td>
                     <td class="num">{ pct(a.median) }</td>
                     <td class="num">{ pct(a.worst) }</td>
@@ -330,6 +330,6 @@ fn accuracy(ctx: &AppCtx) -> Html {
         })
         .collect::<Html>();
     let head =
-        ["train.acc.col.check", "train.acc.col.n", "train.acc.col.median", "train.acc.col.worst", "train.acc.col.goal"];
-    accuracy_frame(ctx, "train.accuracy", "train-accuracy", &head, rows)
+        ["llm.train.acc.col.check", "llm.train.acc.col.n", "llm.train.acc.col.median", "llm.train.acc.col.worst", "llm.train.acc.col.goal"];
+    accuracy_frame(ctx, "llm.train.accuracy", "train-accuracy", &head, rows)
 }
