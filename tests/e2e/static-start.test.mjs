@@ -113,8 +113,8 @@ test('a click on a static card before the wasm arrives opens that panel when the
   await page.context().close();
 });
 
-// (#/threads: a panel without a static snapshot; those with one: static-snap.test.mjs.)
-for (const hash of ['#/threads', '#/?present=1', '#/?lang=fr']) {
+// (#/fusion: a panel without a static snapshot (its stage is HTML); those with one: static-snap.test.mjs.)
+for (const hash of ['#/fusion', '#/?present=1', '#/?lang=fr']) {
   test(`${hash}: not the start page as a first visit opens it, so the boot line, never the static cards`, async () => {
     const page = await heldPage(null);
     await goto(page, hash);
