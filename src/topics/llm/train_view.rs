@@ -128,7 +128,9 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     };
     let wf_rows: Vec<WfRow> = rows
         .iter()
-        .map(|r| WfRow::new(ctx, "llm.train", r.effect.code(), r.on, r.ms, train::toggled(v, r.effect), source(r.effect)))
+        .map(|r| {
+            WfRow::new(ctx, "llm.train", r.effect.code(), r.on, r.ms, train::toggled(v, r.effect), source(r.effect))
+        })
         .collect();
     let waterfall = waterfall_html(p, ctx, "train-waterfall", plain, &wf_rows, total, 2);
     // Host- or GPU-bound, honestly: a host-bound phase is a range.
@@ -153,7 +155,9 @@ pub fn train_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let m: Vec<f64> = figures.iter().map(|f| f.value).collect();
     let measured_html = if v.choice("measured") == "1" {
         let point = match train::measured(v) {
-            Some(s) if s.oom => html! { <p class="formula" data-measured="oom">{ ctx.t("llm.train.measured.oom") }</p> },
+            Some(s) if s.oom => {
+                html! { <p class="formula" data-measured="oom">{ ctx.t("llm.train.measured.oom") }</p> }
+            }
             Some(s) => {
                 let f2 = |x: f64| format!("{x:.2}");
                 html! {
@@ -329,7 +333,12 @@ fn accuracy(ctx: &AppCtx) -> Html {
             }
         })
         .collect::<Html>();
-    let head =
-        ["llm.train.acc.col.check", "llm.train.acc.col.n", "llm.train.acc.col.median", "llm.train.acc.col.worst", "llm.train.acc.col.goal"];
+    let head = [
+        "llm.train.acc.col.check",
+        "llm.train.acc.col.n",
+        "llm.train.acc.col.median",
+        "llm.train.acc.col.worst",
+        "llm.train.acc.col.goal",
+    ];
     accuracy_frame(ctx, "llm.train.accuracy", "train-accuracy", &head, rows)
 }
