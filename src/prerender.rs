@@ -22,19 +22,10 @@ pub mod snap;
 /// The placeholder trunk's staged `index.html` carries (index.html).
 pub const PLACEHOLDER: &str = r#"<div id="boot" class="boot">Warpscope…</div>"#;
 
-/// `text` for HTML text and double-quoted attribute values.
+/// `text` for HTML text and double-quoted attribute values. (one escape for the app, the
+/// static pages and the SVG: `i18n::escape_html`).
 pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::i18n::escape_html(text)
 }
 
 /// The `lang` attribute the app gives `<html>` for a language.

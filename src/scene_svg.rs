@@ -46,19 +46,10 @@ fn num(v: f64) -> String {
     }
 }
 
-/// `text` for SVG text and double-quoted attribute values.
+/// `text` for SVG text and double-quoted attribute values. (one escape for the app, the
+/// static pages and the SVG: `i18n::escape_html`).
 pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::i18n::escape_html(text)
 }
 
 /// `#rrggbb` and, when not opaque, the `<attr>-opacity` attribute.
