@@ -83,21 +83,7 @@ fn timeline(ctx: &AppCtx, sim: &Systolic, theme: &Theme) -> SeriesChart {
 /// The array at cycle `c`, drawn `width` wide with its caption (the canvas
 /// and the GIF export draw the same).
 fn scene_at(ctx: &AppCtx, th: &Theme, sim: &Systolic, c: u64, width: f64, cap: &str) -> Scene {
-    scene_and_strip(ctx, th, sim, c, width, f64::INFINITY, cap).0
-}
-
-/// [`scene_at`] in a box `max_h` tall (projected, the height the screen
-/// leaves; see [`draw_fit`]), and where its fold strip is (for clicks on it).
-fn scene_and_strip(
-    ctx: &AppCtx,
-    th: &Theme,
-    sim: &Systolic,
-    c: u64,
-    width: f64,
-    max_h: f64,
-    cap: &str,
-) -> (Scene, Option<StripBox>) {
-    super::draw(ctx.lang, th, sim, c, width, max_h, cap)
+    super::draw(ctx.lang, th, sim, c, width, f64::INFINITY, cap).0
 }
 
 /// The first cycle of fold `index` (clamped to the run's folds).
@@ -121,7 +107,7 @@ pub fn use_systolic_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             (params, cycle, p.width as u32, max_h, ctx.present, ctx.lang, cap.clone()),
             move |(_, c, w, h, _, _, cap)| {
                 let max_h = if *h == u32::MAX { f64::INFINITY } else { *h as f64 };
-                let (scene, strip) = scene_and_strip(&ctx, &theme, &sim, *c, *w as f64, max_h, cap);
+                let (scene, strip) = super::draw(ctx.lang, &theme, &sim, *c, *w as f64, max_h, cap);
                 (SceneRef(Rc::new(scene)), strip)
             },
         )
