@@ -34,7 +34,7 @@ pub struct Svg {
 }
 
 /// A number in the fewest characters that keep a hundredth of a pixel.
-fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     if !v.is_finite() {
         return "0".into();
     }
@@ -53,7 +53,7 @@ pub fn esc(text: &str) -> String {
 }
 
 /// `#rrggbb` and, when not opaque, the `<attr>-opacity` attribute.
-fn paint_attr(attr: &str, c: Rgba) -> String {
+pub(crate) fn paint_attr(attr: &str, c: Rgba) -> String {
     let hex = format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2);
     if c.3 == 255 {
         format!(r#" {attr}="{hex}""#)
@@ -72,6 +72,19 @@ fn num_opacity(a: u8) -> String {
     }
 }
 
+/// An `<svg>` element's start tag, `width × height` CSS pixels (its
+/// `viewBox` the same, so a stylesheet may scale it), with `class`,
+/// `role="img"`, `aria-label` = `label` and the canvas's font stack.
+pub(crate) fn open_tag(width: f64, height: f64, class: &str, label: &str) -> String {
+    let (w, h) = (num(width), num(height));
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="{}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{}" font-family="{}">"#,
+        esc(class),
+        esc(label),
+        esc(FONT_STACK),
+    )
+}
+
 /// `scene` as an `<svg>` element `scene.width × scene.height` CSS pixels
 /// (its `viewBox` the same, so a stylesheet may scale it), with
 /// `class`, `role="img"` and `aria-label` = `label`.
@@ -79,12 +92,7 @@ pub fn svg(scene: &Scene, class: &str, label: &str) -> Svg {
     let (w, h) = (num(scene.width), num(scene.height));
     let mut out = String::with_capacity(64 * scene.shapes.len() + 256);
     let mut skipped = Vec::new();
-    out.push_str(&format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="{}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{}" font-family="{}">"#,
-        esc(class),
-        esc(label),
-        esc(FONT_STACK),
-    ));
+    out.push_str(&open_tag(scene.width, scene.height, class, label));
     out.push_str(&format!(r#"<rect width="{w}" height="{h}"{}/>"#, paint_attr("fill", scene.background)));
     for shape in &scene.shapes {
         match shape {

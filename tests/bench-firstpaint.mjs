@@ -136,7 +136,7 @@ const INSTRUMENT = () => {
     }
     // A panel's static snapshot (src/prerender/snap.rs, web/pre.js): its
     // figures and its drawing (or its chart's frame) shown, before the wasm.
-    if (window.__staticShown === undefined && [...document.querySelectorAll('.static-snap .stage :is(svg, .snap-chart), .static-snap [data-metric]')].every((e) => e.checkVisibility()) &&
+    if (window.__staticShown === undefined && [...document.querySelectorAll('.static-snap .stage svg, .static-snap [data-metric]')].every((e) => e.checkVisibility()) &&
       document.querySelector('.static-snap [data-metric]')) {
       window.__staticShown = performance.now();
       requestAnimationFrame(() => { window.__snapFrame = performance.now(); });

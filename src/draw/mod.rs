@@ -1,5 +1,6 @@
 //! Pure drawing: simulation state → [`crate::scene::Scene`], one module per panel.
 
+pub mod chart;
 pub mod coalescing;
 #[cfg(test)]
 mod cvd;

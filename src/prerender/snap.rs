@@ -120,17 +120,17 @@ fn above(view: &View) -> String {
     }
 }
 
-/// The stage's drawing: the scene as SVG in the canvas's place, or a
-/// chart's title and an empty frame of its size.
+/// The stage's drawing: the scene or the chart (its title above it) as SVG
+/// in the canvas's place.
 fn stage(view: &View) -> (String, Vec<String>) {
     match &view.stage {
         Stage::Scene(scene) => {
             let s = svg(scene, "snap-svg", &view.label);
             (format!(r#"<figure class="scene snap-scene">{}</figure>"#, s.markup), s.skipped)
         }
-        Stage::Chart { title, height, .. } => (
+        Stage::Chart { title, svg } => (
             format!(
-                r#"<figure class="scene chart-scene snap-scene"><h2 class="chart-title">{}</h2><div class="snap-chart" style="height:{height:.0}px"></div></figure>"#,
+                r#"<figure class="scene chart-scene snap-scene"><h2 class="chart-title">{}</h2>{svg}</figure>"#,
                 esc(title)
             ),
             vec![],
@@ -306,6 +306,11 @@ mod tests {
                 None => assert_eq!(written, 4, "#/{}: both languages, both screen classes", meta.id),
             }
         }
+        // Each page draws its stage (a scene or a chart: a chart that failed
+        // to draw would be an empty string).
+        for (name, html) in &files {
+            assert_eq!(html.matches("<svg ").count(), 1, "{name}");
+        }
         // The panels the first-paint bench measures have one.
         for id in ["systolic", "flash", "online-softmax", "llm"] {
             assert!(exempt.iter().all(|(e, _)| *e != id), "#/{id}");
@@ -439,12 +444,24 @@ mod tests {
     }
 
     #[test]
-    fn the_llm_snapshot_is_its_chart_frame_and_figures() {
+    fn the_llm_snapshot_is_its_roofline_drawn_and_its_figures() {
         setup();
         let Snapshot::View(view) = crate::topics::llm::snapshot(Lang::En, 351.0) else { panic!() };
-        let Stage::Chart { height, .. } = view.stage else { panic!("a chart frame") };
+        let Stage::Chart { svg, .. } = &view.stage else { panic!("a chart") };
+        let height: f64 = svg.split(r#" height=""#).nth(1).and_then(|h| h.split('"').next()).unwrap().parse().unwrap();
         assert!(height > 351.0, "taller than wide on a phone: {height}");
+        // Every operator that computes is a dot, labelled in the page's language.
         let (v, _) = crate::topics::llm::META.parse(&[]);
+        let dots = crate::topics::llm::roof_dots(&v, |k| tr(Lang::En, k));
+        assert!(!dots.is_empty());
+        assert_eq!(svg.matches("<circle").count(), dots.len());
+        // (Dots on one spot share a label, their names joined and wrapped.)
+        let texts: Vec<&str> =
+            svg.split("<text ").skip(1).map(|t| t.split('>').nth(1).unwrap().split('<').next().unwrap()).collect();
+        let texts = texts.join(" ");
+        for d in &dots {
+            assert!(texts.contains(&esc(&d.label)), "{} in {texts}", d.label);
+        }
         let raw = |ms: &[Metric]| ms.iter().map(|m| (m.name, m.raw())).collect::<Vec<_>>();
         assert_eq!(raw(&view.figures), raw(&crate::topics::llm::metrics(&v)));
     }

@@ -15,10 +15,9 @@ use crate::sim::Metric;
 pub enum Stage {
     /// The drawing, as the panel's canvas paints it at the width asked for.
     Scene(Scene),
-    /// A chart the browser draws (plotters, `ui::kit::chart`): its title and
-    /// an empty frame of its size, `height` CSS pixels tall at the width asked
-    /// for; `why` says why it is not drawn here.
-    Chart { title: String, height: f64, why: &'static str },
+    /// A chart (`crate::draw::chart`, as the panel's canvas draws it) as an
+    /// `<svg>` element, its title above it: see [`chart`].
+    Chart { title: String, svg: String },
 }
 
 /// What the panel shows right above its drawing (in the drawing's column).
@@ -61,3 +60,31 @@ pub enum Snapshot {
 /// The hook every topic's `mod.rs` defines (native only): its default view
 /// in `lang` with its drawing `width` CSS pixels wide.
 pub type SnapshotFn = fn(Lang, f64) -> Snapshot;
+
+/// A stage chart `title` drawn by `draw` as SVG, sized as a panel's stage
+/// chart in a column `width` CSS pixels wide (`ui::kit::panel::Panel::chart_size`:
+/// the column less 4, at least 240 wide, three quarters as tall; the app
+/// also fits it to the screen's height, which a static page leaves to its
+/// stylesheet), `phone_ratio` × its width tall where it is narrower than
+/// 520 (a taller chart on a phone, as `#/llm`'s) if that is taller. `draw`
+/// gets the drawing area, the look of a screen (not projected, one pixel
+/// per CSS pixel) and the size. A chart that does not draw is an empty
+/// string, which the registry's test catches (every chart is an `<svg>`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn chart(
+    title: String,
+    width: f64,
+    phone_ratio: f64,
+    draw: impl FnOnce(
+        &plotters::drawing::DrawingArea<crate::draw::chart::svg::SvgBackend<'_>, plotters::coord::Shift>,
+        crate::draw::chart::Look,
+        (f64, f64),
+    ) -> Option<()>,
+) -> Stage {
+    let w = (width - 4.0).max(240.0).floor();
+    let h = (w * 0.75).max(220.0).floor();
+    let h = if w < 520.0 { h.max((w * phone_ratio).floor()) } else { h };
+    let look = crate::draw::chart::Look::scaled(false, 1.0, 1.0);
+    let svg = crate::draw::chart::svg::chart_svg(w, h, "snap-svg", &title, |root| draw(root, look, (w, h)));
+    Stage::Chart { title, svg: svg.unwrap_or_default() }
+}

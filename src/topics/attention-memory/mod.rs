@@ -302,10 +302,55 @@ pub fn measured_rows(t: &Table) -> Vec<AttentionRow> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const ATTENTION_FILE: &str = "h200-attention.csv";
 
-/// No static snapshot (`crate::topic::snapshot`): its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do).
+/// The chart's three lines (S and P written out, Q K V O, flash's
+/// statistics) in `theme`'s colours, labelled by `label`.
+pub fn series(
+    h: Head,
+    theme: &crate::scene::Theme,
+    label: impl Fn(&str) -> String,
+) -> Vec<crate::draw::chart::log::LogSeries> {
+    use crate::draw::chart::log::LogSeries;
+    let c = curves(h);
+    vec![
+        LogSeries { label: label("attention-memory.series.standard"), color: theme.busy_hot, points: c.standard },
+        LogSeries { label: label("attention-memory.series.qkvo"), color: theme.muted, points: c.qkvo },
+        LogSeries { label: label("attention-memory.series.flash"), color: theme.fill_tint, points: c.flash },
+    ]
+}
+
+/// Every key figure at the URL's point: the memory of the chart's n, then
+/// the benchmark's.
+pub fn figures(v: &Values) -> Vec<Metric> {
+    let h = head(v);
+    let mut figures = crate::sim::attention_memory::metrics(h.n, h.elem_bytes, h.both_stats);
+    figures.extend(bench_metrics(v));
+    figures
+}
+
+/// The static snapshot (`crate::topic::snapshot`): the memory chart drawn as
+/// SVG by the chart the panel draws on its canvas, and the key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt("its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do)")
+pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::draw::chart::log::{draw, LogPlot};
+    use crate::i18n::tr;
+    use crate::topic::snapshot::{chart, Above, Snapshot, View};
+    let (v, _) = META.parse(&[]);
+    let h = head(&v);
+    let series = series(h, &crate::scene::Theme::normal(), |key| tr(lang, key));
+    let y_desc = tr(lang, "attention-memory.axis.bytes");
+    let title = tr(lang, "attention-memory.chart");
+    let stage = chart(title.clone(), width.min(1100.0), 0.0, |root, look, _| {
+        let p = LogPlot {
+            series: &series,
+            marker: h.n as f64,
+            x_desc: "n",
+            y_desc: &y_desc,
+            present: false,
+            growth: false,
+        };
+        draw(root, &p, look)
+    });
+    Snapshot::View(View { above: Above::Nothing, stage, label: title, figures: figures(&v), pending: (vec![], "") })
 }
 
 #[cfg(test)]

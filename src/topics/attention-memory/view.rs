@@ -2,9 +2,9 @@
 //! §8.5, demo 4 of 05).
 
 use crate::scene::Theme;
-use crate::sim::attention_memory::{metrics, qkvo_bytes};
+use crate::sim::attention_memory::qkvo_bytes;
 use crate::sim::measured::Table;
-use crate::ui::kit::chart::{LogChart, LogSeries};
+use crate::ui::kit::chart::LogChart;
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::measured::{measured_cell, measured_note, measured_table, use_measured};
 use crate::ui::kit::panel::Panel;
@@ -22,15 +22,8 @@ pub fn use_memory_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let h = super::head(&p.v);
     let measured_table = use_measured(super::ATTENTION_FILE, p.v.choice("measured") == "1");
     let (chart_w, chart_h) = p.chart_size(MAX_CHART_WIDTH, p.chart_title_height());
-    let theme = &theme;
-    let c = super::curves(h);
-    let mut figures = metrics(h.n, h.elem_bytes, h.both_stats);
-    figures.extend(super::bench_metrics(&p.v));
-    let series = Rc::new(vec![
-        LogSeries { label: ctx.t("attention-memory.series.standard"), color: theme.busy_hot, points: c.standard },
-        LogSeries { label: ctx.t("attention-memory.series.qkvo"), color: theme.muted, points: c.qkvo },
-        LogSeries { label: ctx.t("attention-memory.series.flash"), color: theme.fill_tint, points: c.flash },
-    ]);
+    let figures = super::figures(&p.v);
+    let series = Rc::new(super::series(h, &theme, |key| ctx.t(key)));
     let controls = html! {
         <>
             { p.controls(&["n", "d", "dtype", "stats", "measured", "batch", "heads", "causal", "gpu"]) }

@@ -260,10 +260,42 @@ pub fn transposed_over_straight(t: &Table) -> Option<f64> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
 
-/// No static snapshot (`crate::topic::snapshot`): its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do).
+/// The growth chart's lines ([`GROWTH`], each in its colour), labelled by `label`.
+pub fn growth_series(label: impl Fn(&str) -> String) -> Vec<crate::draw::chart::log::LogSeries> {
+    GROWTH
+        .iter()
+        .zip(GROWTH_COLORS)
+        .map(|((key, per2), color)| crate::draw::chart::log::LogSeries {
+            label: label(key),
+            color,
+            points: growth_curve(*per2),
+        })
+        .collect()
+}
+
+/// Colours of the growth curves, in the order of [`GROWTH`].
+const GROWTH_COLORS: [crate::scene::Rgba; 3] =
+    [crate::scene::Rgba::rgb(235, 110, 20), crate::scene::Rgba::rgb(20, 90, 200), crate::scene::Rgba::rgb(16, 130, 60)];
+
+/// The static snapshot (`crate::topic::snapshot`): the growth chart drawn as
+/// SVG by the chart the panel draws on its canvas, and the default GPU's
+/// key figures.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt("its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do)")
+pub fn snapshot(lang: Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::draw::chart::log::{draw, LogPlot};
+    use crate::i18n::tr;
+    use crate::topic::snapshot::{chart, Above, Snapshot, View};
+    let (v, _) = META.parse(&[]);
+    let series = growth_series(|key| tr(lang, key));
+    let (x_desc, y_desc) = (tr(lang, "hardware.years"), tr(lang, "hardware.growth.axis"));
+    let title = tr(lang, "hardware.growth");
+    let stage = chart(title.clone(), width.min(1100.0), 0.0, |root, look, _| {
+        let p =
+            LogPlot { series: &series, marker: 0.0, x_desc: &x_desc, y_desc: &y_desc, present: false, growth: true };
+        draw(root, &p, look)
+    });
+    let figures = metrics(&machine(&v), v.choice("dtype"));
+    Snapshot::View(View { above: Above::Nothing, stage, label: title, figures, pending: (vec![], "") })
 }
 
 #[cfg(test)]

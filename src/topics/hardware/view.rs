@@ -1,8 +1,8 @@
 //! The `#/hardware` panel: compute against memory (notes §1–2, §4, demo 1 of 01).
 
-use crate::scene::{Rgba, Theme};
+use crate::scene::Theme;
 use crate::sim::measured::Table;
-use crate::ui::kit::chart::{LogChart, LogSeries};
+use crate::ui::kit::chart::LogChart;
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
@@ -12,9 +12,6 @@ use crate::ui::kit::readouts::readouts;
 use crate::ui::kit::widgets::{chart_title, table_head};
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// Colours of the growth curves, in the order of [`super::GROWTH`].
-const GROWTH_COLORS: [Rgba; 3] = [Rgba::rgb(235, 110, 20), Rgba::rgb(20, 90, 200), Rgba::rgb(16, 130, 60)];
 
 #[hook]
 pub fn use_hardware_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
@@ -50,13 +47,7 @@ pub fn use_hardware_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
         let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         ctx.tf("hardware.growth.values", &args)
     };
-    let series = Rc::new(
-        super::GROWTH
-            .iter()
-            .zip(GROWTH_COLORS)
-            .map(|((key, per2), color)| LogSeries { label: ctx.t(key), color, points: super::growth_curve(*per2) })
-            .collect::<Vec<_>>(),
-    );
+    let series = Rc::new(super::growth_series(|key| ctx.t(key)));
     let source = ctx.t(&format!("hardware.source.{}", h.code));
     let controls = html! {
         <>

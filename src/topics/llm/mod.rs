@@ -231,6 +231,23 @@ pub struct OpRow {
     pub tflops: f64,
 }
 
+/// The roofline's dots: each operator that computes, named by `label` (its
+/// `llm.op.<key>` text), at its intensity and rate (at most the roof),
+/// marked where compute-bound.
+pub fn roof_dots(v: &Values, label: impl Fn(&str) -> String) -> Vec<crate::draw::chart::roofline::RoofDot> {
+    let peak = gpu(v).peak_tflops(case(v).dt.rate);
+    op_rows(v)
+        .iter()
+        .filter(|r| r.flops > 0.0)
+        .map(|r| crate::draw::chart::roofline::RoofDot {
+            label: label(&format!("llm.op.{}", r.key)),
+            intensity: r.intensity,
+            tflops: r.tflops.min(peak),
+            selected: r.compute_bound,
+        })
+        .collect()
+}
+
 pub fn op_rows(v: &Values) -> Vec<OpRow> {
     let c = case(v);
     let g = gpu(v);
@@ -430,28 +447,36 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
     crate::lecture::rows(v, cases, oproj_intensity)
 }
 
-/// The static snapshot (`crate::topic::snapshot`): the default view's key
-/// figures; its stage, the operators on a roofline, is a plotters chart
-/// drawn in the browser, so the snapshot shows its title and frame at the
-/// chart's size (`view.rs`: `Panel::chart_size`, taller on a phone).
+/// The static snapshot (`crate::topic::snapshot`): the default view's stage,
+/// the operators on the roofline, drawn as SVG by the chart the panel draws
+/// on its canvas (taller on a phone, as `view.rs` sizes it), and its key
+/// figures.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    use crate::topic::snapshot::{Above, Snapshot, Stage, View};
+    use crate::draw::chart::roofline::{draw, Roofline};
+    use crate::i18n::{tr, trf};
+    use crate::topic::snapshot::{chart, Above, Snapshot, View};
     let (v, _) = META.parse(&[]);
-    let w = (width.min(1000.0) - 4.0).max(240.0).floor();
-    let height = if w < 520.0 { (w * 1.15).floor() } else { (w * 0.75).floor() };
-    let title = crate::i18n::tr(lang, "llm.roofline");
-    Snapshot::View(View {
-        above: Above::Nothing,
-        stage: Stage::Chart {
-            title: title.clone(),
+    let (g, c) = (gpu(&v), case(&v));
+    let dots = roof_dots(&v, |key| tr(lang, key));
+    let ridge = trf(lang, "llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))]);
+    let x_desc = tr(lang, "llm.roofline.axis");
+    let title = tr(lang, "llm.roofline");
+    // On a phone the operators' labels need rows of their own above the axis (view.rs).
+    let stage = chart(title.clone(), width.min(1100.0), 1.15, |root, look, (width, height)| {
+        let p = Roofline {
+            peak: g.peak_tflops(c.dt.rate),
+            bandwidth: g.hbm_tbps,
+            dots: &dots,
+            x_desc: &x_desc,
+            width,
             height,
-            why: "a plotters chart (ui::kit::chart, wasm32 only): no native SVG backend yet",
-        },
-        label: title,
-        figures: metrics(&v),
-        pending: (vec![], ""),
-    })
+            present: false,
+            ridge_label: &ridge,
+        };
+        draw(root, &p, look)
+    });
+    Snapshot::View(View { above: Above::Nothing, stage, label: title, figures: metrics(&v), pending: (vec![], "") })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::train_view::{waterfall_html, WfRow};
 use crate::scene::Theme;
 use crate::sim::llm::{self, Phase};
 use crate::ui::kit::chart::CanvasBackend;
-use crate::ui::kit::chart::{mesh, Legend, LogChart, LogSeries, Look, Mark, RoofDot, RooflineChart};
+use crate::ui::kit::chart::{mesh, Legend, LogChart, LogSeries, Look, Mark, RooflineChart};
 use crate::ui::kit::ctx::AppCtx;
 use crate::ui::kit::custom_gpu::custom_gpu;
 use crate::ui::kit::lecture_table::lecture_table;
@@ -30,16 +30,7 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let width = p.width.min(1000.0);
     let chart_w = (width - 4.0).max(240.0);
     let rows = super::op_rows(v);
-    let dots: Vec<RoofDot> = rows
-        .iter()
-        .filter(|r| r.flops > 0.0)
-        .map(|r| RoofDot {
-            label: ctx.t(&format!("llm.op.{}", r.key)),
-            intensity: r.intensity,
-            tflops: r.tflops.min(g.peak_tflops(c.dt.rate)),
-            selected: r.compute_bound,
-        })
-        .collect();
+    let dots = super::roof_dots(v, |key| ctx.t(key));
     let (ideal, terms) = super::waterfall(v);
     let total = ideal + terms.iter().map(|t| t.seconds).sum::<f64>();
     let measured = super::measured(v);

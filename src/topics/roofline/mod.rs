@@ -261,10 +261,52 @@ pub fn measured_points(t: &Table) -> Vec<MeasuredPoint> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
 
-/// No static snapshot (`crate::topic::snapshot`): its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do).
+/// The chart's dots: each lecture operation (and the custom one when
+/// chosen), named by `label` (its `choice.op.<op>` text), at its intensity
+/// and attainable rate. (The H200's measured points join them in the panel
+/// once its file is in.)
+pub fn roof_dots(v: &Values, label: impl Fn(&str) -> String) -> Vec<crate::draw::chart::roofline::RoofDot> {
+    chart_points(v)
+        .into_iter()
+        .map(|pt| crate::draw::chart::roofline::RoofDot {
+            label: label(&format!("choice.op.{}", pt.op)),
+            intensity: pt.intensity,
+            tflops: pt.attainable,
+            selected: pt.selected,
+        })
+        .collect()
+}
+
+/// The static snapshot (`crate::topic::snapshot`): the default view's
+/// roofline drawn as SVG by the chart the panel draws on its canvas, and its
+/// key figures (the measured points join once the panel's file is in, as
+/// in the panel).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn snapshot(_: crate::i18n::Lang, _: f64) -> crate::topic::snapshot::Snapshot {
-    crate::topic::snapshot::Snapshot::Exempt("its stage is a plotters chart drawn in the browser (ui::kit::chart); not written yet (a frame and figures, as #/llm's, would do)")
+pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
+    use crate::draw::chart::roofline::{draw, Roofline};
+    use crate::i18n::{tr, trf};
+    use crate::topic::snapshot::{chart, Above, Snapshot, View};
+    let (v, _) = META.parse(&[]);
+    let (h, dtype) = (gpu(&v), v.choice("dtype"));
+    let dots = roof_dots(&v, |key| tr(lang, key));
+    let x_desc = tr(lang, "chart.roofline-axis");
+    let ridge = trf(lang, "chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))]);
+    let title = tr(lang, "roofline.chart");
+    let stage = chart(title.clone(), width.min(1100.0), 0.0, |root, look, (width, height)| {
+        let p = Roofline {
+            peak: h.peak_tflops(dtype),
+            bandwidth: h.hbm_tbps,
+            dots: &dots,
+            x_desc: &x_desc,
+            width,
+            height,
+            present: false,
+            ridge_label: &ridge,
+        };
+        draw(root, &p, look)
+    });
+    let figures = roofline::metrics(&h, dtype, roofline_work(&v, v.choice("op")));
+    Snapshot::View(View { above: Above::Nothing, stage, label: title, figures, pending: (vec![], "") })
 }
 
 #[cfg(test)]

@@ -26,15 +26,7 @@ pub fn use_roofline_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     // The chart is the stage: a little narrower than the shared cap, as tall as the screen leaves.
     let (chart_w, chart_h) = p.chart_size(1100.0, p.chart_title_height());
     let op_label = |o: &str| ctx.t(&format!("choice.op.{o}"));
-    let mut dots: Vec<RoofDot> = super::chart_points(&p.v)
-        .into_iter()
-        .map(|pt| RoofDot {
-            label: op_label(pt.op),
-            intensity: pt.intensity,
-            tflops: pt.attainable,
-            selected: pt.selected,
-        })
-        .collect();
+    let mut dots = super::roof_dots(&p.v, |key| ctx.t(key));
     // Measured points belong on the H200's roof only.
     if let (Some(t), super::MEASURED_GPU) = (&figures, p.v.choice("gpu")) {
         // Short markers: the table names them.

@@ -1,22 +1,14 @@
-//! The log–log chart (and the growth chart: years against a logarithmic
-//! "N×" axis) of a few lines, with a vertical marker.
+//! The log–log chart's component: [`crate::draw::chart::log`] drawn on a
+//! canvas, with its table alternative.
 
 use super::backend::CanvasBackend;
-use super::look::{legend, line_series, mesh, rgb, Legend, Look};
 use super::{data_table, plot_canvas, use_plot, TABLE_ROWS};
-use crate::scene::Rgba;
+use crate::draw::chart::log::{draw, LogPlot, LogSeries};
+use crate::draw::chart::Look;
 use plotters::prelude::*;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
-
-/// One line of a log–log chart.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LogSeries {
-    pub label: String,
-    pub color: Rgba,
-    pub points: Vec<(f64, f64)>,
-}
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct LogChartProps {
@@ -34,79 +26,17 @@ pub struct LogChartProps {
     pub growth: bool,
 }
 
-fn draw_growth(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
-    let root = backend.into_drawing_area();
-    root.fill(&WHITE).ok()?;
-    let x1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)).fold(1.0, f64::max);
-    let y1 = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.1)).fold(1.0, f64::max);
-    let look = Look::new(p.present, dpr);
-    // Room on the right for the last year's tick to be drawn whole.
-    let mut builder = look.builder(&root, 10.0, 44.0, 78.0);
-    builder.margin_right((22.0 * dpr * look.k) as u32);
-    let mut chart = builder.build_cartesian_2d(0f64..x1, (1f64..y1 * 1.5).log_scale()).ok()?;
-    mesh!(chart, look)
-        .x_desc(p.x_desc.as_str())
-        .y_desc(p.y_desc.as_str())
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}×"))
-        .draw()
-        .ok()?;
-    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
-    let mut labels = Legend::new();
-    for s in p.series.iter() {
-        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
-    }
-    legend(&chart, &look, &labels)?;
-    root.present().ok()
-}
-
 fn draw_log(canvas: &HtmlCanvasElement, p: &LogChartProps, dpr: f64) -> Option<()> {
-    if p.growth {
-        return draw_growth(canvas, p, dpr);
-    }
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
-    let root = backend.into_drawing_area();
-    root.fill(&WHITE).ok()?;
-    let all = p.series.iter().flat_map(|s| s.points.iter());
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(x, y) in all {
-        x0 = x0.min(x);
-        x1 = x1.max(x);
-        y0 = y0.min(y);
-        y1 = y1.max(y);
-    }
-    if x0 >= x1 || y0 >= y1 || y0 <= 0.0 {
-        return None;
-    }
-    let look = Look::new(p.present, dpr);
-    let k = look.k;
-    // Room on the left for "1000 GB" and the axis's name beside it (at 70
-    // the name ran into the ticks).
-    let mut builder = look.builder(&root, 10.0, 36.0, 88.0);
-    // The last tick's label ("1M") is centred on the right edge: room for its half.
-    builder.margin_right((18.0 * look.dpr * k) as u32);
-    let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale()).ok()?;
-    mesh!(chart, look)
-        .x_desc(p.x_desc.as_str())
-        .y_desc(p.y_desc.as_str())
-        .x_label_formatter(&|x| crate::format::count_tick(*x))
-        .y_label_formatter(&|y| crate::format::bytes(*y))
-        .draw()
-        .ok()?;
-    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
-    let mut labels = Legend::new();
-    for s in p.series.iter() {
-        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
-    }
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(p.marker, y0 / 2.0), (p.marker, y1 * 2.0)],
-            RGBColor(208, 48, 10).stroke_width((2.0 * dpr * k) as u32),
-        )))
-        .ok()?;
-    legend(&chart, &look, &labels)?;
-    root.present().ok()
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    let plot = LogPlot {
+        series: &p.series,
+        marker: p.marker,
+        x_desc: &p.x_desc,
+        y_desc: &p.y_desc,
+        present: p.present,
+        growth: p.growth,
+    };
+    draw(&root, &plot, Look::new(p.present, dpr))
 }
 
 #[component]

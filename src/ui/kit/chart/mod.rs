@@ -2,24 +2,39 @@
 //! (redrawn only when its data, size, language or mode change) and a cursor
 //! layer (redrawn every step, a single line), so playback stays cheap.
 //!
-//! `look`: what every chart shares; `series`: the filled chart over time;
-//! `log`: log–log and growth charts; `roofline`: the roofline. Here: the
-//! canvas a chart draws on out of the document, and its table alternative.
+//! What every chart shares, the roofline and the log–log charts are drawn
+//! by pure functions (`crate::draw::chart`, any plotters backend); here
+//! their components, `series` (the filled chart over time), the canvas a
+//! chart draws on out of the document, and its table alternative.
 
 mod backend;
 mod log;
-mod look;
 mod roofline;
 mod series;
 
+pub use crate::draw::chart::log::LogSeries;
+pub(crate) use crate::draw::chart::look::mesh;
+pub use crate::draw::chart::look::{legend, line_series, Legend, Look, Mark, MIN_FONT, PRESENT_SCALE};
+pub use crate::draw::chart::roofline::RoofDot;
 pub use backend::CanvasBackend;
-pub use log::{LogChart, LogChartProps, LogSeries};
-pub(crate) use look::mesh;
-pub use look::{legend, line_series, min_font, Legend, Look, Mark, MIN_FONT, PRESENT_SCALE};
-pub use roofline::{RoofDot, RooflineChart, RooflineProps};
+pub use log::{LogChart, LogChartProps};
+pub use roofline::{RooflineChart, RooflineProps};
 pub use series::{downsample, Band, Chart, ChartProps, SeriesChart};
 
 use crate::ui::kit::paint::context_2d;
+
+impl Look {
+    /// The look of a chart in the page: projected, its type grows with the
+    /// page's (`dom::type_scale`).
+    pub fn new(present: bool, dpr: f64) -> Self {
+        Look::scaled(present, dpr, crate::ui::kit::dom::type_scale(true))
+    }
+}
+
+/// The smallest text of a chart drawn in `present` mode (for `data-min-font`).
+pub fn min_font(present: bool) -> String {
+    format!("{:.1}", Look::new(present, 1.0).min_font())
+}
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;

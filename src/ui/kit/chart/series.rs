@@ -2,8 +2,9 @@
 //! with shaded bands and a cursor line that a click moves.
 
 use super::backend::CanvasBackend;
-use super::look::{min_font, rgb, Look};
 use super::{data_table, draw_detached, Detached, TABLE_ROWS};
+use super::{min_font, Look};
+use crate::draw::chart::look::rgb;
 use crate::scene::Rgba;
 use crate::ui::kit::paint::context_2d;
 use crate::ui::kit::part::part;

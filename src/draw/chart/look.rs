@@ -1,9 +1,11 @@
 //! The look every plotters chart shares: type and marks scaled by the
 //! device pixel ratio and projector mode, the grid, line series and legend.
+//! Generic over plotters' backend: the browser's canvas
+//! (`ui::kit::chart::CanvasBackend`) and the static snapshots' SVG
+//! ([`super::svg::SvgBackend`]) draw the same chart.
 
-use super::backend::CanvasBackend;
-use crate::scene::Rgba;
-use crate::ui::kit::paint::FONT_STACK;
+use crate::scene::{Rgba, FONT_STACK};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// The smallest font of a chart (CSS pixels, before projector mode's scale):
@@ -12,11 +14,6 @@ pub const MIN_FONT: f64 = 12.0;
 /// Projector mode's scale of a chart's type and marks: 12 px becomes 18 px,
 /// legible from the back of a lecture hall.
 pub const PRESENT_SCALE: f64 = 1.5;
-
-/// The smallest text of a chart drawn in `present` mode (for `data-min-font`).
-pub fn min_font(present: bool) -> String {
-    format!("{:.1}", Look::new(present, 1.0).min_font())
-}
 
 /// The look every plotters chart shares: type, margins and label areas
 /// scaled by the device pixel ratio and by projector mode (no text under
@@ -29,10 +26,12 @@ pub struct Look {
 }
 
 impl Look {
-    pub fn new(present: bool, dpr: f64) -> Self {
-        // A wide projected screen is seen from as far as a 1024 × 768 one:
-        // the charts' text grows with the page's type.
-        Look { dpr, k: if present { PRESENT_SCALE * crate::ui::kit::dom::type_scale(true) } else { 1.0 } }
+    /// The look at pixel ratio `dpr`; projected (`present`), its type
+    /// [`PRESENT_SCALE`] × `type_scale` (the page's type scale: a wide
+    /// projected screen is seen from as far as a 1024 × 768 one, so the
+    /// charts' text grows with the page's type).
+    pub fn scaled(present: bool, dpr: f64, type_scale: f64) -> Self {
+        Look { dpr, k: if present { PRESENT_SCALE * type_scale } else { 1.0 } }
     }
     /// The smallest text a chart draws, in CSS pixels (what `data-min-font` says).
     pub fn min_font(&self) -> f64 {
@@ -44,13 +43,13 @@ impl Look {
     }
     /// A chart builder: `margin`, the x-label height and the y-label width in
     /// CSS pixels.
-    pub fn builder<'a, 'b>(
+    pub fn builder<'a, 'b, DB: DrawingBackend>(
         &self,
-        root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
+        root: &'a DrawingArea<DB, Shift>,
         margin: f64,
         x_labels: f64,
         y_labels: f64,
-    ) -> ChartBuilder<'a, 'b, CanvasBackend> {
+    ) -> ChartBuilder<'a, 'b, DB> {
         let mut b = ChartBuilder::on(root);
         b.margin((margin * self.dpr) as u32)
             .x_label_area_size((x_labels * self.dpr * self.k) as u32)
@@ -83,8 +82,8 @@ impl Legend {
 }
 
 /// A line series, its entry added to `legend` (a short stroke in the same style).
-pub fn line_series<CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
-    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+pub fn line_series<DB: DrawingBackend, CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
     points: Vec<(f64, f64)>,
     color: RGBColor,
     stroke: u32,
@@ -104,8 +103,8 @@ pub fn line_series<CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
 /// by the chart's backend, which remembers the sizes: plotters' legend sizes
 /// its lines through the font, a `<span>` added to the page and a forced
 /// layout of the page each, twice per line.
-pub fn legend<CT: plotters::coord::CoordTranslate>(
-    chart: &ChartContext<'_, CanvasBackend, CT>,
+pub fn legend<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
     look: &Look,
     legend: &Legend,
 ) -> Option<()> {
