@@ -88,3 +88,24 @@ pub fn chart(
     let svg = crate::draw::chart::svg::chart_svg(w, h, "snap-svg", &title, |root| draw(root, look, (w, h)));
     Stage::Chart { title, svg: svg.unwrap_or_default() }
 }
+
+/// A roofline as a stage chart (see [`chart`]): `title` above it, the roofs
+/// of `peak` TFLOP/s and `bandwidth` TB/s, `dots`, the x axis's name and the
+/// ridge's label, at the width and ratio `chart` takes.
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(clippy::too_many_arguments)] // the chart's contents, each its own text
+pub fn roofline_chart(
+    title: String,
+    width: f64,
+    phone_ratio: f64,
+    (peak, bandwidth): (f64, f64),
+    dots: &[crate::draw::chart::roofline::RoofDot],
+    x_desc: &str,
+    ridge_label: &str,
+) -> Stage {
+    use crate::draw::chart::roofline::{draw, Roofline};
+    chart(title, width, phone_ratio, |root, look, (width, height)| {
+        let p = Roofline { peak, bandwidth, dots, x_desc, width, height, present: false, ridge_label };
+        draw(root, &p, look)
+    })
+}

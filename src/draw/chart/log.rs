@@ -44,13 +44,23 @@ fn draw_growth<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &LogPlot, l
         .y_label_formatter(&|y| format!("{y:.0}×"))
         .draw()
         .ok()?;
-    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
-    let mut labels = Legend::new();
-    for s in p.series.iter() {
-        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
-    }
+    let labels = lines(&mut chart, p, dpr)?;
     legend(&chart, &look, &labels)?;
     root.present().ok()
+}
+
+/// The plot's lines, each in its colour (thicker projected), and their legend.
+fn lines<DB: DrawingBackend, CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    p: &LogPlot,
+    dpr: f64,
+) -> Option<Legend> {
+    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
+    let mut labels = Legend::new();
+    for s in p.series {
+        line_series(chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
+    }
+    Some(labels)
 }
 
 /// The chart drawn on `root` (its size in device pixels, `look.dpr` per CSS
@@ -86,11 +96,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &LogPlot, look
         .y_label_formatter(&|y| crate::format::bytes(*y))
         .draw()
         .ok()?;
-    let stroke = (if p.present { 4.0 } else { 2.0 } * dpr) as u32;
-    let mut labels = Legend::new();
-    for s in p.series.iter() {
-        line_series(&mut chart, s.points.clone(), rgb(s.color), stroke, &s.label, &mut labels)?;
-    }
+    let labels = lines(&mut chart, p, dpr)?;
     chart
         .draw_series(std::iter::once(PathElement::new(
             vec![(p.marker, y0 / 2.0), (p.marker, y1 * 2.0)],

@@ -453,9 +453,8 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
 /// figures.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    use crate::draw::chart::roofline::{draw, Roofline};
     use crate::i18n::{tr, trf};
-    use crate::topic::snapshot::{chart, Above, Snapshot, View};
+    use crate::topic::snapshot::{roofline_chart, Above, Snapshot, View};
     let (v, _) = META.parse(&[]);
     let (g, c) = (gpu(&v), case(&v));
     let dots = roof_dots(&v, |key| tr(lang, key));
@@ -463,19 +462,8 @@ pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::
     let x_desc = tr(lang, "llm.roofline.axis");
     let title = tr(lang, "llm.roofline");
     // On a phone the operators' labels need rows of their own above the axis (view.rs).
-    let stage = chart(title.clone(), width.min(1100.0), 1.15, |root, look, (width, height)| {
-        let p = Roofline {
-            peak: g.peak_tflops(c.dt.rate),
-            bandwidth: g.hbm_tbps,
-            dots: &dots,
-            x_desc: &x_desc,
-            width,
-            height,
-            present: false,
-            ridge_label: &ridge,
-        };
-        draw(root, &p, look)
-    });
+    let roofs = (g.peak_tflops(c.dt.rate), g.hbm_tbps);
+    let stage = roofline_chart(title.clone(), width.min(1100.0), 1.15, roofs, &dots, &x_desc, &ridge);
     Snapshot::View(View { above: Above::Nothing, stage, label: title, figures: metrics(&v), pending: (vec![], "") })
 }
 

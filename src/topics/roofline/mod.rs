@@ -283,28 +283,16 @@ pub fn roof_dots(v: &Values, label: impl Fn(&str) -> String) -> Vec<crate::draw:
 /// in the panel).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    use crate::draw::chart::roofline::{draw, Roofline};
     use crate::i18n::{tr, trf};
-    use crate::topic::snapshot::{chart, Above, Snapshot, View};
+    use crate::topic::snapshot::{roofline_chart, Above, Snapshot, View};
     let (v, _) = META.parse(&[]);
     let (h, dtype) = (gpu(&v), v.choice("dtype"));
     let dots = roof_dots(&v, |key| tr(lang, key));
     let x_desc = tr(lang, "chart.roofline-axis");
     let ridge = trf(lang, "chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))]);
     let title = tr(lang, "roofline.chart");
-    let stage = chart(title.clone(), width.min(1100.0), 0.0, |root, look, (width, height)| {
-        let p = Roofline {
-            peak: h.peak_tflops(dtype),
-            bandwidth: h.hbm_tbps,
-            dots: &dots,
-            x_desc: &x_desc,
-            width,
-            height,
-            present: false,
-            ridge_label: &ridge,
-        };
-        draw(root, &p, look)
-    });
+    let roofs = (h.peak_tflops(dtype), h.hbm_tbps);
+    let stage = roofline_chart(title.clone(), width.min(1100.0), 0.0, roofs, &dots, &x_desc, &ridge);
     let figures = roofline::metrics(&h, dtype, roofline_work(&v, v.choice("op")));
     Snapshot::View(View { above: Above::Nothing, stage, label: title, figures, pending: (vec![], "") })
 }
