@@ -46,11 +46,18 @@ fn main() -> std::io::Result<()> {
         [cmd, flag] if cmd == "train-accuracy" && flag == "--points" => {
             print!("{}", warpscope::sim::train::measured::points_text())
         }
+        [cmd] if cmd == "llm-fit" => print!(
+            "{}",
+            warpscope::sim::llm::generate::source(
+                &warpscope::sim::llm::Calibration::fresh(),
+                &warpscope::sim::llm::Fit::fresh()
+            )
+        ),
         [cmd] if cmd == "train-fit" => {
             print!("{}", warpscope::sim::train::measured::fitted_source(&warpscope::sim::train::measured::Fit::fresh()))
         }
         _ => {
-            eprintln!("usage: warpscope [strings <dir> | train-accuracy [--points] | train-fit]");
+            eprintln!("usage: warpscope [strings <dir> | train-accuracy [--points] | train-fit | llm-fit]");
             std::process::exit(2);
         }
     }

@@ -63,7 +63,12 @@ pub fn view(id: &str) -> Option<crate::ui::kit::panel::LoadView> {
 /// each topic's own and its practice bank's (i18n's own two come first in
 /// [`crate::i18n::tables`]).
 pub fn texts() -> Vec<crate::i18n::Texts> {
-    let mut tables = vec![crate::deck::STRINGS, crate::practice::STRINGS, crate::lecture_deck::STRINGS];
+    let mut tables = vec![
+        crate::deck::STRINGS,
+        crate::practice::STRINGS,
+        crate::lecture_deck::STRINGS,
+        crate::lecture_deck::VIEW_STRINGS,
+    ];
     for t in ALL {
         tables.push(t.strings);
         tables.push(t.practice.strings);
@@ -72,9 +77,12 @@ pub fn texts() -> Vec<crate::i18n::Texts> {
 }
 
 /// Each topic's id and its tables (its own and its practice bank's), whose
-/// own texts ([`crate::i18n::own_key`]) go into a file of their own.
+/// own texts ([`crate::i18n::own_key`]) go into a file of their own; then
+/// the built-in lecture's views (`lecture.view.*`, shown by the pages only).
 pub fn text_parts() -> Vec<(&'static str, Vec<crate::i18n::Texts>)> {
-    ALL.iter().map(|t| (t.meta.id, vec![t.strings, t.practice.strings])).collect()
+    let mut parts: Vec<_> = ALL.iter().map(|t| (t.meta.id, vec![t.strings, t.practice.strings])).collect();
+    parts.push((crate::lecture_deck::TEXTS_PART, vec![crate::lecture_deck::VIEW_STRINGS]));
+    parts
 }
 
 /// Hands [`texts`] to [`crate::i18n`] (natively: the text-file writer and the

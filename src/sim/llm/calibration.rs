@@ -10,10 +10,15 @@ use std::sync::OnceLock;
 
 pub const DECODE_CSV: &str = include_str!("../../../assets/measured/h200-llm-decode.csv");
 pub const PREFILL_CSV: &str = include_str!("../../../assets/measured/h200-llm-prefill.csv");
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const GEMM_CSV: &str = include_str!("../../../assets/measured/h200-llm-gemm.csv");
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const SDPA_CSV: &str = include_str!("../../../assets/measured/h200-llm-sdpa.csv");
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const LAUNCH_CSV: &str = include_str!("../../../assets/measured/h200-llm-launch.csv");
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const ELEMENTWISE_CSV: &str = include_str!("../../../assets/measured/h200-llm-elementwise.csv");
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const HOST_CSV: &str = include_str!("../../../assets/measured/h200-llm-host.csv");
 /// Decode attention per layer, one SDPA over all query heads against the
 /// per-head layout (`measure/train/run_train.py`, section decode).
@@ -33,9 +38,11 @@ pub(super) fn h200() -> &'static Gpu {
 pub type Curve = Vec<(f64, f64)>;
 /// Curves by a key.
 pub type Curves<K> = Vec<(K, Curve)>;
+/// Attention families: (head dim, group, heads) → curves by batch.
+pub type Families = Vec<((u64, u64, u64), Curves<f64>)>;
 
 /// Everything the effects read from the measurements.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Calibration {
     /// Best GEMV/skinny-GEMM bandwidth (GB/s, weights past L2, no reuse).
     pub bw_gbps: f64,
@@ -44,14 +51,14 @@ pub struct Calibration {
     /// (n, k) → [(m, time ÷ waves model on the achievable roofs)].
     pub gemm: Curves<(u64, u64)>,
     /// Decode attention families: (hd, group, kvheads) → [(batch, [(kv, seconds)])].
-    pub sdpa_decode: Vec<((u64, u64, u64), Curves<f64>)>,
+    pub sdpa_decode: Families,
     /// An engine's split-KV decode kernel (one SDPA over all query heads,
     /// `enable_gqa`, `h200-train-decodeg.csv`'s gqa rows captured in a CUDA
     /// graph, as an engine runs them): its latency (s) and the fraction of
     /// HBM it streams the KV cache at.
     pub decode_engine: (f64, f64),
     /// Prefill attention families: (hd, group, heads) → [(batch, [(log₂ seq, time ÷ roofline)])].
-    pub sdpa_prefill: Vec<((u64, u64, u64), Curves<f64>)>,
+    pub sdpa_prefill: Families,
     /// Elementwise op → (fixed seconds per kernel call, bytes per second).
     pub elementwise: Vec<(&'static str, f64, f64)>,
     /// Host seconds per kernel, eager (median of the tiny-layer runs).
@@ -69,6 +76,52 @@ pub struct Calibration {
     /// step's mixed stream than in a loop of one. Median over the fitted
     /// models and both phases.
     pub host_in_situ: f64,
+}
+
+/// A family of attention curves as `shipped.rs` holds it: its key (head
+/// dim, group, heads) and (batch, [(x, y)]) curves.
+pub type Family = ((u64, u64, u64), &'static [(f64, &'static [(f64, f64)])]);
+/// A GEMM curve as `shipped.rs` holds it: (n, k) and [(log₂ m, ratio)].
+pub type GemmCurve = ((u64, u64), &'static [(f64, f64)]);
+/// A host stage as `shipped.rs` holds it: (model, phase, op key, seconds).
+pub type HostStage = (&'static str, Phase, &'static str, f64);
+
+/// [`Calibration`] as static data (`shipped.rs`).
+pub struct ShippedCalibration {
+    pub bw_gbps: f64,
+    pub peak_tflops: f64,
+    pub gemm: &'static [GemmCurve],
+    pub sdpa_decode: &'static [Family],
+    pub decode_engine: (f64, f64),
+    pub sdpa_prefill: &'static [Family],
+    pub elementwise: &'static [(&'static str, f64, f64)],
+    pub host_per_kernel: f64,
+    pub graph_per_kernel: f64,
+    pub eager_per_kernel_bare: f64,
+    pub host: &'static [HostStage],
+    pub host_in_situ: f64,
+}
+
+impl ShippedCalibration {
+    pub fn to_calibration(&self) -> Calibration {
+        let families = |f: &[Family]| -> Families {
+            f.iter().map(|(key, cs)| (*key, cs.iter().map(|(x, pts)| (*x, pts.to_vec())).collect())).collect()
+        };
+        Calibration {
+            bw_gbps: self.bw_gbps,
+            peak_tflops: self.peak_tflops,
+            gemm: self.gemm.iter().map(|(key, pts)| (*key, pts.to_vec())).collect(),
+            sdpa_decode: families(self.sdpa_decode),
+            decode_engine: self.decode_engine,
+            sdpa_prefill: families(self.sdpa_prefill),
+            elementwise: self.elementwise.to_vec(),
+            host_per_kernel: self.host_per_kernel,
+            graph_per_kernel: self.graph_per_kernel,
+            eager_per_kernel_bare: self.eager_per_kernel_bare,
+            host: self.host.iter().map(|&(m, p, op, s)| (m.to_string(), p, op.to_string(), s)).collect(),
+            host_in_situ: self.host_in_situ,
+        }
+    }
 }
 
 /// The models whose measured steps set a constant (the graph gap) or a
@@ -325,18 +378,24 @@ impl Calibration {
             .map_or(0.0, |&(_, _, _, s)| s * self.host_in_situ)
     }
 
-    /// The calibration from the shipped files (parsed once).
+    /// The calibration from the shipped files, computed ahead of time
+    /// (`shipped.rs`, generated by `sim::llm::generate`): built once from
+    /// its static data.
     pub fn shipped() -> &'static Calibration {
         static CAL: OnceLock<Calibration> = OnceLock::new();
-        CAL.get_or_init(|| {
-            Calibration::from_tables(
-                &Table::parse(GEMM_CSV),
-                &Table::parse(SDPA_CSV),
-                &Table::parse(LAUNCH_CSV),
-                &Table::parse(ELEMENTWISE_CSV),
-                &Table::parse(HOST_CSV),
-            )
-        })
+        CAL.get_or_init(|| super::shipped::CALIBRATION.to_calibration())
+    }
+
+    /// A fresh calibration from the shipped files (what `shipped.rs` must equal).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn fresh() -> Calibration {
+        Calibration::from_tables(
+            &Table::parse(GEMM_CSV),
+            &Table::parse(SDPA_CSV),
+            &Table::parse(LAUNCH_CSV),
+            &Table::parse(ELEMENTWISE_CSV),
+            &Table::parse(HOST_CSV),
+        )
     }
 
     /// Achievable bandwidth ÷ spec, and achievable matmul rate ÷ spec, on the H200.

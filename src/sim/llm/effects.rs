@@ -4,9 +4,10 @@
 
 use super::calibration::{gemm_waves_time, h200, median, Calibration};
 use super::shape::{attention_op, dtypes, kernels, ops, preset, Arch, Case, Ew, Kind, Op, Phase};
-use super::validation::{measured, Measured};
+#[cfg(not(target_arch = "wasm32"))]
+use super::validation::measured;
+use super::validation::Measured;
 use crate::sim::hw::Gpu;
-use std::sync::OnceLock;
 
 /// The named effects, in the order the waterfall applies them. `per-head`
 /// is the decode attention kernel that runs the g query heads of a KV head as
@@ -149,10 +150,15 @@ pub struct Fit {
 impl Fit {
     const ZERO: Fit = Fit { graph_gap: 0.0, eager_gap: 0.0, host_llama: 0.0, host_gpt2: 0.0 };
 
-    /// Fitted once from the shipped measurements.
+    /// Fitted ahead of time to the shipped measurements (`shipped.rs`).
     pub fn shipped() -> &'static Fit {
-        static FIT: OnceLock<Fit> = OnceLock::new();
-        FIT.get_or_init(|| Fit::from(measured().iter().filter(|m| !m.held_out()), Calibration::shipped()))
+        &super::shipped::FIT
+    }
+
+    /// A fresh fit to the shipped measurements (what `shipped.rs` must equal).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn fresh() -> Fit {
+        Fit::from(measured().iter().filter(|m| !m.held_out()), &Calibration::fresh())
     }
 
     /// Least squares in relative error for the graph gap (graph steps); the

@@ -15,7 +15,11 @@
 
 mod calibration;
 mod effects;
+/// The generator of `shipped.rs` (native: `warpscope llm-fit`).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod generate;
 mod shape;
+mod shipped;
 mod validation;
 
 pub use calibration::*;

@@ -339,3 +339,16 @@ fn measurement_file_prints_the_accuracy_table() {
     let t = accuracy_markdown();
     assert!(doc.contains(&t), "the #/llm accuracy table in docs/measurements is stale; expected:\n{t}");
 }
+
+/// The calibration and the launch constants are computed ahead of time
+/// (`shipped.rs`), not in the browser on the panel's first render: the
+/// shipped file equals a fresh computation from the shipped measurements,
+/// number for number.
+#[test]
+fn shipped_rs_is_a_fresh_calibration_and_fit() {
+    let regenerate = "regenerate: cargo run --bin warpscope -- llm-fit > src/sim/llm/shipped.rs";
+    let (cal, fit) = (super::Calibration::fresh(), super::Fit::fresh());
+    assert_eq!(super::generate::source(&cal, &fit), include_str!("shipped.rs"), "{regenerate}");
+    assert_eq!(super::Calibration::shipped(), &cal, "{regenerate}");
+    assert_eq!(super::Fit::shipped(), &fit, "{regenerate}");
+}

@@ -10,6 +10,8 @@ use crate::sim::llm::{self, Arch, Calibration, Case, On, Phase, Shape, EFFECTS};
 use crate::sim::Metric;
 use crate::topic::{Part, Topic, TopicMeta, MEASURED};
 
+#[cfg(target_arch = "wasm32")]
+pub mod lens;
 pub mod practice;
 pub mod train;
 #[cfg(target_arch = "wasm32")]

@@ -2,7 +2,7 @@
 //! step, the per-operator table and its roofline, the batch and context
 //! sweeps, the notes' §5.3 rows.
 
-use super::train_view::{waterfall_html, WfRow};
+use super::lens::{waterfall_html, WfRow};
 use crate::scene::Theme;
 use crate::sim::llm::{self, Phase};
 use crate::ui::kit::chart::CanvasBackend;
@@ -18,12 +18,58 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+/// The training lens's panel, as its chunk gives it.
+type TrainView = fn(&Panel, &AppCtx, Theme) -> Html;
+
+/// Where the split build cuts: the training lens (its view, the memory
+/// timeline, the step model and its measured files) is reached only from
+/// here, so `#/llm`'s inference lens (its default view) does not download it
+/// (53 KB gzip of its 502 KB).
+#[wasm_split_helpers::wasm_split(llm_train, fallible)]
+fn train_view() -> Result<TrainView, wasm_split_helpers::SplitLoaderError> {
+    Ok(super::train_view::train_panel)
+}
+
+crate::ui::kit::chunk::chunks!(static TRAIN_VIEW: TrainView);
+
+#[derive(Properties, Clone)]
+struct TrainLensProps {
+    panel: Panel,
+}
+
+impl PartialEq for TrainLensProps {
+    /// The panel renders it again whenever the panel renders.
+    fn eq(&self, _: &Self) -> bool {
+        false
+    }
+}
+
+/// The training lens once its chunk is in; until then the panel's frame
+/// with "loading…" in its stage, or, if the chunk can't be fetched, an
+/// error with Retry.
+#[component]
+fn TrainLens(props: &TrainLensProps) -> Html {
+    use crate::ui::kit::chunk::{pending, state_name, use_chunk, Chunk};
+    let p = &props.panel;
+    let chunk = use_chunk(TRAIN_VIEW, "llm-train", || Box::pin(train_view()), &[]);
+    if let Chunk::Ready(view) = chunk {
+        return view(p, &p.ctx, p.theme);
+    }
+    let stage = html! {
+        <section class="stage-pending" data-chunk="llm-train" data-chunk-state={state_name(&chunk)}>
+            { pending(&p.ctx, &chunk, "frame.loading", "frame.load-failed") }
+        </section>
+    };
+    p.frame(html! {}, stage, html! {})
+}
+
 #[hook]
 pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let v = &p.v;
-    // The training lens (no hook below, so the early return keeps the hook order).
+    // The training lens, from its own chunk (no hook below, so the early
+    // return keeps the hook order).
     if super::training(v) {
-        return super::train_view::train_panel(p, ctx, theme);
+        return html! { <TrainLens panel={p.clone()} /> };
     }
     let g = super::gpu(v);
     let c = super::case(v);
@@ -91,7 +137,7 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             }
             { accuracy(ctx) }
             <p class="muted">{ ctx.t("llm.measured.why") }</p>
-            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", super::train_view::file_date(llm::DECODE_CSV))]) }</p>
+            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", super::lens::file_date(llm::DECODE_CSV))]) }</p>
         </section>
     };
     // Sweeps.
@@ -231,7 +277,7 @@ fn accuracy(ctx: &AppCtx) -> Html {
         "llm.acc.col.worst",
         "llm.acc.col.typical",
     ];
-    super::train_view::accuracy_frame(ctx, "llm.accuracy", "accuracy", &head, rows)
+    super::lens::accuracy_frame(ctx, "llm.accuracy", "accuracy", &head, rows)
 }
 
 /// The batch sweep's data: (batch, step ms, ideal ms, tokens/s, intensity).

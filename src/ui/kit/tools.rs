@@ -284,7 +284,22 @@ pub fn view_key(key: &str) -> Option<isize> {
 pub fn DeckProgress() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let Some(k) = ctx.deck else { return html! {} };
-    // The built-in lecture, untouched, follows a language switch.
+    // The built-in lecture, untouched, follows a language switch: its views'
+    // texts come in a file of their own (until then the deck shows the
+    // texts it was stored with).
+    {
+        let texts_in = use_force_update();
+        use_effect_with(ctx.lang, move |&lang| {
+            let part = crate::lecture_deck::TEXTS_PART;
+            if !crate::i18n::has_part(lang, part) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if super::texts::load_parts(lang, &[part]).await.is_ok() {
+                        texts_in.force_update();
+                    }
+                });
+            }
+        });
+    }
     let deck = crate::lecture_deck::localized(load(LIVE_KEY), ctx.lang, &|l, key| {
         crate::i18n::text(l, key).map(str::to_string)
     });

@@ -141,6 +141,9 @@ pub const MODULE_COST: u64 = 4096;
 pub fn split_weight(split: &str) -> u64 {
     match split {
         "topic_systolic" | "topic_flash" | "topic_online_softmax" | "topic_llm" => 2,
+        // The training lens is fetched by `#/llm`'s panel, after its own
+        // chunks: what it shares with them is in already.
+        "llm_train" => 0,
         _ => 1,
     }
 }
