@@ -231,6 +231,28 @@ fn a_chunk_only_one_panel_and_the_pages_share_joins_the_panel_where_it_weighs_mo
 }
 
 #[test]
+fn the_training_lens_costs_llm_nothing() {
+    // `#/llm`'s training lens needs the panel's chunks and its own: weighed
+    // 0, its own chunk is never merged into a group `#/llm` downloads.
+    let p = plan(&[
+        ("topic_llm", &["chunk_1", "chunk_2", "split_topic_llm"]),
+        ("llm_train", &["chunk_1", "chunk_2", "chunk_3", "split_llm_train"]),
+        ("topic_flash", &["chunk_1", "split_topic_flash"]),
+    ]);
+    let size = sizes(&p, |m| if m == "chunk_3.wasm" { 30_000 } else { 9000 });
+    let groups = group_chunks(&p, &size, split_weight, MODULE_COST).unwrap();
+    let grouped = check_grouping(&p, &groups);
+    assert_eq!(split_weight("llm_train"), 0);
+    let llm = &grouped.splits["topic_llm"];
+    let train = &grouped.splits["llm_train"];
+    assert!(train.iter().any(|f| !llm.contains(f)), "{groups:?}");
+    for f in llm {
+        let members = groups.get(f).cloned().unwrap_or_else(|| [f.clone()].into());
+        assert!(!members.contains("chunk_3.wasm"), "{f}: {members:?}");
+    }
+}
+
+#[test]
 fn any_grouping_keeps_every_split_point_s_modules_and_is_deterministic() {
     // Pseudo-random plans (a fixed LCG): 12 split points, 40 chunks.
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;

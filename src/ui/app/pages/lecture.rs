@@ -236,11 +236,25 @@ pub fn LectureLinks() -> Html {
     let study = storage::get(STUDY_KEY).as_deref().and_then(Study::read).map(Study::checked).unwrap_or_default();
     let query = keep_query(&ctx);
     let (present_href, present_click) = if ctx.present {
-        let deck = lecture::deck(&|k| ctx.t(k));
-        let href = deck.views.first().map_or_else(String::new, |v| crate::deck::present_hash(v, 1, lang));
+        // The first view's link needs no texts; the deck stored for the
+        // presentation carries the views' titles and notes, whose file (a
+        // part of its own, `lecture_deck::TEXTS_PART`) the click fetches
+        // first: the start page does not download it.
+        let untitled = lecture::deck(&|_| String::new());
+        let href = untitled.views.first().map_or_else(String::new, |v| crate::deck::present_hash(v, 1, lang));
+        let (shown, page) = (ctx.lang, format!("#/lecture?{query}"));
         let click = Callback::from(move |e: MouseEvent| {
             e.prevent_default();
-            present(&deck, lang);
+            let page = page.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match crate::ui::kit::texts::load_parts(shown, &[lecture::TEXTS_PART]).await {
+                    Ok(()) => present(&lecture::deck(&|k| crate::i18n::tr(shown, k)), lang),
+                    // Without them (offline, say), the lecture's page says why.
+                    Err(_) => {
+                        let _ = crate::ui::kit::dom::window().location().set_hash(&page);
+                    }
+                }
+            });
         });
         (href, Some(click))
     } else {
