@@ -33,8 +33,8 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 use warpscope_split::{
-    binaryen_flags, canaries, group_chunks, hub_module, read_pins, read_topics, routes, split_indices, split_weight,
-    without_custom_sections, Manifest, Plan, MODULE_COST, WASM_FEATURES,
+    binaryen_flags, canaries, group_chunks, hub_module, minify_stylesheets, read_pins, read_topics, routes,
+    split_indices, split_weight, without_custom_sections, Manifest, Plan, MODULE_COST, WASM_FEATURES,
 };
 
 const NAME: &str = "warpscope";
@@ -511,7 +511,10 @@ fn build() -> Result<()> {
     write(&staging.join(&wasm), &main_wasm)?;
     write(&staging.join(&manifest_name), json.as_bytes())?;
     let index_path = staging.join("index.html");
-    let index = patch_index(&String::from_utf8_lossy(&read(&index_path)?), &manifest, &manifest_name)?;
+    let mut index = patch_index(&String::from_utf8_lossy(&read(&index_path)?), &manifest, &manifest_name)?;
+    if release {
+        index = minify_stylesheets(&index, &staging)?;
+    }
     write(&index_path, index)?;
 
     times.push(("total", started.elapsed().as_secs_f64()));
