@@ -391,9 +391,10 @@ pub fn problems(notices: Notices, t: &dyn Fn(Lang, &str) -> String) -> Vec<Strin
 pub static STRINGS: crate::i18n::Texts = crate::texts!("lecture_deck.tsv");
 
 /// The built-in views' titles and notes (`lecture.view.*`): a text file of
-/// their own ([`TEXTS_PART`]), fetched by the pages that show them (the
-/// lecture, the deck and practice pages; a presented deck's bar), not by
-/// every first visit (2.7 KB of the shared file's 14.7 KB, gzip).
+/// their own ([`TEXTS_PART`]), fetched where they are shown (the lecture's
+/// page; a presented deck's bar; the projected start page's "Present the
+/// lecture", before it stores the deck), not by every first visit (2.7 KB
+/// of the shared file's 14.7 KB, gzip).
 pub static VIEW_STRINGS: crate::i18n::Texts = crate::texts!("lecture_views.tsv");
 
 /// The id of [`VIEW_STRINGS`]' text file (`strings.<lang>.lecture.json`).

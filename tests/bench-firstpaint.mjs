@@ -135,7 +135,7 @@ const INSTRUMENT = () => {
       return;
     }
     // A panel's static snapshot (src/prerender/snap.rs, web/pre.js): its
-    // figures and its drawing (or its chart's frame) shown, before the wasm.
+    // figures and its drawing (a scene or a chart, as SVG) shown, before the wasm.
     if (window.__staticShown === undefined && [...document.querySelectorAll('.static-snap .stage svg, .static-snap [data-metric]')].every((e) => e.checkVisibility()) &&
       document.querySelector('.static-snap [data-metric]')) {
       window.__staticShown = performance.now();

@@ -452,7 +452,7 @@ mod tests {
         assert!(height > 351.0, "taller than wide on a phone: {height}");
         // Every operator that computes is a dot, labelled in the page's language.
         let (v, _) = crate::topics::llm::META.parse(&[]);
-        let dots = crate::topics::llm::roof_dots(&v, |k| tr(Lang::En, k));
+        let dots = crate::topics::llm::roofline_spec(&v, Lang::En).dots;
         assert!(!dots.is_empty());
         assert_eq!(svg.matches("<circle").count(), dots.len());
         // (Dots on one spot share a label, their names joined and wrapped.)

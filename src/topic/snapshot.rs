@@ -89,23 +89,27 @@ pub fn chart(
     Stage::Chart { title, svg: svg.unwrap_or_default() }
 }
 
-/// A roofline as a stage chart (see [`chart`]): `title` above it, the roofs
-/// of `peak` TFLOP/s and `bandwidth` TB/s, `dots`, the x axis's name and the
-/// ridge's label, at the width and ratio `chart` takes.
+/// A roofline as a stage chart (see [`chart`]): `title` above it, `spec`
+/// drawn at the width and ratio `chart` takes.
 #[cfg(not(target_arch = "wasm32"))]
-#[allow(clippy::too_many_arguments)] // the chart's contents, each its own text
 pub fn roofline_chart(
     title: String,
     width: f64,
     phone_ratio: f64,
-    (peak, bandwidth): (f64, f64),
-    dots: &[crate::draw::chart::roofline::RoofDot],
-    x_desc: &str,
-    ridge_label: &str,
+    spec: &crate::draw::chart::roofline::RooflineSpec,
 ) -> Stage {
     use crate::draw::chart::roofline::{draw, Roofline};
     chart(title, width, phone_ratio, |root, look, (width, height)| {
-        let p = Roofline { peak, bandwidth, dots, x_desc, width, height, present: false, ridge_label };
+        let p = Roofline {
+            peak: spec.peak,
+            bandwidth: spec.bandwidth,
+            dots: &spec.dots,
+            x_desc: &spec.x_desc,
+            width,
+            height,
+            present: false,
+            ridge_label: &spec.ridge_label,
+        };
         draw(root, &p, look)
     })
 }

@@ -25,6 +25,8 @@ const ENTRY_BUDGET = 450 * 1024;
  *  (a picture of ≤ 3 KB is not the app's growth; #/systolic's app files were
  *  449 KB of 450 when the snapshots came). */
 const SNAP_BUDGET = 4 * 1024;
+/** #/llm?phase=train: #/llm's files and the training lens's chunk. */
+const TRAIN_BUDGET = 530 * 1024;
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 
 const gzCache = new Map();
@@ -88,6 +90,9 @@ test("#/llm?phase=train: the training lens's chunk, then its figures", async () 
   assert.ok(files.some((f) => /^split_topic_llm/.test(f)) && files.some((f) => /^split_llm_train/.test(f)), files.join(', '));
   const total = files.reduce((t, f) => t + gz(f), 0);
   console.log(`#/llm?phase=train: ${kb(total)} in ${files.length} files`);
+  // A deep link to the training lens: #/llm's files and the lens's (519 KB
+  // when it became a chunk of its own); a guard against growth.
+  assert.ok(total <= TRAIN_BUDGET, `${kb(total)} > ${kb(TRAIN_BUDGET)}`);
 });
 
 describe('a panel whose chunk is not in yet', () => {

@@ -15,6 +15,18 @@ pub struct RoofDot {
     pub selected: bool,
 }
 
+/// A roofline's contents, in the page's language: what a topic computes once
+/// for its panel's chart and its static snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RooflineSpec {
+    /// The compute roof (TFLOP/s) and the memory roof's slope (TB/s).
+    pub peak: f64,
+    pub bandwidth: f64,
+    pub dots: Vec<RoofDot>,
+    pub x_desc: String,
+    pub ridge_label: String,
+}
+
 /// What a roofline chart shows, at its size in CSS pixels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Roofline<'a> {

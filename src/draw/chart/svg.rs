@@ -7,8 +7,9 @@
 //! - a horizontal or vertical line is moved half a pixel up or left, as
 //!   plotters-canvas moves it (a crisp one-pixel line);
 //! - a text's anchor is canvas's `textAlign` / `textBaseline`: `start`,
-//!   `middle`, `end` and the em box's top, middle (SVG's `central`) or
-//!   bottom; a rotated text turns about its anchor, clockwise as the canvas's;
+//!   `middle`, `end` and the em box's top, middle or bottom (SVG's `central`,
+//!   the em box's middle, moved half a size down or up along the text, `dy`);
+//!   a rotated text turns about its anchor, clockwise as the canvas's;
 //! - a colour's alpha is `fill-opacity` / `stroke-opacity`;
 //! - a text's size is estimated as every drawing here estimates it
 //!   ([`crate::scene::text_width`], one line 1.2 sizes tall: the browser's
@@ -152,10 +153,13 @@ impl DrawingBackend for SvgBackend<'_> {
             HPos::Center => "middle",
             HPos::Right => "end",
         };
-        let baseline = match style.anchor().v_pos {
-            VPos::Top => "text-before-edge",
-            VPos::Center => "central",
-            VPos::Bottom => "text-after-edge",
+        // The canvas's "top" and "bottom" are the em box's edges, half a
+        // size from its middle (SVG's `central`); SVG's text-before-edge and
+        // text-after-edge are the font's ascent and descent instead.
+        let drop = match style.anchor().v_pos {
+            VPos::Top => style.size() / 2.0,
+            VPos::Center => 0.0,
+            VPos::Bottom => -style.size() / 2.0,
         };
         let turn = match style.transform() {
             FontTransform::None => String::new(),
@@ -169,8 +173,10 @@ impl DrawingBackend for SvgBackend<'_> {
             FontStyle::Oblique => r#" font-style="oblique""#,
             FontStyle::Normal => "",
         };
+        // Along the text's own vertical (turned with it): dy.
+        let dy = if drop == 0.0 { String::new() } else { format!(r#" dy="{}""#, num(drop)) };
         self.out.push_str(&format!(
-            r#"<text x="{x}" y="{y}" font-size="{}" text-anchor="{anchor}" dominant-baseline="{baseline}"{weight}{turn}{}>{}</text>"#,
+            r#"<text x="{x}" y="{y}"{dy} font-size="{}" text-anchor="{anchor}" dominant-baseline="central"{weight}{turn}{}>{}</text>"#,
             num(style.size()),
             paint_attr("fill", rgba(color)),
             esc(text)

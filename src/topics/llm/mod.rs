@@ -233,22 +233,36 @@ pub struct OpRow {
     pub tflops: f64,
 }
 
-/// The roofline's dots: each operator that computes, named by `label` (its
-/// `llm.op.<key>` text), at its intensity and rate (at most the roof),
-/// marked where compute-bound.
-pub fn roof_dots(v: &Values, label: impl Fn(&str) -> String) -> Vec<crate::draw::chart::roofline::RoofDot> {
-    let peak = gpu(v).peak_tflops(case(v).dt.rate);
-    op_rows(v)
+/// The stage's roofline in `lang`: the GPU's roofs at the case's rate, and
+/// each operator that computes as a dot at its intensity and rate (at most
+/// the roof), marked where compute-bound.
+pub fn roofline_spec(v: &Values, lang: crate::i18n::Lang) -> crate::draw::chart::roofline::RooflineSpec {
+    use crate::i18n::{tr, trf};
+    let (g, rate) = (gpu(v), case(v).dt.rate);
+    let peak = g.peak_tflops(rate);
+    let dots = op_rows(v)
         .iter()
         .filter(|r| r.flops > 0.0)
         .map(|r| crate::draw::chart::roofline::RoofDot {
-            label: label(&format!("llm.op.{}", r.key)),
+            label: tr(lang, &format!("llm.op.{}", r.key)),
             intensity: r.intensity,
             tflops: r.tflops.min(peak),
             selected: r.compute_bound,
         })
-        .collect()
+        .collect();
+    crate::draw::chart::roofline::RooflineSpec {
+        peak,
+        bandwidth: g.hbm_tbps,
+        dots,
+        x_desc: tr(lang, "llm.roofline.axis"),
+        ridge_label: trf(lang, "llm.ridge", &[("r", &format!("{:.0}", g.ridge(rate)))]),
+    }
 }
+
+/// On a phone (a stage under 520 px wide) the roofline is this many times
+/// as tall as wide, at least: the operators' labels need rows of their own
+/// above the axis (issue 32, item 10).
+pub const PHONE_ROOFLINE: f64 = 1.15;
 
 pub fn op_rows(v: &Values) -> Vec<OpRow> {
     let c = case(v);
@@ -455,17 +469,10 @@ pub fn lecture_rows(v: &Values) -> Vec<crate::lecture::Row> {
 /// figures.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    use crate::i18n::{tr, trf};
     use crate::topic::snapshot::{roofline_chart, Above, Snapshot, View};
     let (v, _) = META.parse(&[]);
-    let (g, c) = (gpu(&v), case(&v));
-    let dots = roof_dots(&v, |key| tr(lang, key));
-    let ridge = trf(lang, "llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))]);
-    let x_desc = tr(lang, "llm.roofline.axis");
-    let title = tr(lang, "llm.roofline");
-    // On a phone the operators' labels need rows of their own above the axis (view.rs).
-    let roofs = (g.peak_tflops(c.dt.rate), g.hbm_tbps);
-    let stage = roofline_chart(title.clone(), width.min(1100.0), 1.15, roofs, &dots, &x_desc, &ridge);
+    let title = crate::i18n::tr(lang, "llm.roofline");
+    let stage = roofline_chart(title.clone(), width.min(1100.0), PHONE_ROOFLINE, &roofline_spec(&v, lang));
     Snapshot::View(View { above: Above::Nothing, stage, label: title, figures: metrics(&v), pending: (vec![], "") })
 }
 

@@ -26,57 +26,40 @@ type TrainView = fn(&Panel, &AppCtx, Theme) -> Html;
 /// here, so `#/llm`'s inference lens (its default view) does not download it
 /// (53 KB gzip of its 502 KB).
 #[wasm_split_helpers::wasm_split(llm_train, fallible)]
-fn train_view() -> Result<TrainView, wasm_split_helpers::SplitLoaderError> {
+fn load_train_view() -> Result<TrainView, wasm_split_helpers::SplitLoaderError> {
     Ok(super::train_view::train_panel)
 }
 
 crate::ui::kit::chunk::chunks!(static TRAIN_VIEW: TrainView);
 
-#[derive(Properties, Clone)]
-struct TrainLensProps {
-    panel: Panel,
-}
-
-impl PartialEq for TrainLensProps {
-    /// The panel renders it again whenever the panel renders.
-    fn eq(&self, _: &Self) -> bool {
-        false
-    }
-}
-
-/// The training lens once its chunk is in; until then the panel's frame
-/// with "loading…" in its stage, or, if the chunk can't be fetched, an
-/// error with Retry.
-#[component]
-fn TrainLens(props: &TrainLensProps) -> Html {
-    use crate::ui::kit::chunk::{pending, state_name, use_chunk, Chunk};
-    let p = &props.panel;
-    let chunk = use_chunk(TRAIN_VIEW, "llm-train", || Box::pin(train_view()), &[]);
-    if let Chunk::Ready(view) = chunk {
-        return view(p, &p.ctx, p.theme);
-    }
-    let stage = html! {
-        <section class="stage-pending" data-chunk="llm-train" data-chunk-state={state_name(&chunk)}>
-            { pending(&p.ctx, &chunk, "frame.loading", "frame.load-failed") }
-        </section>
-    };
-    p.frame(html! {}, stage, html! {})
-}
-
 #[hook]
 pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
+    use crate::ui::kit::chunk::{pending, state_name, use_chunk_if, Chunk};
     let v = &p.v;
-    // The training lens, from its own chunk (no hook below, so the early
-    // return keeps the hook order).
-    if super::training(v) {
-        return html! { <TrainLens panel={p.clone()} /> };
+    // The training lens, from its own chunk, fetched once it is asked for;
+    // both lenses render through the panel's one frame, so a switch between
+    // them updates the page in place (no hook below: the early return keeps
+    // the hook order).
+    let training = super::training(v);
+    let train = use_chunk_if(training, TRAIN_VIEW, "llm-train", || Box::pin(load_train_view()), &[]);
+    if training {
+        if let Chunk::Ready(view) = train {
+            return view(p, ctx, theme);
+        }
+        let stage = html! {
+            <section class="stage-pending" data-chunk="llm-train" data-chunk-state={state_name(&train)}>
+                { pending(ctx, &train, "frame.loading", "frame.load-failed") }
+            </section>
+        };
+        // The phase stays switchable while the lens loads (or failed).
+        return p.frame(p.controls(&["phase"]), stage, html! {});
     }
     let g = super::gpu(v);
     let c = super::case(v);
     let width = p.width.min(1000.0);
     let chart_w = (width - 4.0).max(240.0);
     let rows = super::op_rows(v);
-    let dots = super::roof_dots(v, |key| ctx.t(key));
+    let roof = super::roofline_spec(v, ctx.lang);
     let (ideal, terms) = super::waterfall(v);
     let total = ideal + terms.iter().map(|t| t.seconds).sum::<f64>();
     let measured = super::measured(v);
@@ -189,10 +172,10 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let (stage_w, stage_h) = p.chart_size(1100.0, p.chart_title_height());
     // On a phone the operators' labels need rows of their own above the
     // axis: a taller roofline (issue 32, item 10).
-    let stage_h = if stage_w < 520.0 { stage_h.max(stage_w * 1.15) } else { stage_h };
+    let stage_h = if stage_w < 520.0 { stage_h.max((stage_w * super::PHONE_ROOFLINE).floor()) } else { stage_h };
     let roofline = html! {
-        <RooflineChart peak={g.peak_tflops(c.dt.rate)} bandwidth={g.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("llm.roofline.axis")}
-            ridge_label={ctx.tf("llm.ridge", &[("r", &format!("{:.0}", g.ridge(c.dt.rate)))])}
+        <RooflineChart peak={roof.peak} bandwidth={roof.bandwidth} dots={Rc::new(roof.dots)} x_desc={roof.x_desc}
+            ridge_label={roof.ridge_label}
             width={stage_w} height={stage_h} present={ctx.present}
             label={ctx.t("llm.roofline")} />
     };

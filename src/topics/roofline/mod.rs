@@ -261,20 +261,29 @@ pub fn measured_points(t: &Table) -> Vec<MeasuredPoint> {
 /// The measured table the panel overlays (`assets/measured/`).
 pub const FIGURES_FILE: &str = "h200-figures.csv";
 
-/// The chart's dots: each lecture operation (and the custom one when
-/// chosen), named by `label` (its `choice.op.<op>` text), at its intensity
-/// and attainable rate. (The H200's measured points join them in the panel
-/// once its file is in.)
-pub fn roof_dots(v: &Values, label: impl Fn(&str) -> String) -> Vec<crate::draw::chart::roofline::RoofDot> {
-    chart_points(v)
+/// The chart in `lang`: the GPU's roofs in the URL's dtype, and each
+/// lecture operation (and the custom one when chosen) as a dot at its
+/// intensity and attainable rate. (The H200's measured points join them in
+/// the panel once its file is in.)
+pub fn roofline_spec(v: &Values, lang: crate::i18n::Lang) -> crate::draw::chart::roofline::RooflineSpec {
+    use crate::i18n::{tr, trf};
+    let (h, dtype) = (gpu(v), v.choice("dtype"));
+    let dots = chart_points(v)
         .into_iter()
         .map(|pt| crate::draw::chart::roofline::RoofDot {
-            label: label(&format!("choice.op.{}", pt.op)),
+            label: tr(lang, &format!("choice.op.{}", pt.op)),
             intensity: pt.intensity,
             tflops: pt.attainable,
             selected: pt.selected,
         })
-        .collect()
+        .collect();
+    crate::draw::chart::roofline::RooflineSpec {
+        peak: h.peak_tflops(dtype),
+        bandwidth: h.hbm_tbps,
+        dots,
+        x_desc: tr(lang, "chart.roofline-axis"),
+        ridge_label: trf(lang, "chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))]),
+    }
 }
 
 /// The static snapshot (`crate::topic::snapshot`): the default view's
@@ -283,16 +292,11 @@ pub fn roof_dots(v: &Values, label: impl Fn(&str) -> String) -> Vec<crate::draw:
 /// in the panel).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn snapshot(lang: crate::i18n::Lang, width: f64) -> crate::topic::snapshot::Snapshot {
-    use crate::i18n::{tr, trf};
     use crate::topic::snapshot::{roofline_chart, Above, Snapshot, View};
     let (v, _) = META.parse(&[]);
     let (h, dtype) = (gpu(&v), v.choice("dtype"));
-    let dots = roof_dots(&v, |key| tr(lang, key));
-    let x_desc = tr(lang, "chart.roofline-axis");
-    let ridge = trf(lang, "chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))]);
-    let title = tr(lang, "roofline.chart");
-    let roofs = (h.peak_tflops(dtype), h.hbm_tbps);
-    let stage = roofline_chart(title.clone(), width.min(1100.0), 0.0, roofs, &dots, &x_desc, &ridge);
+    let title = crate::i18n::tr(lang, "roofline.chart");
+    let stage = roofline_chart(title.clone(), width.min(1100.0), 0.0, &roofline_spec(&v, lang));
     let figures = roofline::metrics(&h, dtype, roofline_work(&v, v.choice("op")));
     Snapshot::View(View { above: Above::Nothing, stage, label: title, figures, pending: (vec![], "") })
 }

@@ -26,15 +26,17 @@ pub fn use_roofline_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
     // The chart is the stage: a little narrower than the shared cap, as tall as the screen leaves.
     let (chart_w, chart_h) = p.chart_size(1100.0, p.chart_title_height());
     let op_label = |o: &str| ctx.t(&format!("choice.op.{o}"));
-    let mut dots = super::roof_dots(&p.v, |key| ctx.t(key));
+    let mut roof = super::roofline_spec(&p.v, ctx.lang);
     // Measured points belong on the H200's roof only.
     if let (Some(t), super::MEASURED_GPU) = (&figures, p.v.choice("gpu")) {
         // Short markers: the table names them.
-        dots.extend(super::measured_points(t).into_iter().enumerate().filter(|(_, m)| m.draw).map(|(i, m)| RoofDot {
-            label: MARKERS[i % MARKERS.len()].to_string(),
-            intensity: m.intensity,
-            tflops: m.tflops,
-            selected: false,
+        roof.dots.extend(super::measured_points(t).into_iter().enumerate().filter(|(_, m)| m.draw).map(|(i, m)| {
+            RoofDot {
+                label: MARKERS[i % MARKERS.len()].to_string(),
+                intensity: m.intensity,
+                tflops: m.tflops,
+                selected: false,
+            }
         }));
     }
     let rows = super::lecture_points(&p.v).into_iter().map(|pt| {
@@ -67,8 +69,8 @@ pub fn use_roofline_panel(p: &Panel, ctx: &AppCtx, _theme: Theme) -> Html {
         </>
     };
     let chart = html! {
-        <RooflineChart peak={h.peak_tflops(dtype)} bandwidth={h.hbm_tbps} dots={Rc::new(dots)} x_desc={ctx.t("chart.roofline-axis")}
-            ridge_label={ctx.tf("chart.ridge-label", &[("r", &format!("{:.0}", h.ridge(dtype)))])}
+        <RooflineChart peak={roof.peak} bandwidth={roof.bandwidth} dots={Rc::new(roof.dots)} x_desc={roof.x_desc}
+            ridge_label={roof.ridge_label}
             width={chart_w} height={chart_h} present={ctx.present}
             label={ctx.t("roofline.chart")} />
     };

@@ -58,10 +58,12 @@ impl PartialEq for LazyPageProps {
 pub fn LazyPage(p: &LazyPageProps) -> Html {
     use crate::ui::kit::chunk::{pending, state_name, use_chunk, Chunk};
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    // These pages show every topic: all their texts, and the built-in
-    // lecture's views.
+    // These pages show every topic: all their texts; the lecture's, the
+    // built-in views' too.
     let mut ids: Vec<&'static str> = crate::ui::kit::ctx::topics().iter().map(|t| t.id).collect();
-    ids.push(crate::lecture_deck::TEXTS_PART);
+    if p.name == "lecture" {
+        ids.push(crate::lecture_deck::TEXTS_PART);
+    }
     let chunk = use_chunk(LOADED, p.name, p.load, &ids);
     if let Chunk::Ready(page) = chunk {
         return page();

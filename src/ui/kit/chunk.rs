@@ -106,6 +106,19 @@ pub fn use_chunk<T: Copy + 'static>(
     load: Load<T>,
     topics: &[&'static str],
 ) -> Chunk<T> {
+    use_chunk_if(true, chunks, name, load, topics)
+}
+
+/// [`use_chunk`] that fetches only while `wanted` (a view that needs the
+/// chunk in one of its modes keeps the hook in every mode, in one place).
+#[hook]
+pub fn use_chunk_if<T: Copy + 'static>(
+    wanted: bool,
+    chunks: Chunks<T>,
+    name: &'static str,
+    load: Load<T>,
+    topics: &[&'static str],
+) -> Chunk<T> {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let failed = use_state(|| false);
     let attempt = use_state(|| 0u32);
@@ -116,7 +129,10 @@ pub fn use_chunk<T: Copy + 'static>(
     let texts_in = missing.is_empty();
     {
         let failed = failed.clone();
-        use_effect_with((name, ctx.lang, *attempt), move |&(name, lang, _)| {
+        use_effect_with((wanted, name, ctx.lang, *attempt), move |&(wanted, name, lang, _)| {
+            if !wanted {
+                return;
+            }
             let chunk = chunks.get(name).is_none();
             if chunk || !missing.is_empty() {
                 failed.set(false);

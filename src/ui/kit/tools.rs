@@ -283,15 +283,14 @@ pub fn view_key(key: &str) -> Option<isize> {
 #[component]
 pub fn DeckProgress() -> Html {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let Some(k) = ctx.deck else { return html! {} };
     // The built-in lecture, untouched, follows a language switch: its views'
     // texts come in a file of their own (until then the deck shows the
     // texts it was stored with).
     {
         let texts_in = use_force_update();
-        use_effect_with(ctx.lang, move |&lang| {
+        use_effect_with((ctx.lang, ctx.deck.is_some()), move |&(lang, presenting)| {
             let part = crate::lecture_deck::TEXTS_PART;
-            if !crate::i18n::has_part(lang, part) {
+            if presenting && !crate::i18n::has_part(lang, part) {
                 wasm_bindgen_futures::spawn_local(async move {
                     if super::texts::load_parts(lang, &[part]).await.is_ok() {
                         texts_in.force_update();
@@ -300,6 +299,7 @@ pub fn DeckProgress() -> Html {
             }
         });
     }
+    let Some(k) = ctx.deck else { return html! {} };
     let deck = crate::lecture_deck::localized(load(LIVE_KEY), ctx.lang, &|l, key| {
         crate::i18n::text(l, key).map(str::to_string)
     });

@@ -609,36 +609,51 @@ mod tests;
 
 /// A stylesheet without its comments and the whitespace that means nothing
 /// (a release build: `style/*.css` keeps its comments, which were a third of
-/// the stylesheet's gzip bytes on every first visit). Strings are kept as
-/// they are; a run of whitespace becomes one space, and none where it
-/// touches `{`, `}`, `;` or `,`, follows a `:` or begins or ends the sheet.
-/// Spaces that separate (`a b`, `calc(a + b)`, `.a :hover`) stay.
+/// the stylesheet's gzip bytes on every first visit). Strings, escapes and
+/// an unquoted `url(…)` are kept as they are; a run of CSS whitespace (and
+/// comments) becomes one space, and none where it touches `{`, `}`, `;` or
+/// `,`, follows a `:` or begins or ends the sheet. Spaces that separate
+/// (`a b`, `calc(a + b)`, `.a :hover`) stay; a comment between two tokens
+/// with no space beside it (`.a/**/.b`) stays `/**/`, which keeps them apart
+/// without joining them.
 pub fn minify_css(css: &str) -> String {
     let mut out = String::with_capacity(css.len());
     let mut chars = css.chars().peekable();
-    let mut space = false;
+    // Whitespace seen since the last token; a comment seen with none beside it.
+    let (mut space, mut comment) = (false, false);
     let tight = |c: char| matches!(c, '{' | '}' | ';' | ',');
     let after = |c: char| tight(c) || c == ':';
+    let white = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C');
     while let Some(c) = chars.next() {
-        match c {
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut prev = ' ';
-                for d in chars.by_ref() {
-                    if prev == '*' && d == '/' {
-                        break;
-                    }
-                    prev = d;
+        if c == '/' && chars.peek() == Some(&'*') {
+            chars.next();
+            let mut prev = ' ';
+            for d in chars.by_ref() {
+                if prev == '*' && d == '/' {
+                    break;
                 }
-                space = true;
+                prev = d;
             }
-            c if c.is_whitespace() => space = true,
+            comment = !space;
+            continue;
+        }
+        if white(c) {
+            space = true;
+            comment = false;
+            continue;
+        }
+        // A separator before this token, if one is needed.
+        if !out.is_empty() && !out.ends_with(after) && !tight(c) {
+            if space {
+                out.push(' ');
+            } else if comment {
+                out.push_str("/**/");
+            }
+        }
+        (space, comment) = (false, false);
+        out.push(c);
+        match c {
             '"' | '\'' => {
-                if space && !out.is_empty() && !out.ends_with(after) {
-                    out.push(' ');
-                }
-                space = false;
-                out.push(c);
                 while let Some(d) = chars.next() {
                     out.push(d);
                     if d == '\\' {
@@ -650,13 +665,21 @@ pub fn minify_css(css: &str) -> String {
                     }
                 }
             }
-            c => {
-                if space && !out.is_empty() && !out.ends_with(after) && !tight(c) {
-                    out.push(' ');
+            '\\' => {
+                if let Some(e) = chars.next() {
+                    out.push(e);
                 }
-                space = false;
-                out.push(c);
             }
+            // An unquoted url(…): its contents as they are.
+            '(' if out.ends_with("url(") && !matches!(chars.peek(), Some('"' | '\'')) => {
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == ')' {
+                        break;
+                    }
+                }
+            }
+            _ => {}
         }
     }
     out
@@ -688,6 +711,7 @@ pub fn sri_sha384(data: &[u8]) -> String {
 pub fn minify_stylesheets(html: &str, dir: &std::path::Path) -> Result<String, String> {
     let mut out = html.to_string();
     let mut from = 0;
+    let mut sheets = 0;
     while let Some(at) = out[from..].find("<link rel=\"stylesheet\" href=\"").map(|i| from + i) {
         let close = at + out[at..].find('>').ok_or("an unclosed link tag")? + 1;
         let link = out[at..close].to_string();
@@ -703,6 +727,10 @@ pub fn minify_stylesheets(html: &str, dir: &std::path::Path) -> Result<String, S
         };
         out.replace_range(at..close, &new);
         from = at + new.len();
+        sheets += 1;
+    }
+    if sheets == 0 {
+        return Err("index.html links no stylesheet as trunk writes it (<link rel=\"stylesheet\" href=\"…\">)".into());
     }
     Ok(out)
 }

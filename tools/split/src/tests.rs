@@ -318,6 +318,14 @@ fn stylesheets_lose_comments_and_idle_whitespace_only() {
         minify_css(css),
         ":root{--font:system-ui,\"Noto  Sans\";}.a :hover,.b>c{width:calc(100% - 2rem);content:'/* not a comment */';}@media (min-width:900px){.x{margin:0 auto;}}"
     );
+    // A comment with no space beside it keeps its tokens apart, and joins none.
+    assert_eq!(minify_css(".a/**/.b { x: 1 }\n.c /* c */ .d{}"), ".a/**/.b{x:1}.c .d{}");
+    // Escapes, an unquoted url(), and a no-break space (not CSS whitespace) stay.
+    assert_eq!(
+        minify_css(".a\\ b{background:url(a b.png)} .x{content:\"\u{a0}\"}"),
+        ".a\\ b{background:url(a b.png)}.x{content:\"\u{a0}\"}"
+    );
+    assert_eq!(minify_css("p{margin:0\u{3000}auto}"), "p{margin:0\u{3000}auto}");
     // The base64 of a SHA-384 as SRI writes it (checked against Node's crypto for "abc").
     assert_eq!(sri_sha384(b"abc"), "sha384-ywB1P0WjXou1oD1pmsZQBycsMqsO3tFjGotgWkP/W+2AhgcroefMI1i67KE0yCWn");
 }

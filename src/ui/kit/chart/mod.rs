@@ -22,7 +22,11 @@ pub use roofline::{RooflineChart, RooflineProps};
 pub use series::{downsample, Band, Chart, ChartProps, SeriesChart};
 
 use crate::ui::kit::paint::context_2d;
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
 
+/// [`Look`] in the page (its pure part is `crate::draw::chart::look`).
 impl Look {
     /// The look of a chart in the page: projected, its type grows with the
     /// page's (`dom::type_scale`).
@@ -35,9 +39,6 @@ impl Look {
 pub fn min_font(present: bool) -> String {
     format!("{:.1}", Look::new(present, 1.0).min_font())
 }
-use std::rc::Rc;
-use web_sys::HtmlCanvasElement;
-use yew::prelude::*;
 
 /// The canvas a chart draws on, out of the document (see [`draw_detached`]);
 /// one per chart, kept between draws at the chart's size.
