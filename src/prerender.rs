@@ -153,7 +153,7 @@ mod tests {
     }
 
     /// The text content of a fragment (tags out), entities left as written.
-    fn text_of(html: &str) -> String {
+    pub(super) fn text_of(html: &str) -> String {
         let mut out = String::new();
         let mut in_tag = false;
         for c in html.chars() {

@@ -296,36 +296,30 @@ mod tests {
 
     #[test]
     fn a_small_bitmap_is_runs_of_rects_a_large_one_is_skipped_with_a_reason() {
-        let mut sc = scene();
         // 3 × 2 pixels: red red blue / transparent × 3.
         let mut rgba = Vec::new();
         for c in [[255, 0, 0, 255], [255, 0, 0, 255], [0, 0, 255, 255], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]] {
             rgba.extend(c);
         }
-        sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 3, px_h: 2, rgba });
-        let s = svg(&sc, "s", "");
-        assert!(s.skipped.is_empty());
-        assert!(
-            s.markup.contains(
-                r##"<path d="m0 0h20v10h-20z" fill="#ff0000"/><path d="m20 0h10v10h-10z" fill="#0000ff"/></g>"##
-            ),
-            "{}",
-            s.markup
-        );
         // 100 × 100 in two colours, the rows alike: one band of two runs, written.
         let rows: Vec<u8> =
             (0..100 * 100).flat_map(|k| if k % 100 < 50 { [255, 0, 0, 255] } else { [0, 0, 255, 255] }).collect();
-        let mut sc = scene();
-        sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w: 100, px_h: 100, rgba: rows });
-        let s = svg(&sc, "s", "");
-        assert!(s.skipped.is_empty());
-        assert!(
-            s.markup.contains(
-                r##"<path d="m0 0h15v20h-15z" fill="#ff0000"/><path d="m15 0h15v20h-15z" fill="#0000ff"/></g>"##
+        for ((px_w, px_h, rgba), runs) in [
+            (
+                (3, 2, rgba),
+                r##"<path d="m0 0h20v10h-20z" fill="#ff0000"/><path d="m20 0h10v10h-10z" fill="#0000ff"/></g>"##,
             ),
-            "{}",
-            s.markup
-        );
+            (
+                (100, 100, rows),
+                r##"<path d="m0 0h15v20h-15z" fill="#ff0000"/><path d="m15 0h15v20h-15z" fill="#0000ff"/></g>"##,
+            ),
+        ] {
+            let mut sc = scene();
+            sc.shapes.push(Shape::Bitmap { x: 0.0, y: 0.0, w: 30.0, h: 20.0, px_w, px_h, rgba });
+            let s = svg(&sc, "s", "");
+            assert!(s.skipped.is_empty());
+            assert!(s.markup.contains(runs), "{}", s.markup);
+        }
         // A 100 × 100 checkerboard: 10 000 runs, left out.
         let noise: Vec<u8> = (0..100 * 100)
             .flat_map(|k| if (k + k / 100) % 2 == 0 { [255, 0, 0, 255] } else { [0, 0, 255, 255] })

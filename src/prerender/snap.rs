@@ -326,19 +326,7 @@ mod tests {
                 let name = part.split('"').next().unwrap().to_string();
                 let raw = part.split(r#"data-value=""#).nth(1).unwrap().split('"').next().unwrap().to_string();
                 let shown = part.split(r#"<span class="metric-value">"#).nth(1).unwrap();
-                let shown = shown.split("</div>").next().unwrap();
-                // Tags out.
-                let mut text = String::new();
-                let mut in_tag = false;
-                for c in shown.chars() {
-                    match c {
-                        '<' => in_tag = true,
-                        '>' => in_tag = false,
-                        c if !in_tag => text.push(c),
-                        _ => {}
-                    }
-                }
-                let shown = text;
+                let shown = crate::prerender::tests::text_of(shown.split("</div>").next().unwrap());
                 (name, raw, shown)
             })
             .collect()

@@ -332,6 +332,22 @@ function topicText(id, key, lang) {
   return row.split('\t')[lang === 'en' ? 1 : 2];
 }
 
+/** Presents the outline's views one by one from the lecture page (its
+ *  Present button, then the deck bar's →), calling `check(k, view)` once
+ *  view k is painted and its layout settled. */
+async function walkDeck(page, views, check) {
+  await page.locator('[data-testid=lecture-present]').click();
+  for (let k = 1; k <= views.length; k++) {
+    const v = views[k - 1];
+    await appShows(page, `[data-metric="deck-view"][data-value="${k}"]`, `view ${k} (${v.id})`);
+    await painted(page);
+    await page.evaluate(() => { window.__settle = undefined; });
+    await page.waitForFunction(layoutSettled, null, { polling: 50, timeout: 30000 });
+    await check(k, v);
+    if (k < views.length) await page.locator('[data-testid=deck-next]').click();
+  }
+}
+
 /** The room left under what a presented view shows first (CSS pixels). */
 const MARGIN = 8;
 
@@ -343,15 +359,9 @@ describe('the lecture, projected at 1024 × 768', () => {
       const page = await newPage(env.browser, { viewport: { width: 1024, height: 768 } });
       await open(page, env.srv.base, `#/lecture?lang=${lang}&present=1`);
       const views = await outline(page);
-      await page.locator('[data-testid=lecture-present]').click();
       const misses = [];
       const nexts = new Set();
-      for (let k = 1; k <= views.length; k++) {
-        const v = views[k - 1];
-        await appShows(page, `[data-metric="deck-view"][data-value="${k}"]`, `view ${k} (${v.id})`);
-        await painted(page);
-        await page.evaluate(() => { window.__settle = undefined; });
-        await page.waitForFunction(layoutSettled, null, { polling: 50, timeout: 30000 });
+      await walkDeck(page, views, async (k, v) => {
         const s = await page.evaluate(firstScreen);
         const at = `view ${k} (${v.url.split('?')[0]})`;
         for (const c of s.cut) misses.push(`${at}: ${c}`);
@@ -371,8 +381,7 @@ describe('the lecture, projected at 1024 × 768', () => {
         if (s.bar > 140) misses.push(`${at}: the deck bar ${Math.round(s.bar)} px tall`);
         if (s.wide) misses.push(`${at}: the page is wider than the screen`);
         if (k < views.length) nexts.add(s.next.join(','));
-        if (k < views.length) await page.locator('[data-testid=deck-next]').click();
-      }
+      });
       assert.deepEqual(misses, []);
       assert.equal(nexts.size, 1, `the → button moved: ${[...nexts].join(' | ')}`);
       assert.deepEqual(page.errors, []);
@@ -437,16 +446,9 @@ describe('the lecture, presented on a phone', () => {
       const misses = [];
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       if (wide > width) misses.push(`#/lecture: the page ${wide} px wide`);
-      await page.locator('[data-testid=lecture-present]').click();
-      for (let k = 1; k <= views.length; k++) {
-        const v = views[k - 1];
-        await appShows(page, `[data-metric="deck-view"][data-value="${k}"]`, `view ${k} (${v.id})`);
-        await painted(page);
-        await page.evaluate(() => { window.__settle = undefined; });
-        await page.waitForFunction(layoutSettled, null, { polling: 50, timeout: 30000 });
+      await walkDeck(page, views, async (k, v) => {
         for (const m of await page.evaluate(onPhone)) misses.push(`view ${k} (${v.url.split('?')[0]}): ${m}`);
-        if (k < views.length) await page.locator('[data-testid=deck-next]').click();
-      }
+      });
       assert.deepEqual(misses, []);
       assert.deepEqual(page.errors, []);
       await page.context().close();
