@@ -46,6 +46,9 @@ fn main() -> std::io::Result<()> {
         [cmd, flag] if cmd == "train-accuracy" && flag == "--points" => {
             print!("{}", warpscope::sim::train::measured::points_text())
         }
+        [cmd] if cmd == "llm-accuracy" => {
+            print!("{}\n{}", warpscope::sim::llm::accuracy_markdown(), warpscope::sim::llm::gqa_accuracy_markdown())
+        }
         [cmd] if cmd == "llm-fit" => print!(
             "{}",
             warpscope::sim::llm::generate::source(
@@ -57,7 +60,9 @@ fn main() -> std::io::Result<()> {
             print!("{}", warpscope::sim::train::measured::fitted_source(&warpscope::sim::train::measured::Fit::fresh()))
         }
         _ => {
-            eprintln!("usage: warpscope [strings <dir> | train-accuracy [--points] | train-fit | llm-fit]");
+            eprintln!(
+                "usage: warpscope [strings <dir> | train-accuracy [--points] | train-fit | llm-fit | llm-accuracy]"
+            );
             std::process::exit(2);
         }
     }

@@ -22,6 +22,10 @@ Writes into DIR (rewritten after every point, so a kill loses only the point in 
     h200-llm-host_probe.csv bare launch cost at intervals through the run (the host's drift)
     h200-llm-kernels.csv    kernels per step (torch.profiler, after every timing)
 
+    --decode-attn gqa --grid gqa: the grouped-query models' decode steps with one SDPA call over
+    all query heads (enable_gqa), as a plain PyTorch step writes it (the check of #/llm's default
+    split-KV decode kernel; the default run uses the per-head layout, #/llm's effect per-head).
+
     --dry-run runs the launch, steps and kernels sections on the CPU with tiny shapes (no graphs):
     it checks the script's logic, its numbers mean nothing.
 """
@@ -95,6 +99,14 @@ RESULT = {
     "section_seconds": {},
 }
 OUT = None
+# How a decode step calls attention for grouped-query models (--decode-attn): "rows" (the
+# default, the 2026-12-01 run: the g query heads of a KV head as g query rows of one SDPA call
+# over B x KV-head blocks) or "gqa" (one SDPA call over all query heads with enable_gqa).
+DECODE_ATTN = "rows"
+# A subset of the grid (--grid): "full", or "gqa" (the grouped-query models' decode points only).
+GQA_DECODE_GRID = [("llama3-8b", b, c) for b in (1, 4, 16, 64) for c in (1024, 4096, 8192)] + [
+    ("mistral-7b", b, c) for b in (1, 32) for c in (1024, 8192)
+]
 DEV = "cuda"  # "cpu" in --dry-run (tiny shapes, no graphs, logic only)
 DRY = False
 ROWS = {}
@@ -409,6 +421,11 @@ class Decoder:
             else:
                 a = Fn.scaled_dot_product_attention(qh, kk, vv, is_causal=True)
             st["a"] = a.transpose(1, 2).reshape(B, S, H * hd)
+        elif DECODE_ATTN == "gqa" and g > 1:
+            # decode, --decode-attn gqa: one SDPA call over all H query heads, enable_gqa
+            # (PyTorch's own grouped-query path; what a plain PyTorch step writes)
+            a = Fn.scaled_dot_product_attention(q.transpose(1, 2), kc, vc, enable_gqa=True)
+            st["a"] = a.transpose(1, 2).reshape(B, 1, H * hd)
         else:
             # decode (S == 1): the g query heads that share a KV head become g query rows of it
             qh = q.reshape(B, Hkv, g, hd)
@@ -677,12 +694,16 @@ def measure_point(dec, kind, b, n, first):
         del gr
 
 
-def section_steps(deadline, passes=5):
+PASSES = 5
+
+
+def section_steps(deadline, passes=None):
     """PASSES passes over the whole grid; in each, per model (built anew): a host probe, two
     rounds of the host cost of each stage (decode and prefill), then one round of each of its
     decode and prefill points. Rows are rewritten after every pass."""
     import torch
 
+    passes = PASSES if passes is None else passes
     if DRY:
         passes = 2
     RESULT["method"]["steps"] = section_steps.__doc__ + " " + measure_point.__doc__ + " " + host_costs.__doc__
@@ -706,7 +727,7 @@ def section_steps(deadline, passes=5):
                 free_all()
                 continue
             host_probe(f"pass {p} before {name}")
-            for kind in ("decode", "prefill"):
+            for kind in ("decode", "prefill") if PREFILL_GRID else ("decode",):
                 try:
                     host_costs(dec, kind, 2)
                 except Exception:
@@ -1095,8 +1116,17 @@ def main():
     ap.add_argument("--time-limit", type=float, default=480.0)
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--dry-run", action="store_true", help="CPU, tiny shapes, no graphs: checks the logic only")
+    ap.add_argument("--decode-attn", choices=["rows", "gqa"], default="rows", help="grouped-query decode attention: g query rows per KV head (default) or one enable_gqa call")
+    ap.add_argument("--grid", choices=["full", "gqa"], default="full", help="gqa: only the grouped-query models' decode points")
+    ap.add_argument("--passes", type=int, default=5)
     a = ap.parse_args()
     OUT = a.out
+    global DECODE_ATTN, DECODE_GRID, PREFILL_GRID, PASSES
+    DECODE_ATTN, PASSES = a.decode_attn, a.passes
+    RESULT["method"]["decode_attn"] = DECODE_ATTN
+    RESULT["method"]["grid"] = a.grid
+    if a.grid == "gqa":
+        DECODE_GRID, PREFILL_GRID = GQA_DECODE_GRID, []
     if a.dry_run:
         global DEV, DRY
         DEV, DRY = "cpu", True

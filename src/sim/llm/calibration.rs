@@ -10,6 +10,10 @@ use std::sync::OnceLock;
 
 pub const DECODE_CSV: &str = include_str!("../../../assets/measured/h200-llm-decode.csv");
 pub const PREFILL_CSV: &str = include_str!("../../../assets/measured/h200-llm-prefill.csv");
+/// Decode steps of the grouped-query models with one SDPA call over all
+/// query heads (`enable_gqa`), as a plain PyTorch step writes it
+/// (`run_llm.py --decode-attn gqa --grid gqa`, 2026-12-03): never in a fit.
+pub const GQA_DECODE_CSV: &str = include_str!("../../../assets/measured/h200-llm-gqa-decode.csv");
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) const GEMM_CSV: &str = include_str!("../../../assets/measured/h200-llm-gemm.csv");
 #[cfg(not(target_arch = "wasm32"))]

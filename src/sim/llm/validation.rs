@@ -1,7 +1,7 @@
 //! Validation: the measured steps, and how close the prediction comes to
 //! them (the accuracy table README prints).
 
-use super::calibration::{fitted_model, h200, median, Calibration, DECODE_CSV, PREFILL_CSV};
+use super::calibration::{fitted_model, h200, median, Calibration, DECODE_CSV, GQA_DECODE_CSV, PREFILL_CSV};
 use super::effects::{step_time, Fit, On};
 use super::shape::{dtypes, preset, Case, Phase};
 use crate::sim::measured::Table;
@@ -24,14 +24,31 @@ pub struct Measured {
     /// The median of the calls' pass medians (eager: mixes in the host's
     /// slow states; equal in kind to `ms` for graphs).
     pub typical_ms: f64,
+    /// How the step called decode attention: the per-head layout (the g
+    /// query heads of a KV head as g rows of one SDPA call; `true`, the
+    /// effect `per-head`), or one call over all query heads with
+    /// `enable_gqa` (`false`; only grouped-query models were run so).
+    pub per_head: bool,
 }
 
-/// Every measured step of the shipped files (the rows that ran).
+/// Every measured step of the main run (`run_llm.py`, 2026-12-01, the
+/// per-head decode layout; the rows that ran): the fit's data.
 pub fn measured() -> &'static [Measured] {
     static M: OnceLock<Vec<Measured>> = OnceLock::new();
-    M.get_or_init(|| {
+    M.get_or_init(|| parse_steps(&[(DECODE_CSV, Phase::Decode, "ctx"), (PREFILL_CSV, Phase::Prefill, "seq")], true))
+}
+
+/// The grouped-query models' decode steps with one `enable_gqa` SDPA call a
+/// layer (2026-12-03): never in a fit, the check of the default decode kernel.
+pub fn measured_gqa() -> &'static [Measured] {
+    static M: OnceLock<Vec<Measured>> = OnceLock::new();
+    M.get_or_init(|| parse_steps(&[(GQA_DECODE_CSV, Phase::Decode, "ctx")], false))
+}
+
+fn parse_steps(files: &[(&str, Phase, &str)], per_head: bool) -> Vec<Measured> {
+    {
         let mut out = Vec::new();
-        for (text, phase, col) in [(DECODE_CSV, Phase::Decode, "ctx"), (PREFILL_CSV, Phase::Prefill, "seq")] {
+        for &(text, phase, col) in files {
             let t = Table::parse(text);
             for r in &t.rows {
                 let (Some(model), Some(b), Some(n), Some(gr), Some(ms), Some(min)) = (
@@ -56,11 +73,12 @@ pub fn measured() -> &'static [Measured] {
                     graphs,
                     ms: if graphs { ms } else { min },
                     typical_ms: ms,
+                    per_head,
                 })
             }
         }
         out
-    })
+    }
 }
 
 impl Measured {
@@ -85,15 +103,121 @@ impl Measured {
     }
 }
 
-/// The measured step for a case, if one was measured (H200, bf16, a preset).
-pub fn measured_for(model: &str, c: &Case, gpu_code: &str) -> Option<&'static Measured> {
+/// The measured step for a case, if one was measured (H200, bf16, a
+/// preset): with `per_head` off, a grouped-query model's decode step run
+/// with one `enable_gqa` call when there is one; otherwise the main run's
+/// (per-head layout; for a model without grouped queries both layouts are
+/// the same call). `Measured::per_head` says which it is.
+pub fn measured_for(model: &str, c: &Case, gpu_code: &str, per_head: bool) -> Option<&'static Measured> {
     if gpu_code != "h200" || c.dt != dtypes("bf16", "bf16") {
         return None;
     }
     let n = if c.phase == Phase::Decode { c.ctx } else { c.seq };
-    measured()
-        .iter()
-        .find(|m| m.model == model && m.phase == c.phase && m.batch == c.batch && m.n == n && m.graphs == c.graphs)
+    let hit = |m: &&Measured| {
+        m.model == model && m.phase == c.phase && m.batch == c.batch && m.n == n && m.graphs == c.graphs
+    };
+    let gqa = if per_head { None } else { measured_gqa().iter().find(hit) };
+    gqa.or_else(|| measured().iter().find(hit))
+}
+
+/// The measured decode steps of a model at a context and launch mode, in
+/// the layout `per_head` asks for where it was run (see [`measured_for`]).
+pub fn measured_decode_batches(model: &str, ctx: u64, graphs: bool, per_head: bool) -> Vec<&'static Measured> {
+    let pick = |set: &'static [Measured]| -> Vec<&'static Measured> {
+        set.iter()
+            .filter(|m| m.model == model && m.phase == Phase::Decode && m.n == ctx && m.graphs == graphs)
+            .collect()
+    };
+    let gqa = if per_head { Vec::new() } else { pick(measured_gqa()) };
+    if gqa.is_empty() {
+        pick(measured())
+    } else {
+        gqa
+    }
+}
+
+/// The default decode kernel (per-head off) against the `enable_gqa`
+/// steps, graphs and eager: (graphs, count, median, worst, worst case).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GqaRow {
+    pub graphs: bool,
+    pub count: usize,
+    pub median: f64,
+    pub worst: f64,
+    pub worst_case: (String, u64, u64, f64),
+    pub typical: (f64, f64),
+}
+
+/// Every `enable_gqa` decode step against the prediction with the default
+/// effects (an engine's split-KV decode kernel, `On::ALL`).
+pub fn gqa_accuracy() -> Vec<GqaRow> {
+    let cal = Calibration::shipped();
+    let mut rows = Vec::new();
+    for graphs in [true, false] {
+        let mut errs: Vec<(f64, &Measured, f64)> = Vec::new();
+        let mut typical = Vec::new();
+        for m in measured_gqa().iter().filter(|m| m.graphs == graphs) {
+            let Some(c) = m.case() else { continue };
+            let p = step_time(&c, h200(), cal, On::ALL) * 1e3;
+            errs.push(((p / m.ms - 1.0).abs(), m, p / m.ms));
+            typical.push((p / m.typical_ms - 1.0).abs());
+        }
+        let Some(w) = errs.iter().max_by(|a, b| a.0.total_cmp(&b.0)) else { continue };
+        rows.push(GqaRow {
+            graphs,
+            count: errs.len(),
+            median: median(errs.iter().map(|e| e.0).collect()),
+            worst: w.0,
+            worst_case: (w.1.model.clone(), w.1.batch, w.1.n, w.2),
+            typical: (median(typical.clone()), typical.iter().copied().fold(0.0, f64::max)),
+        });
+    }
+    rows
+}
+
+/// [`gqa_accuracy`] as docs/measurements/2026-12-03-llm-gqa-decode.md prints
+/// it, with every point (a test keeps that copy equal).
+pub fn gqa_accuracy_markdown() -> String {
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let name = |m: &str| preset(m).map_or(m.to_string(), |p| p.name.to_string());
+    let mut s = String::from("| steps | n | median | worst | against the median calls |\n|---|---|---|---|---|\n");
+    for r in gqa_accuracy() {
+        let (model, b, n, ratio) = &r.worst_case;
+        s += &format!(
+            "| decode, {} | {} | {} | {} ({}, B {b}, ctx {n}: {ratio:.2}×) | {} |\n",
+            if r.graphs { "graph" } else { "eager" },
+            r.count,
+            pct(r.median),
+            pct(r.worst),
+            name(model),
+            if r.graphs { "(the same)".to_string() } else { format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) },
+        );
+    }
+    let cal = Calibration::shipped();
+    s += "\nEvery point (ms; the prediction with the default effects, and with `per-head` on, as the \
+          main run's kernel):\n\n| model | B | ctx | launch | measured | predicted | ratio | per-head predicted | \
+          per-head measured (main run) |\n|---|---|---|---|---|---|---|---|---|\n";
+    for m in measured_gqa() {
+        let Some(c) = m.case() else { continue };
+        let p = step_time(&c, h200(), cal, On::ALL) * 1e3;
+        let ph = step_time(&c, h200(), cal, On::MEASURED) * 1e3;
+        let main = measured_for(&m.model, &c, "h200", true)
+            .filter(|x| x.per_head)
+            .map_or("—".to_string(), |x| format!("{:.2}", x.ms));
+        s += &format!(
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2}× | {:.2} | {} |\n",
+            name(&m.model),
+            m.batch,
+            m.n,
+            if m.graphs { "graph" } else { "eager" },
+            m.ms,
+            p,
+            p / m.ms,
+            ph,
+            main
+        );
+    }
+    s
 }
 
 /// One row of the accuracy table.

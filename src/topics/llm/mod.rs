@@ -399,11 +399,15 @@ pub fn measured(v: &Values) -> Option<(f64, f64)> {
         return None;
     }
     let c = case(v);
-    let m = llm::measured_for(v.choice("model"), &c, v.choice("gpu"))?;
-    // The measured steps ran the per-head decode kernel: compare like with like.
     let mut on = effects(v);
-    if let Some(i) = EFFECTS.iter().position(|&e| e == "per-head") {
-        on.0[i] = true;
+    // With per-head off, a grouped-query model's decode is held against its
+    // enable_gqa steps where they were run; every other step ran the
+    // per-head kernel: compare like with like.
+    let m = llm::measured_for(v.choice("model"), &c, v.choice("gpu"), on.has("per-head"))?;
+    if m.per_head {
+        if let Some(i) = EFFECTS.iter().position(|&e| e == "per-head") {
+            on.0[i] = true;
+        }
     }
     Some((m.ms, llm::step_time(&c, &gpu(v), Calibration::shipped(), on) * 1e3))
 }
@@ -415,9 +419,8 @@ pub fn measured_batches(v: &Values) -> Vec<(f64, f64)> {
     if v.choice("measured") != "1" || v.choice("gpu") != "h200" || c.dt != llm::dtypes("bf16", "bf16") {
         return Vec::new();
     }
-    llm::measured()
-        .iter()
-        .filter(|m| m.model == v.choice("model") && m.phase == Phase::Decode && m.n == c.ctx && m.graphs == c.graphs)
+    llm::measured_decode_batches(v.choice("model"), c.ctx, c.graphs, effects(v).has("per-head"))
+        .into_iter()
         .map(|m| (m.batch as f64, m.ms))
         .collect()
 }
