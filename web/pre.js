@@ -50,7 +50,7 @@
     if (!boot && document.body) return removeEventListener('hashchange', mark);
     // The app is mounted under a panel's snapshot (it removes #boot when the
     // panel is in): a navigation before that leaves the snapshot.
-    if (boot && document.querySelector('body > .app')) { boot.remove(); return removeEventListener('hashchange', mark); }
+    if (boot && document.querySelector('#app-root > .app')) { boot.remove(); return removeEventListener('hashchange', mark); }
     const [path, query = ''] = location.hash.slice(1).split('?');
     const params = new URLSearchParams(query);
     const asked = params.getAll('lang');

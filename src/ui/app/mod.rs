@@ -30,6 +30,16 @@ fn sanitize_hash() {
     }
 }
 
+/// `<div id="app-root">` at the end of `<body>` (style/main.css: `display:
+/// contents`, so the app lays out as a child of the body).
+fn app_root() -> Option<web_sys::Element> {
+    let doc = dom::window().document()?;
+    let root = doc.create_element("div").ok()?;
+    root.set_id("app-root");
+    doc.body()?.append_child(&root).ok()?;
+    Some(root)
+}
+
 /// Entry point: install the panic card, load the texts of the language the
 /// page opens in, then mount the app on `<body>`.
 pub fn start() {
@@ -53,7 +63,12 @@ pub fn start() {
                 if let Some(boot) = boot.filter(|_| !dom::shows_snapshot()) {
                     boot.remove();
                 }
-                yew::Renderer::<shell::App>::new().render();
+                // The app's own root beside #boot: Yew empties the element it
+                // mounts on, which on <body> took the snapshot away with it.
+                match app_root() {
+                    Some(root) => yew::Renderer::<shell::App>::with_root(root).render(),
+                    None => yew::Renderer::<shell::App>::new().render(),
+                };
             }
             Err((lang, problem)) => {
                 web_sys::console::warn_1(&format!("warpscope: texts not loaded: {problem}").into());

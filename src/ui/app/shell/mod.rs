@@ -148,6 +148,10 @@ fn Shell() -> Html {
 /// The page of a route: the start page, a lazily loaded page, a topic's
 /// panel from its chunk, or the not-found page.
 fn body(route: &Route, path: &str) -> Html {
+    if !matches!(route, Route::Topic { .. }) {
+        // Only a page that opens on a panel waits for it to settle.
+        crate::ui::kit::panel::page_without_panel();
+    }
     match route {
         Route::Home => html! { <Landing /> },
         Route::Deck => html! { <LazyPage key="deck" name="deck" load={pages::deck as LoadPage} /> },

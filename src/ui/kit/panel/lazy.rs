@@ -90,16 +90,25 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
     let id = p.meta.id;
     let chunk = use_chunk(LOADED, id, p.load, &[id]);
     let ready = matches!(chunk, Chunk::Ready(_));
-    let loading = state_name(&chunk) == "loading";
-    use_effect_with((id, ready, loading), |&(id, ready, loading)| {
+    let failed = matches!(chunk, Chunk::Failed(_));
+    // The page's first panel is shown once it has settled (its stage
+    // measured, its drawing painted at its final size): until then it is
+    // laid out unseen, under the build's static snapshot of it if the page
+    // opened with one (see `settle`).
+    let settling = use_mut_ref(|| false);
+    if ready && !*settling.borrow() {
+        *settling.borrow_mut() = super::settle::begin();
+    }
+    use_effect_with((id, ready, failed), move |&(id, ready, failed)| {
         if ready {
             prefetch_neighbours_when_idle(id);
+            if *settling.borrow() {
+                super::settle::watch();
+            }
         }
-        // The build's static snapshot of this panel, if the page opened with
-        // one, is shown until the panel (or its Retry) is rendered: this
-        // effect runs before the browser paints that render.
-        if !loading {
-            crate::ui::kit::dom::remove_boot();
+        // Its Retry is shown at once.
+        if failed {
+            super::settle::finish();
         }
     });
     if let Chunk::Ready((view, topic)) = chunk {

@@ -11,9 +11,11 @@ mod drawer;
 mod fit;
 mod frame;
 mod lazy;
+mod settle;
 
 pub use fit::{refit, Fit, StageBox};
 pub use lazy::{install_registry, prefetch, prefetch_route, LazyPanel, LoadView, Loaded, ViewFuture};
+pub use settle::skip as page_without_panel;
 
 use crate::params::{Notice, Value, Values};
 use crate::scene::Theme;
