@@ -185,6 +185,8 @@ function appReadiness([want, selector]) {
   if (document.querySelector('#boot[role="alert"]')) return 'failed: the app could not start (no texts)';
   // `src/ui/mod.rs` removes the boot line once the texts are in, then renders `.app`.
   if (want === 'mounted') return !document.getElementById('boot') && document.querySelector('.app')?.checkVisibility() === true;
+  // The page's first panel is laid out unseen until it has settled (src/ui/kit/panel/settle.rs).
+  if (want !== 'mounted' && document.documentElement.classList.contains('settling')) return false;
   if (want === 'painted') {
     // The canvas adapter sets data-painted="1" after its first paint.
     const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
@@ -222,7 +224,8 @@ export async function appShows(page, selector, what = selector) {
 /** Wait until a panel's chunk (the split build) is in: no panel frame still
  *  says "loading" (a failed chunk shows its Retry instead). */
 export async function chunkIn(page) {
-  await waitForApp(page, 'every chunk in (no [data-chunk-state="loading"])', () => !document.querySelector('[data-chunk-state="loading"]'));
+  await waitForApp(page, 'every chunk in (no [data-chunk-state="loading"]) and the first panel settled', () =>
+    !document.querySelector('[data-chunk-state="loading"]') && !document.documentElement.classList.contains('settling'));
 }
 
 export async function metric(page, name, { timeout = READY_MS } = {}) {
