@@ -126,6 +126,25 @@ impl Scene {
             })
             .reduce(f64::min)
     }
+    /// Each non-empty text's box: (text, left, top, right, bottom), at a
+    /// bold letter's width a fifth over [`text_width`] (tests of overlap).
+    pub fn text_boxes(&self) -> Vec<(String, f64, f64, f64, f64)> {
+        self.shapes
+            .iter()
+            .filter_map(|sh| match sh {
+                Shape::Text { x, y, text, size, align, bold, .. } if !text.trim().is_empty() => {
+                    let w = text_width(text, *size) * if *bold { 1.2 } else { 1.0 };
+                    let left = match align {
+                        Align::Left => *x,
+                        Align::Center => x - w / 2.0,
+                        Align::Right => x - w,
+                    };
+                    Some((text.clone(), left, y - size / 2.0, left + w, y + size / 2.0))
+                }
+                _ => None,
+            })
+            .collect()
+    }
     /// All the text in the scene (for tests).
     pub fn texts(&self) -> Vec<&str> {
         self.shapes

@@ -142,6 +142,8 @@ const INSTRUMENT = () => {
       requestAnimationFrame(() => { window.__snapFrame = performance.now(); });
     }
     if (![...document.querySelectorAll('.panel [data-metric]')].some((e) => !e.closest('.static-snap'))) return;
+    // The page's first panel is shown once it has settled (src/ui/kit/panel/settle.rs).
+    if (document.getElementById('boot') || document.documentElement.classList.contains('settling')) return;
     const c = document.querySelector('canvas[data-testid="scene-canvas"]');
     if (!c || c.dataset.painted === '1') window.__ready = performance.now();
   };

@@ -24,7 +24,10 @@ Writes into DIR (rewritten after every point, so a kill loses only the point in 
 
     --decode-attn gqa --grid gqa: the grouped-query models' decode steps with one SDPA call over
     all query heads (enable_gqa), as a plain PyTorch step writes it (the check of #/llm's default
-    split-KV decode kernel; the default run uses the per-head layout, #/llm's effect per-head).
+    split-KV decode kernel; the default run uses the per-head layout, #/llm's effect per-head),
+    written as h200-llm-gqa.json and h200-llm-gqa-<section>.csv. (The shipped 2026-12-03 run was
+    made before this naming and its two files renamed by hand; their header line names
+    h200-llm.json, which is h200-llm-gqa.json here.)
 
     --dry-run runs the launch, steps and kernels sections on the CPU with tiny shapes (no graphs):
     it checks the script's logic, its numbers mean nothing.
@@ -137,17 +140,19 @@ def save():
     if OUT is None:
         return
     RESULT["elapsed_s"] = round(time.monotonic() - T0, 1)
-    with open(os.path.join(OUT, "h200-llm.json.tmp"), "w") as f:
+    # A --decode-attn gqa run writes h200-llm-gqa.json, h200-llm-gqa-<section>.csv (the shipped names).
+    tag = "h200-llm-gqa" if DECODE_ATTN == "gqa" else "h200-llm"
+    with open(os.path.join(OUT, f"{tag}.json.tmp"), "w") as f:
         json.dump(RESULT, f, indent=1)
-    os.replace(os.path.join(OUT, "h200-llm.json.tmp"), os.path.join(OUT, "h200-llm.json"))
+    os.replace(os.path.join(OUT, f"{tag}.json.tmp"), os.path.join(OUT, f"{tag}.json"))
     date = RESULT["provenance"].get("date_utc", "")[:10]
     dev = RESULT["provenance"].get("device_name", "")
     for name, rows in ROWS.items():
         cols = CSV_COLS[name]
-        p = os.path.join(OUT, f"h200-llm-{name}.csv")
+        p = os.path.join(OUT, f"{tag}-{name}.csv")
         with open(p + ".tmp", "w") as f:
             f.write(f"# date,{date}\n# device,{dev}\n")
-            f.write(f"# Written by {SCRIPT} (section {name}); method and provenance in h200-llm.json\n")
+            f.write(f"# Written by {SCRIPT} (section {name}); method and provenance in {tag}.json\n")
             f.write(",".join(cols) + "\n")
             for r in rows:
                 f.write(",".join("" if r.get(c) is None else str(r.get(c)) for c in cols) + "\n")

@@ -362,23 +362,8 @@ mod tests {
         assert_eq!(squares(&s, &th), (0, 0));
     }
 
-    /// Texts' boxes (at a bold letter's width, a fifth over `text_width`).
     fn text_boxes(s: &Scene) -> Vec<(String, f64, f64, f64, f64)> {
-        s.shapes
-            .iter()
-            .filter_map(|sh| match sh {
-                Shape::Text { x, y, text, size, align, bold, .. } if !text.trim().is_empty() => {
-                    let w = text_width(text, *size) * if *bold { 1.2 } else { 1.0 };
-                    let left = match align {
-                        Align::Left => *x,
-                        Align::Center => x - w / 2.0,
-                        Align::Right => x - w,
-                    };
-                    Some((text.clone(), left, y - size / 2.0, left + w, y + size / 2.0))
-                }
-                _ => None,
-            })
-            .collect()
+        s.text_boxes()
     }
 
     #[test]

@@ -50,7 +50,9 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
     let height = (width * 0.5).clamp(220.0 * k.min(1.3), 380.0 * k);
     let mut s = Scene::new(width, height, th.bg);
     let left = text_width("000", font) + font * 2.2;
-    let (top, bottom, right) = (font * 2.0, font * 2.6, 8.0);
+    // A row over the plot for the axis's name (left) and the GPU's capacity
+    // (right), then the peak's label just over the bars.
+    let (row, top, bottom, right) = (font * 0.9, font * 3.3, font * 2.6, 8.0);
     let (pw, ph) = ((width - left - right).max(10.0), (height - top - bottom).max(10.0));
     let peak_i = (0..points.len()).max_by(|&a, &b| points[a].1.total().total_cmp(&points[b].1.total())).unwrap_or(0);
     let peak = points.get(peak_i).map_or(0.0, |p| p.1.total());
@@ -69,7 +71,7 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
         s.text(left - 6.0, y, format_gb(gb), font, th.muted, Align::Right, false);
         gb += step_gb;
     }
-    s.text(4.0, top - font * 1.1, l.axis, font, th.muted, Align::Left, false);
+    s.text(4.0, row, l.axis, font, th.muted, Align::Left, false);
     // Bars.
     let n = points.len().max(1) as f64;
     let bw = pw / n;
@@ -107,14 +109,17 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
             s.text((x0 + x1) / 2.0, y + font * 0.45, label, font, th.fg, Align::Center, false);
         }
     }
-    // The GPU's capacity.
+    // The GPU's capacity: a line across the bars, named in the top row with
+    // a sample of it (never over the bars); far above the peak, only named.
     let red = Rgba::rgb(200, 30, 30);
     if cap_on_scale {
         let y = y_of(capacity);
         s.line(left, y, left + pw, y, red, 2.0 * th.line_scale);
-        s.text(left + pw - 4.0, y - font * 0.7, l.capacity, font, red, Align::Right, true);
+        let x = width - right - 4.0 - text_width(l.capacity, font) * 1.2;
+        s.line(x - font * 2.2, row, x - font * 0.5, row, red, 2.0 * th.line_scale);
+        s.text(width - right - 4.0, row, l.capacity, font, red, Align::Right, true);
     } else if capacity > 0.0 {
-        s.text(left + pw - 4.0, top - font * 1.1, format!("{} ↑", l.capacity), font, red, Align::Right, true);
+        s.text(width - right - 4.0, row, format!("{} ↑", l.capacity), font, red, Align::Right, true);
     }
     // The peak.
     let px = left + (peak_i as f64 + 0.5) * bw;
@@ -202,6 +207,36 @@ mod tests {
         assert!(top < s.height * 0.3, "{top} of {}", s.height);
         assert!(s.texts().iter().any(|t| t.ends_with('↑')));
         assert!(tl.peak().0 < 10e9);
+    }
+
+    /// The capacity's name, the axis's and the peak's never run into each
+    /// other or into the bars, on a screen, projected and on a phone, the
+    /// capacity on the scale (fits or not) or far above it.
+    #[test]
+    fn labels_never_overlap_each_other_or_the_bars() {
+        let labels = Labels { capacity: "H200: 141 GB", peak: "peak 123.4 GB", ..Labels::PLAIN };
+        for size in ["small", "xl", "2.7b"] {
+            let (_, pts) = points(size);
+            for (th, width) in [(Theme::normal(), 900.0), (Theme::present(), 1000.0), (Theme::normal(), 340.0)] {
+                for cap in [141e9, 80e9, 24e9, 0.0] {
+                    let s = draw(&pts, pts.len() / 2, cap, &th, width, &labels);
+                    let boxes = s.text_boxes();
+                    for (i, a) in boxes.iter().enumerate() {
+                        assert!(a.1 >= -0.5 && a.3 <= s.width + 0.5, "{size} {width} {cap}: {a:?} outside");
+                        for b in &boxes[i + 1..] {
+                            let apart = a.3 <= b.1 || b.3 <= a.1 || a.4 <= b.2 || b.4 <= a.2;
+                            assert!(apart, "{size} {width} {cap}: {a:?} over {b:?}");
+                        }
+                    }
+                    // Nothing written over the plot but the phases under it.
+                    let plot_top = bars_top(&s);
+                    for b in boxes.iter().filter(|b| b.0 == labels.capacity || b.0.ends_with('↑') || b.0 == labels.axis)
+                    {
+                        assert!(b.4 <= plot_top + 0.5, "{size} {width} {cap}: {b:?} below the bars' top {plot_top}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -96,9 +96,10 @@ pub fn op_time(op: &Op, c: &Case, g: &Gpu, cal: &Calibration, on: On) -> f64 {
             if c.phase == Phase::Decode && !on.has("per-head") {
                 // An engine's split-KV decode kernel: a fixed latency, then the
                 // KV cache streamed at the measured rate (scaled to this GPU).
-                // It splits only where that is faster, as FlashAttention's
-                // split heuristic does: when B × KV heads already fill the SMs,
-                // one block per (sequence, KV head) streams the cache faster
+                // Taken only where it is predicted faster than one block per
+                // (sequence, KV head), as FlashAttention's split heuristic
+                // chooses: in effect where B × KV heads leave SMs idle; where
+                // they fill them the unsplit kernel streams the cache faster
                 // (measured: Llama-3-8B at B 64, ctx 8192, the enable_gqa step
                 // runs as the per-head one, 21.4 against 21.9 ms).
                 let (floor, frac) = cal.decode_engine;

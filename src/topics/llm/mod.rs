@@ -393,8 +393,9 @@ pub fn kv_crossover(v: &Values) -> u64 {
     (t.weight_bytes / per_token.max(1e-9)).ceil() as u64
 }
 
-/// The measured step beside the prediction: (measured ms, predicted ms with all effects).
-pub fn measured(v: &Values) -> Option<(f64, f64)> {
+/// The measured step beside the prediction: (measured ms, predicted ms with
+/// the effects it ran with, whether it ran the per-head decode kernel).
+pub fn measured(v: &Values) -> Option<(f64, f64, bool)> {
     if v.choice("measured") != "1" {
         return None;
     }
@@ -409,11 +410,13 @@ pub fn measured(v: &Values) -> Option<(f64, f64)> {
             on.0[i] = true;
         }
     }
-    Some((m.ms, llm::step_time(&c, &gpu(v), Calibration::shipped(), on) * 1e3))
+    Some((m.ms, llm::step_time(&c, &gpu(v), Calibration::shipped(), on) * 1e3, m.per_head))
 }
 
 /// Measured decode steps of this model at this context and launch mode on
-/// the H200 (batch, ms): the dots beside the batch sweep.
+/// the H200 (batch, ms): the dots beside the batch sweep, run with the decode
+/// kernel the sweep is drawn with (`per-head` on: the main run; off: the
+/// enable_gqa steps, run for the grouped-query models only).
 pub fn measured_batches(v: &Values) -> Vec<(f64, f64)> {
     let c = case(v);
     if v.choice("measured") != "1" || v.choice("gpu") != "h200" || c.dt != llm::dtypes("bf16", "bf16") {
@@ -500,8 +503,13 @@ mod tests {
         inference.push("fits");
         assert_eq!(names, inference);
         assert_eq!(m.last().and_then(|m| m.word), Some("yes"));
-        let (meas, pred) = measured(&v).expect("measured");
+        let (meas, pred, per_head) = measured(&v).expect("measured");
         assert!((pred / meas - 1.0).abs() < 0.1, "{pred} {meas}");
+        // With the default kernel, Llama-3-8B is held against its enable_gqa step;
+        // with per-head on, against the main run's.
+        assert!(!per_head);
+        let on = v.clone().with("effects", Value::Text(On::MEASURED.code()));
+        assert!(measured(&on).expect("measured").2);
         // step > ideal; tokens/s = batch ÷ step.
         assert!(m[0].value > m[1].value);
         assert!((m[2].value - 16.0 / (m[0].value / 1e3)).abs() < 1e-6);

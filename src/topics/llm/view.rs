@@ -110,7 +110,7 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
     let measured_html = html! {
         <section class="measured" data-testid="measured-llm">
             { chart_title(ctx, "llm.measured.title") }
-            if let Some((meas, pred)) = measured {
+            if let Some((meas, pred, _)) = measured {
                 <p class="formula" data-measured="step-ms" data-value={meas.to_string()}>
                     <span hidden=true data-measured="model-over-measured" data-value={(pred / meas).to_string()} />
                     { ctx.tf("llm.measured.point", &[("meas", &format!("{meas:.3}")), ("pred", &format!("{pred:.3}")), ("ratio", &format!("{:.3}", pred / meas))]) }
@@ -120,7 +120,13 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
             }
             { accuracy(ctx) }
             <p class="muted">{ ctx.t("llm.measured.why") }</p>
-            <p class="measured-note" data-testid="measured-note">{ ctx.tf("llm.measured.label", &[("date", super::lens::file_date(llm::DECODE_CSV))]) }</p>
+            <p class="measured-note" data-testid="measured-note">{
+                if matches!(measured, Some((_, _, false))) {
+                    ctx.tf("llm.measured.label-gqa", &[("date", super::lens::file_date(llm::GQA_DECODE_CSV))])
+                } else {
+                    ctx.tf("llm.measured.label", &[("date", super::lens::file_date(llm::DECODE_CSV))])
+                }
+            }</p>
         </section>
     };
     // Sweeps.

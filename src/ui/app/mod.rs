@@ -57,9 +57,10 @@ pub fn start() {
         match texts::initial().await {
             Ok(_) => {
                 // A panel's static snapshot (src/prerender/snap.rs) stays, the app
-                // hidden under it (style/main.css), until the panel's chunk is in
-                // (`LazyPanel` removes it): no "loading" frame between the two, and
-                // nothing of the app moves while the panel fills in.
+                // laid out unseen under it (style/main.css), until the panel's
+                // chunk is in and the panel has settled (ui::kit::panel::settle
+                // removes it): no "loading" frame between the two, and nothing
+                // of the app moves while the panel fills in.
                 if let Some(boot) = boot.filter(|_| !dom::shows_snapshot()) {
                     boot.remove();
                 }

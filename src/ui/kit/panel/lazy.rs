@@ -104,6 +104,10 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
             prefetch_neighbours_when_idle(id);
             if *settling.borrow() {
                 super::settle::watch();
+            } else {
+                // Not the page's first panel: nothing of it waits (a snapshot
+                // left over would hide the app).
+                crate::ui::kit::dom::remove_boot();
             }
         }
         // Its Retry is shown at once.

@@ -7,8 +7,7 @@
 //! could otherwise be seen as the page moving (a layout shift on a phone of
 //! 0.14–0.29). [`begin`] marks the page in the panel's first render;
 //! [`watch`] shows it when its drawing is painted and its size has held
-//! for a few frames (at most about a second of frames later), and removes
-//! the snapshot then.
+//! for a few frames (1.5 s at most), and removes the snapshot then.
 
 use crate::ui::kit::dom;
 use std::cell::Cell;
@@ -17,8 +16,9 @@ use std::cell::Cell;
 const CLASS: &str = "settling";
 /// Frames its layout must hold, painted, before it is shown.
 const STILL_FRAMES: u32 = 3;
-/// Frames after which it is shown whatever it does.
-const MAX_FRAMES: u32 = 60;
+/// Milliseconds after which it is shown whatever it does (a timer too, for
+/// a tab in the background, where no frame runs).
+const MAX_MS: f64 = 1500.0;
 
 thread_local! {
     /// Has a panel of this page begun settling (only the first one does)?
@@ -40,13 +40,28 @@ pub fn begin() -> bool {
     if let Some(r) = root() {
         let _ = r.class_list().add_1(CLASS);
     }
+    busy(true);
     true
+}
+
+/// The page's main region is marked busy while its panel settles unseen.
+fn busy(on: bool) {
+    let main = dom::window().document().and_then(|d| d.query_selector("#app-root .site-main").ok().flatten());
+    if let Some(m) = main {
+        let _ = if on { m.set_attribute("aria-busy", "true") } else { m.remove_attribute("aria-busy") };
+    }
 }
 
 /// The page opened on something other than a panel (the start page, the
 /// lecture, …): a panel navigated to later is shown as it renders.
 pub fn skip() {
-    BEGUN.with(|b| b.set(true));
+    if !BEGUN.with(|b| b.replace(true)) {
+        return;
+    }
+    // Left while its first panel was settling: show the new page.
+    if root().is_some_and(|r| r.class_list().contains(CLASS)) {
+        finish();
+    }
 }
 
 /// Show the settling panel now (and remove the snapshot): its chunk failed,
@@ -56,6 +71,7 @@ pub fn finish() {
     if let Some(r) = root() {
         let _ = r.class_list().remove_1(CLASS);
     }
+    busy(false);
     dom::remove_boot();
 }
 
@@ -87,23 +103,33 @@ fn signature() -> Option<String> {
 }
 
 /// Each animation frame, until the panel has been painted and still for
-/// [`STILL_FRAMES`] frames (or [`MAX_FRAMES`] have passed): then [`finish`].
+/// [`STILL_FRAMES`] frames (or [`MAX_MS`] have passed): then [`finish`].
 pub fn watch() {
-    next_frame(0, 0, None);
+    let t0 = now();
+    // The backstop: frames don't run in a tab in the background.
+    gloo::timers::callback::Timeout::new(MAX_MS as u32 + 100, finish).forget();
+    next_frame(t0, 0, None);
 }
 
-fn next_frame(n: u32, still: u32, last: Option<String>) {
-    // A closure that frees itself once called (one a frame, a second at most).
+fn now() -> f64 {
+    dom::window().performance().map_or(0.0, |p| p.now())
+}
+
+fn next_frame(t0: f64, still: u32, last: Option<String>) {
+    // A closure that frees itself once called (one a frame).
     let cb = wasm_bindgen::closure::Closure::once_into_js(move || {
+        if root().is_none_or(|r| !r.class_list().contains(CLASS)) {
+            return; // finished already (the backstop, a failure, a navigation)
+        }
         let sig = signature();
         let still = match (&sig, &last) {
             (Some(s), Some(l)) if s == l => still + 1,
             _ => 0,
         };
-        if still >= STILL_FRAMES || n + 1 >= MAX_FRAMES {
+        if still >= STILL_FRAMES || now() - t0 >= MAX_MS {
             finish();
         } else {
-            next_frame(n + 1, still, sig);
+            next_frame(t0, still, sig);
         }
     });
     if dom::window().request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&cb)).is_err() {
