@@ -94,7 +94,13 @@ pub fn use_fit(stage: NodeRef, present: bool, notices: usize) -> Fit {
 /// The width is that of the canvas's column (`.scene`) if there is one.
 #[hook]
 fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
-    let bx = use_state(|| StageBox { width: 860.0, height: 640.0, type_scale: 1.0 });
+    // The first render (before the stage exists to be measured) uses the box
+    // of the frame that waited for this panel's chunk where that is the
+    // stage's box (a narrow screen): one render at the right width instead
+    // of two (a wide default, then the measured width).
+    let bx = use_state(|| {
+        PENDING_BOX.with(|b| b.take()).unwrap_or(StageBox { width: 860.0, height: 640.0, type_scale: 1.0 })
+    });
     {
         let bx = bx.clone();
         use_effect_with((node, present, notices), move |(node, _, _)| {
@@ -138,10 +144,31 @@ fn use_stage_box(node: NodeRef, present: bool, notices: usize) -> StageBox {
     *bx
 }
 
+thread_local! {
+    /// The stage's box measured on the frame waiting for a panel's chunk.
+    static PENDING_BOX: std::cell::Cell<Option<StageBox>> = const { std::cell::Cell::new(None) };
+}
+
+/// Measure the frame waiting for a panel's chunk (`.stage-pending`, at the
+/// stage's place), for the panel's first render: kept only on a narrow
+/// screen, where the drawing's column is the stage's whole width (on a wide
+/// one the figures' column beside it is not there yet).
+pub fn remember_pending_box(stage: &web_sys::Element) {
+    let bx = measure_in(stage, stage).filter(|_| stage.client_width() < STACKED_PX as i32);
+    PENDING_BOX.with(|b| b.set(bx));
+}
+
+/// Under this width the stage stacks its canvas over the player and figures.
+const STACKED_PX: f64 = 760.0;
+
 fn measure_box(node: &NodeRef) -> Option<StageBox> {
     let stage = node.cast::<web_sys::Element>()?;
-    let w = crate::ui::kit::dom::window();
     let column = stage.query_selector(":scope > .scene").ok().flatten().unwrap_or_else(|| stage.clone());
+    measure_in(&stage, &column)
+}
+
+fn measure_in(stage: &web_sys::Element, column: &web_sys::Element) -> Option<StageBox> {
+    let w = crate::ui::kit::dom::window();
     let width = column.client_width() as f64;
     if width <= 0.0 {
         return None;
@@ -150,7 +177,7 @@ fn measure_box(node: &NodeRef) -> Option<StageBox> {
     let top = column.get_bounding_client_rect().top() + w.scroll_y().unwrap_or(0.0);
     // The canvas's column is beside the player on wide screens; stacked
     // (narrow screens), the player and key figures go under it.
-    let stacked = stage.client_width() < 760;
+    let stacked = (stage.client_width() as f64) < STACKED_PX;
     let class = |c: &str| w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains(c));
     let embed = class("embed");
     let present = class("present");

@@ -99,6 +99,16 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
     if ready && !*settling.borrow() {
         *settling.borrow_mut() = super::settle::begin();
     }
+    // The waiting frame's stage, measured for the panel's first render.
+    let pending_stage = use_node_ref();
+    {
+        let pending_stage = pending_stage.clone();
+        use_effect_with(ready, move |&ready| {
+            if let Some(el) = pending_stage.cast::<web_sys::Element>().filter(|_| !ready) {
+                super::fit::remember_pending_box(&el);
+            }
+        });
+    }
     use_effect_with((id, ready, failed), move |&(id, ready, failed)| {
         if ready {
             prefetch_neighbours_when_idle(id);
@@ -132,7 +142,7 @@ pub fn LazyPanel(p: &LazyPanelProps) -> Html {
                 </header>
             }
             <div class="panel-body">
-                <section class="stage stage-pending">
+                <section class="stage stage-pending" ref={pending_stage}>
                     { pending(&ctx, &chunk, "frame.loading", "frame.load-failed") }
                 </section>
             </div>
