@@ -45,6 +45,11 @@ describe('#/llm', () => {
     for (const [g, med, worst] of acc.filter((r) => r[0] === '1')) {
       assert.ok(med <= 0.1 && worst <= 0.25, `${g} ${med} ${worst}`);
     }
+    // The default decode kernel against the enable_gqa steps (issue 31, item 7): within 10 % / 25 %.
+    const gqa = await page.$$eval('[data-testid="accuracy"] tr[data-check="gqa"]', (rows) =>
+      rows.map((r) => [r.dataset.graphs, Number(r.dataset.median), Number(r.dataset.worst)]));
+    assert.equal(gqa.length, 2);
+    for (const [g, med, worst] of gqa) assert.ok(med <= 0.1 && worst <= 0.25, `gqa ${g} ${med} ${worst}`);
     // Per-operator table and charts are there.
     assert.ok((await page.locator('[data-testid="ops-table"] tr[data-op]').count()) >= 12);
     await page.waitForSelector('canvas[data-painted="1"]');

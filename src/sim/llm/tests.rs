@@ -341,7 +341,7 @@ fn the_accuracy_table_meets_the_issue() {
 fn default_decode_kernel_matches_the_enable_gqa_steps() {
     let rows = gqa_accuracy();
     assert_eq!(rows.len(), 2, "{rows:?}");
-    for r in &rows {
+    for r in rows {
         assert!(r.count >= 16 && r.median <= 0.10 && r.worst <= 0.25, "{r:?}");
     }
     let m = measured_gqa().iter().find(|m| m.model == "llama3-8b" && m.batch == 1 && m.n == 8192 && m.graphs).unwrap();

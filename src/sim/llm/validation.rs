@@ -149,8 +149,13 @@ pub struct GqaRow {
 }
 
 /// Every `enable_gqa` decode step against the prediction with the default
-/// effects (an engine's split-KV decode kernel, `On::ALL`).
-pub fn gqa_accuracy() -> Vec<GqaRow> {
+/// effects (an engine's split-KV decode kernel, `On::ALL`; computed once).
+pub fn gqa_accuracy() -> &'static [GqaRow] {
+    static ROWS: OnceLock<Vec<GqaRow>> = OnceLock::new();
+    ROWS.get_or_init(gqa_accuracy_rows)
+}
+
+fn gqa_accuracy_rows() -> Vec<GqaRow> {
     let cal = Calibration::shipped();
     let mut rows = Vec::new();
     for graphs in [true, false] {

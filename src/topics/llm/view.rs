@@ -258,6 +258,25 @@ fn accuracy(ctx: &AppCtx) -> Html {
             }
         })
         .collect::<Html>();
+    // The default decode kernel against the enable_gqa steps (their own check).
+    let gqa = llm::gqa_accuracy()
+        .iter()
+        .map(|r| {
+            let case = format!("{} · {}", ctx.t("llm.acc.decode"), ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" }));
+            html! {
+                <tr data-check="gqa" data-graphs={if r.graphs { "1" } else { "0" }}
+                    data-median={r.median.to_string()} data-worst={r.worst.to_string()}>
+                    <td>{ case }</td>
+                    <td>{ ctx.t("llm.acc.gqa") }</td>
+                    <td class="num">{ r.count }</td>
+                    <td class="num">{ pct(r.median) }</td>
+                    <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
+                    <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
+                </tr>
+            }
+        })
+        .collect::<Html>();
+    let rows = html! { <>{ rows }{ gqa }</> };
     let head = [
         "llm.acc.col.case",
         "llm.acc.col.fit",
