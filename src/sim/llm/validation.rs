@@ -136,48 +136,19 @@ pub fn measured_decode_batches(model: &str, ctx: u64, graphs: bool, per_head: bo
     }
 }
 
-/// The default decode kernel (per-head off) against the `enable_gqa`
-/// steps, graphs and eager: (graphs, count, median, worst, worst case).
-#[derive(Clone, Debug, PartialEq)]
-pub struct GqaRow {
-    pub graphs: bool,
-    pub count: usize,
-    pub median: f64,
-    pub worst: f64,
-    pub worst_case: (String, u64, u64, f64),
-    pub typical: (f64, f64),
-}
-
 /// Every `enable_gqa` decode step against the prediction with the default
-/// effects (an engine's split-KV decode kernel, `On::ALL`; computed once).
-pub fn gqa_accuracy() -> &'static [GqaRow] {
-    static ROWS: OnceLock<Vec<GqaRow>> = OnceLock::new();
-    ROWS.get_or_init(gqa_accuracy_rows)
-}
-
-fn gqa_accuracy_rows() -> Vec<GqaRow> {
-    let cal = Calibration::shipped();
-    let mut rows = Vec::new();
-    for graphs in [true, false] {
-        let mut errs: Vec<(f64, &Measured, f64)> = Vec::new();
-        let mut typical = Vec::new();
-        for m in measured_gqa().iter().filter(|m| m.graphs == graphs) {
-            let Some(c) = m.case() else { continue };
-            let p = step_time(&c, h200(), cal, On::ALL) * 1e3;
-            errs.push(((p / m.ms - 1.0).abs(), m, p / m.ms));
-            typical.push((p / m.typical_ms - 1.0).abs());
-        }
-        let Some(w) = errs.iter().max_by(|a, b| a.0.total_cmp(&b.0)) else { continue };
-        rows.push(GqaRow {
-            graphs,
-            count: errs.len(),
-            median: median(errs.iter().map(|e| e.0).collect()),
-            worst: w.0,
-            worst_case: (w.1.model.clone(), w.1.batch, w.1.n, w.2),
-            typical: (median(typical.clone()), typical.iter().copied().fold(0.0, f64::max)),
-        });
-    }
-    rows
+/// effects (an engine's split-KV decode kernel, `On::ALL`), graphs and
+/// eager, as rows of the accuracy table (decode, held out; computed once).
+pub fn gqa_accuracy() -> &'static [AccuracyRow] {
+    static ROWS: OnceLock<Vec<AccuracyRow>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        [true, false]
+            .into_iter()
+            .filter_map(|graphs| {
+                summarize(measured_gqa().iter().filter(|m| m.graphs == graphs), On::ALL, Phase::Decode, graphs, true)
+            })
+            .collect()
+    })
 }
 
 /// [`gqa_accuracy`] as docs/measurements/2026-12-03-llm-gqa-decode.md prints
@@ -250,37 +221,49 @@ pub fn accuracy_table() -> &'static [AccuracyRow] {
 }
 
 fn accuracy_rows() -> Vec<AccuracyRow> {
-    let cal = Calibration::shipped();
     let mut rows = Vec::new();
     for phase in [Phase::Decode, Phase::Prefill] {
         for graphs in [true, false] {
             for held_out in [false, true] {
-                let mut errs: Vec<(f64, &Measured, f64)> = Vec::new();
-                let mut typical = Vec::new();
-                for m in
-                    measured().iter().filter(|m| m.phase == phase && m.graphs == graphs && m.held_out() == held_out)
-                {
-                    let Some(c) = m.case() else { continue };
-                    let p = step_time(&c, h200(), cal, On::MEASURED) * 1e3;
-                    let r = p / m.ms;
-                    errs.push(((r - 1.0).abs(), m, r));
-                    typical.push((p / m.typical_ms - 1.0).abs());
-                }
-                let Some(w) = errs.iter().max_by(|a, b| a.0.total_cmp(&b.0)) else { continue };
-                rows.push(AccuracyRow {
-                    phase,
-                    graphs,
-                    held_out,
-                    count: errs.len(),
-                    median: median(errs.iter().map(|e| e.0).collect()),
-                    worst: w.0,
-                    worst_case: (w.1.model.clone(), w.1.batch, w.1.n, w.2),
-                    typical: (median(typical.clone()), typical.iter().copied().fold(0.0, f64::max)),
-                });
+                let points =
+                    measured().iter().filter(|m| m.phase == phase && m.graphs == graphs && m.held_out() == held_out);
+                rows.extend(summarize(points, On::MEASURED, phase, graphs, held_out));
             }
         }
     }
     rows
+}
+
+/// One row of the table: these measured steps against the prediction with
+/// these effects (`None` if there are none).
+fn summarize<'a>(
+    points: impl Iterator<Item = &'a Measured>,
+    on: On,
+    phase: Phase,
+    graphs: bool,
+    held_out: bool,
+) -> Option<AccuracyRow> {
+    let cal = Calibration::shipped();
+    let mut errs: Vec<(f64, &Measured, f64)> = Vec::new();
+    let mut typical = Vec::new();
+    for m in points {
+        let Some(c) = m.case() else { continue };
+        let p = step_time(&c, h200(), cal, on) * 1e3;
+        let r = p / m.ms;
+        errs.push(((r - 1.0).abs(), m, r));
+        typical.push((p / m.typical_ms - 1.0).abs());
+    }
+    let w = errs.iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    Some(AccuracyRow {
+        phase,
+        graphs,
+        held_out,
+        count: errs.len(),
+        median: median(errs.iter().map(|e| e.0).collect()),
+        worst: w.0,
+        worst_case: (w.1.model.clone(), w.1.batch, w.1.n, w.2),
+        typical: (median(typical.clone()), typical.iter().copied().fold(0.0, f64::max)),
+    })
 }
 
 /// The accuracy table as docs/measurements/2026-12-01-llm-accuracy.md prints it

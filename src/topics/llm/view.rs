@@ -235,48 +235,41 @@ pub fn use_llm_panel(p: &Panel, ctx: &AppCtx, theme: Theme) -> Html {
 /// The accuracy table over every measured step.
 fn accuracy(ctx: &AppCtx) -> Html {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    // One row: the main run's rows by phase, launch and fit (`data-phase`);
+    // the default decode kernel against the enable_gqa steps (`data-check="gqa"`).
+    let row = |r: &llm::AccuracyRow, gqa: bool| {
+        let case = format!(
+            "{} · {}",
+            ctx.t(if r.phase == Phase::Decode { "llm.acc.decode" } else { "llm.acc.prefill" }),
+            ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" })
+        );
+        let fit = if gqa {
+            "llm.acc.gqa"
+        } else if r.held_out {
+            "llm.acc.held-out"
+        } else {
+            "llm.acc.fitted"
+        };
+        html! {
+            <tr data-phase={(!gqa).then_some(if r.phase == Phase::Decode { "decode" } else { "prefill" })}
+                data-check={gqa.then_some("gqa")}
+                data-graphs={if r.graphs { "1" } else { "0" }} data-held-out={if r.held_out { "1" } else { "0" }}
+                data-median={r.median.to_string()} data-worst={r.worst.to_string()}
+                data-typical-median={r.typical.0.to_string()} data-typical-worst={r.typical.1.to_string()}>
+                <td>{ case }</td>
+                <td>{ ctx.t(fit) }</td>
+                <td class="num">{ r.count }</td>
+                <td class="num">{ pct(r.median) }</td>
+                <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
+                <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
+            </tr>
+        }
+    };
     let rows = llm::accuracy_table()
         .iter()
-        .map(|r| {
-            let case = format!(
-                "{} · {}",
-                ctx.t(if r.phase == Phase::Decode { "llm.acc.decode" } else { "llm.acc.prefill" }),
-                ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" })
-            );
-            html! {
-                <tr data-phase={if r.phase == Phase::Decode { "decode" } else { "prefill" }}
-                    data-graphs={if r.graphs { "1" } else { "0" }} data-held-out={if r.held_out { "1" } else { "0" }}
-                    data-median={r.median.to_string()} data-worst={r.worst.to_string()}
-                    data-typical-median={r.typical.0.to_string()} data-typical-worst={r.typical.1.to_string()}>
-                    <td>{ case }</td>
-                    <td>{ ctx.t(if r.held_out { "llm.acc.held-out" } else { "llm.acc.fitted" }) }</td>
-                    <td class="num">{ r.count }</td>
-                    <td class="num">{ pct(r.median) }</td>
-                    <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
-                    <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
-                </tr>
-            }
-        })
+        .map(|r| row(r, false))
+        .chain(llm::gqa_accuracy().iter().map(|r| row(r, true)))
         .collect::<Html>();
-    // The default decode kernel against the enable_gqa steps (their own check).
-    let gqa = llm::gqa_accuracy()
-        .iter()
-        .map(|r| {
-            let case = format!("{} · {}", ctx.t("llm.acc.decode"), ctx.t(if r.graphs { "llm.acc.graph" } else { "llm.acc.eager" }));
-            html! {
-                <tr data-check="gqa" data-graphs={if r.graphs { "1" } else { "0" }}
-                    data-median={r.median.to_string()} data-worst={r.worst.to_string()}>
-                    <td>{ case }</td>
-                    <td>{ ctx.t("llm.acc.gqa") }</td>
-                    <td class="num">{ r.count }</td>
-                    <td class="num">{ pct(r.median) }</td>
-                    <td class="num">{ format!("{} ({} B={} {})", pct(r.worst), r.worst_case.0, r.worst_case.1, r.worst_case.2) }</td>
-                    <td class="num">{ format!("{} / {}", pct(r.typical.0), pct(r.typical.1)) }</td>
-                </tr>
-            }
-        })
-        .collect::<Html>();
-    let rows = html! { <>{ rows }{ gqa }</> };
     let head = [
         "llm.acc.col.case",
         "llm.acc.col.fit",
