@@ -191,8 +191,12 @@ function appReadiness([want, selector]) {
     // The canvas adapter sets data-painted="1" after its first paint.
     const scenes = [...document.querySelectorAll('canvas[data-testid="scene-canvas"]')];
     // The build's static snapshots (src/prerender/snap.rs) carry figures, not the app's.
+    // A panel's player listens to the keys from its effects, which Yew may run after the
+    // first paint (src/ui/kit/player/keys.rs: <html data-player-keys>).
+    const player = document.querySelector('#app-root .player');
+    const keys = !player || Number(document.documentElement.dataset.playerKeys ?? 0) > 0;
     return [...document.querySelectorAll('[data-metric], .app:not(.static-start) .landing')].some((e) => !e.closest('.static-snap')) &&
-      (!scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility()));
+      (!scenes.length || scenes.some((c) => c.dataset.painted === '1' && c.checkVisibility())) && keys;
   }
   // The build's static start page and panel snapshots (src/prerender.rs, src/prerender/snap.rs) are not the app.
   return [...document.querySelectorAll(selector)].some((e) => e.checkVisibility() && !e.closest('.static-start, .static-snap'));

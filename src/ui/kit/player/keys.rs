@@ -99,8 +99,29 @@ pub fn use_player_keys(pb: &Playback, deck: Option<usize>, lang: Lang) {
             })
         };
         let cancel = EventListener::new(&doc, "pointercancel", move |_| start.set(None));
-        move || drop((keys, down, up, cancel))
+        keys_listening(1);
+        move || {
+            drop((keys, down, up, cancel));
+            keys_listening(-1);
+        }
     });
+}
+
+thread_local! {
+    static LISTENING: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// `<html data-player-keys="n">`: how many players listen to the keys now.
+/// A readiness signal (the e2e tests wait for it before pressing a key:
+/// Yew may paint a panel before its effects, the listeners, have run).
+fn keys_listening(delta: i32) {
+    let n = LISTENING.with(|l| {
+        l.set(l.get() + delta);
+        l.get()
+    });
+    if let Some(root) = crate::ui::kit::dom::window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-player-keys", &n.to_string());
+    }
 }
 
 /// A sideways swipe: at least 40 px, mostly horizontal, within 800 ms.
