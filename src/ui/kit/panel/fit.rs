@@ -154,12 +154,14 @@ thread_local! {
 /// screen, where the drawing's column is the stage's whole width (on a wide
 /// one the figures' column beside it is not there yet).
 pub fn remember_pending_box(stage: &web_sys::Element) {
-    let bx = measure_in(stage, stage).filter(|_| stage.client_width() < STACKED_PX as i32);
+    let bx = measure_in(stage, stage).filter(|_| stacked(stage));
     PENDING_BOX.with(|b| b.set(bx));
 }
 
-/// Under this width the stage stacks its canvas over the player and figures.
-const STACKED_PX: f64 = 760.0;
+/// Does the stage stack its canvas over the player and figures (under 760 px)?
+fn stacked(stage: &web_sys::Element) -> bool {
+    stage.client_width() < 760
+}
 
 fn measure_box(node: &NodeRef) -> Option<StageBox> {
     let stage = node.cast::<web_sys::Element>()?;
@@ -177,7 +179,7 @@ fn measure_in(stage: &web_sys::Element, column: &web_sys::Element) -> Option<Sta
     let top = column.get_bounding_client_rect().top() + w.scroll_y().unwrap_or(0.0);
     // The canvas's column is beside the player on wide screens; stacked
     // (narrow screens), the player and key figures go under it.
-    let stacked = (stage.client_width() as f64) < STACKED_PX;
+    let stacked = stacked(stage);
     let class = |c: &str| w.document().and_then(|d| d.document_element()).is_some_and(|e| e.class_list().contains(c));
     let embed = class("embed");
     let present = class("present");
