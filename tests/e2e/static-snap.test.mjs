@@ -18,7 +18,7 @@ const env = withBrowser();
 /** A fresh page of `width × height` whose main wasm is held until
  *  `release()`, with the layout-shift entries and the snapshot requests
  *  recorded from the start. */
-async function heldPage(width, height) {
+async function heldPage(width, height, route) {
   const page = await newPage(env.browser, { serviceWorkers: 'block', viewport: { width, height } });
   await page.addInitScript(() => {
     window.__shifts = [];
@@ -33,6 +33,15 @@ async function heldPage(width, height) {
   const held = new Promise((r) => { release = r; });
   await page.route(/warpscope-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
   page.release = release;
+  // The panel's own chunk too, from the start (boot.js preloads a deep
+  // link's chunks as soon as it has read the manifest, which may be before
+  // the test has looked at the snapshot), until `releaseChunk()`.
+  let releaseChunk = () => {};
+  if (route) {
+    const chunkHeld = new Promise((r) => { releaseChunk = r; });
+    await page.route(new RegExp(`split_topic_${route.replace(/-/g, '_')}-[0-9a-f]+\\.wasm$`), async (r) => { await chunkHeld; await r.continue(); });
+  }
+  page.releaseChunk = releaseChunk;
   page.snaps = [];
   page.on('request', (r) => { if (r.url().includes('/snap/')) page.snaps.push(r.url().split('/snap/')[1]); });
   return page;
@@ -74,7 +83,8 @@ for (const [hash, lang, width, height, kind] of [
   ['#/roofline', 'en', 390, 844, 'narrow'],
 ]) {
   test(`${hash} at ${width}×${height}: the static snapshot before the wasm, then the app with the same figures, no layout shift`, async () => {
-    const page = await heldPage(width, height);
+    const route = hash.slice(2).split('?')[0];
+    const page = await heldPage(width, height, route);
     await goto(page, hash);
     await page.waitForFunction(() => document.documentElement.dataset.route === 'snap', null, { timeout: 30_000 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -82,7 +92,6 @@ for (const [hash, lang, width, height, kind] of [
     assert.ok(before, 'a snapshot is shown while the wasm is held');
     assert.equal(before.lang, lang);
     assert.equal(before.line, false, 'the boot line is hidden');
-    const route = hash.slice(2).split('?')[0];
     assert.match(page.snaps[0], new RegExp(`^${route}\\.${lang}\\.${kind}-[0-9a-f]{12}\\.html$`));
     assert.equal(page.snaps.length, 1);
     // The drawing: a scene, or a chart (#/llm's and #/roofline's roofline,
@@ -91,9 +100,6 @@ for (const [hash, lang, width, height, kind] of [
     assert.ok(before.figures.length >= 3, `${before.figures.length} figures`);
     // The main module in, the panel's own chunk held: the snapshot stays,
     // no "loading…" frame in its place (Yew, mounted on <body>, emptied it).
-    let releaseChunk;
-    const chunkHeld = new Promise((r) => { releaseChunk = r; });
-    await page.route(new RegExp(`split_topic_${route.replace(/-/g, '_')}-[0-9a-f]+\\.wasm$`), async (r) => { await chunkHeld; await r.continue(); });
     page.release();
     await page.waitForFunction(() => document.querySelector('#app-root > .app'), null, { timeout: 60_000 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -103,7 +109,7 @@ for (const [hash, lang, width, height, kind] of [
       app: document.querySelector('#app-root > .app').checkVisibility({ visibilityProperty: true }),
     }));
     assert.deepEqual(waiting, { snap: true, loading: false, app: false }, 'the app mounted, its panel\'s chunk on its way: the snapshot still shown');
-    releaseChunk();
+    page.releaseChunk();
     await appMounted(page, 'the app after the snapshot');
     await chunkIn(page);
     await painted(page);
