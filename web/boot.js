@@ -26,7 +26,14 @@ const manifest = await loader?.manifest().catch(() => null);
 const route = location.hash.match(/^#\/([a-z0-9-]+)/)?.[1];
 // A deep link to a panel: its topic's own texts too.
 if (route && manifest?.topics?.includes(route)) window.warpscopeTexts.part = texts(`strings.${lang}.${route}.json`);
-for (const i of (route && manifest?.routes?.[route]) || []) {
+// A view of a route that a query value asks for is a split point named
+// `<route>_<value>` (`#/llm?phase=train`: `llm_train`, the training lens):
+// its chunks too, so that such a link does not wait for the panel's chunk
+// to ask for them.
+const query = new URLSearchParams(location.hash.split('?')[1] ?? '');
+const views = route ? [...query.values()].map((v) => manifest?.splits?.[`${route.replace(/-/g, '_')}_${v}`]) : [];
+const wanted = new Set([...((route && manifest?.routes?.[route]) || []), ...views.filter(Boolean).flat()]);
+for (const i of wanted) {
   const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: loader.fileUrl(manifest.chunks[i]) });
   link.crossOrigin = 'anonymous';
   document.head.append(link);

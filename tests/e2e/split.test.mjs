@@ -95,6 +95,32 @@ test("#/llm?phase=train: the training lens's chunk, then its figures", async () 
   assert.ok(total <= TRAIN_BUDGET, `${kb(total)} > ${kb(TRAIN_BUDGET)}`);
 });
 
+test("#/llm?phase=train: the training lens's chunks are asked for while the main module is still on its way (boot.js)", async () => {
+  const page = await newPage(env.browser, { serviceWorkers: 'block' });
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/warpscope-[0-9a-f]+_bg\.wasm$/, async (r) => { await held; await r.continue(); });
+  const asked = [];
+  page.on('request', (r) => asked.push(r.url().split('/').pop()));
+  await page.goto(env.srv.base + '#/llm?phase=train', { waitUntil: 'commit' });
+  // The lens's own chunk, preloaded (not fetched by the panel, whose module
+  // cannot run yet); and #/llm's.
+  await page.waitForFunction(() => [...document.querySelectorAll('link[rel="preload"]')].some((l) => /split_llm_train-/.test(l.href)), null, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /split_llm_train-/.test(e.name) && e.responseEnd > 0), null, { timeout: 30_000 });
+  assert.ok(asked.some((f) => /^split_topic_llm-/.test(f)), asked.join(', '));
+  // A plain #/llm (and another query value) preloads no lens.
+  const plain = await newPage(env.browser, { serviceWorkers: 'block' });
+  await plain.goto(env.srv.base + '#/llm?phase=decode', { waitUntil: 'commit' });
+  await plain.waitForFunction(() => [...document.querySelectorAll('link[rel="preload"]')].some((l) => /split_topic_llm-/.test(l.href)), null, { timeout: 30_000 });
+  assert.equal(await plain.evaluate(() => [...document.querySelectorAll('link[rel="preload"]')].filter((l) => /split_llm_train-/.test(l.href)).length), 0);
+  await plain.context().close();
+  release();
+  await appShows(page, '.app [data-metric="train-step-ms"]', 'the training lens after its preloaded chunk');
+  await painted(page);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 describe('a panel whose chunk is not in yet', () => {
   test('a deep link shows it; a move from the start page without a hover fetches it then, and shows it', async () => {
     const page = await newPage(env.browser, { serviceWorkers: 'block' });
