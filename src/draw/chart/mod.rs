@@ -12,3 +12,14 @@ pub mod roofline;
 pub mod svg;
 
 pub use look::{Look, MIN_FONT, PRESENT_SCALE};
+
+/// A label's turn in degrees, clockwise (the canvas and SVG both turn by it).
+pub fn turn_degrees(t: plotters_backend::FontTransform) -> f64 {
+    use plotters_backend::FontTransform;
+    match t {
+        FontTransform::None => 0.0,
+        FontTransform::Rotate90 => 90.0,
+        FontTransform::Rotate180 => 180.0,
+        FontTransform::Rotate270 => 270.0,
+    }
+}

@@ -24,9 +24,7 @@ use crate::scene_svg::{esc, num, open_tag, paint_attr};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_backend::text_anchor::{HPos, VPos};
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontStyle, FontTransform,
-};
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontStyle};
 use std::convert::Infallible;
 
 /// The backend: `width × height` pixels, its elements written to `out`.
@@ -161,12 +159,8 @@ impl DrawingBackend for SvgBackend<'_> {
             VPos::Center => 0.0,
             VPos::Bottom => -style.size() / 2.0,
         };
-        let turn = match style.transform() {
-            FontTransform::None => String::new(),
-            FontTransform::Rotate90 => format!(r#" transform="rotate(90 {x} {y})""#),
-            FontTransform::Rotate180 => format!(r#" transform="rotate(180 {x} {y})""#),
-            FontTransform::Rotate270 => format!(r#" transform="rotate(270 {x} {y})""#),
-        };
+        let d = super::turn_degrees(style.transform());
+        let turn = if d == 0.0 { String::new() } else { format!(r#" transform="rotate({d} {x} {y})""#) };
         let weight = match style.style() {
             FontStyle::Bold => r#" font-weight="bold""#,
             FontStyle::Italic => r#" font-style="italic""#,

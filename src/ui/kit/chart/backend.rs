@@ -13,9 +13,7 @@
 //!   are set only when they change.
 
 use plotters_backend::text_anchor::{HPos, VPos};
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, FontTransform,
-};
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
@@ -168,13 +166,7 @@ impl DrawingBackend for CanvasBackend {
             self.context.set_font(&font);
             self.font = font;
         }
-        let degree = match style.transform() {
-            FontTransform::None => 0.0,
-            FontTransform::Rotate90 => 90.0,
-            FontTransform::Rotate180 => 180.0,
-            FontTransform::Rotate270 => 270.0,
-        } / 180.0
-            * std::f64::consts::PI;
+        let degree = crate::draw::chart::turn_degrees(style.transform()).to_radians();
         let (mut x, mut y) = (pos.0, pos.1);
         if degree != 0.0 {
             self.context.save();

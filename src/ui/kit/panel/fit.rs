@@ -158,9 +158,18 @@ pub fn remember_pending_box(stage: &web_sys::Element) {
     PENDING_BOX.with(|b| b.set(bx));
 }
 
-/// Does the stage stack its canvas over the player and figures (under 760 px)?
+/// Does the stage stack its canvas over the player and figures? The
+/// stylesheet says, by the same media query that lays the stage out in two
+/// columns (`--stacked` on `.stage`, style/main.css), so that the rule has
+/// one place (the stage's width said it wrongly between 900 and ~1070 px,
+/// where the columns are side by side on a stage under 760 px).
 fn stacked(stage: &web_sys::Element) -> bool {
-    stage.client_width() < 760
+    crate::ui::kit::dom::window()
+        .get_computed_style(stage)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("--stacked").ok())
+        .is_none_or(|v| v.trim() != "0")
 }
 
 fn measure_box(node: &NodeRef) -> Option<StageBox> {
