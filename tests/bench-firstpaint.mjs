@@ -2,7 +2,8 @@
 // the navigation's start to the first useful paint (issue 33).
 //
 //   trunk build --release && npm run bench:firstpaint
-//   (BENCH_N=3 visits per entry point; BENCH_OUT=<file stem> writes <stem>.json
+//   (BENCH_N=3 visits per entry point; BENCH_ENTRIES=#/llm,#/llm?phase=train
+//    only those; BENCH_OUT=<file stem> writes <stem>.json
 //    and <stem>.md, default target/bench-firstpaint; BENCH_LABEL names the run)
 //
 // The profile is Lighthouse's mobile one: 150 ms round trip, 1.6 Mbit/s down,
@@ -62,7 +63,9 @@ const ENTRIES = [
   { hash: '#/flash', goal: 2500 },
   { hash: '#/online-softmax?lang=zh', goal: 2500 },
   { hash: '#/llm', goal: 2500 },
-];
+  // The training lens: #/llm's files and its own chunk (no goal of its own).
+  { hash: '#/llm?phase=train', goal: null },
+].filter((e) => !process.env.BENCH_ENTRIES || process.env.BENCH_ENTRIES.split(',').includes(e.hash));
 const PROFILE = {
   latency: 150,
   downloadThroughput: 1.6e6 / 8,
