@@ -6,7 +6,7 @@
 pub fn place_labels(dots: &[(i32, i32, i32)], line: i32) -> Vec<(i32, i32)> {
     let rows = |y: i32, k: i32| (if k % 2 == 0 { y + (k / 2) * line } else { y - (k / 2 + 1) * line }, true);
     let blocks: Vec<Block> = dots.iter().map(|&(x, y, w)| (x, y, w, line)).collect();
-    place(&blocks, (i32::MIN, i32::MAX), 12, rows, &|_| true)
+    place(&blocks, (i32::MIN, i32::MAX), 12, rows, &|_| true, &|_| None)
 }
 
 /// A label's box in pixels, `(x, y, w, h)`: its top-left corner, width and
@@ -25,11 +25,16 @@ pub type Block = (i32, i32, i32, i32);
 /// plot (the roof: a label moved up from a dot under the slope ran across
 /// it); a row where it does not is taken only when no row over the floor is
 /// clear (over the floor counts first: under it are the axis's numbers).
+///
+/// `nudge(box)`: where a box that is not clear may go instead on its row,
+/// moved right (past the dots in its way: a cluster of memory-bound dots on
+/// the slope), if anywhere; tried right after the row itself.
 pub fn place_labels_below(
     labels: &[Block],
     line: i32,
     (top, bottom): (i32, i32),
     clear: &dyn Fn(Block) -> bool,
+    nudge: &dyn Fn(Block) -> Option<i32>,
 ) -> Vec<(i32, i32)> {
     // Up to 28 rows up: a phone's plot is about 17 rows tall, and a label
     // over the roof (tied to its dot by a leader) reads better than one
@@ -39,7 +44,22 @@ pub fn place_labels_below(
         12..40 => (y - (k - 11) * line, true),
         _ => (y + (k - 40) * line, false),
     };
-    place(labels, (top, bottom), 52, rows, clear)
+    place(labels, (top, bottom), 52, rows, clear, nudge)
+}
+
+/// The `x` where a box on its row clears every dot of `spots` (discs of
+/// radius `r`), moved right past those in its way, if that is at most
+/// `reach` pixels right of where it was and it ends by `right`.
+pub fn right_of_dots(spots: &[(i32, i32)], r: i32, (x, y, w, h): Block, reach: i32, right: i32) -> Option<i32> {
+    let mut x2 = x;
+    // Each pass moves past one dot; as many passes as dots.
+    for _ in 0..=spots.len() {
+        match spots.iter().filter(|&&s| !clear_of_dots(&[s], r, (x2, y, w, h))).map(|&(cx, _)| cx + r + 1).max() {
+            None => return (x2 != x && x2 - x <= reach && x2 + w <= right).then_some(x2),
+            Some(past) => x2 = past.max(x2 + 1),
+        }
+    }
+    None
 }
 
 /// Whether a label's box keeps off a roof whose height in pixels at `x` is
@@ -48,6 +68,16 @@ pub fn place_labels_below(
 /// wholly over it (its bottom over the roof at its right edge).
 pub fn clear_of_roof(roof: impl Fn(i32) -> i32, (x, y, w, h): Block) -> bool {
     y >= roof(x) || y + h <= roof(x + w)
+}
+
+/// Whether a label's box keeps off every dot: a disc of radius `r` pixels
+/// at each of `spots` (a label moved down a row from its own dot landed on
+/// the next dot down the slope: #/llm's KV-cache write under "residual add").
+pub fn clear_of_dots(spots: &[(i32, i32)], r: i32, (x, y, w, h): Block) -> bool {
+    spots.iter().all(|&(cx, cy)| {
+        let (dx, dy) = (i64::from(cx - cx.clamp(x, x + w)), i64::from(cy - cy.clamp(y, y + h)));
+        dx * dx + dy * dy > i64::from(r) * i64::from(r)
+    })
 }
 
 /// Dots that sit on one spot share one label: each dot joins the first group
@@ -77,6 +107,7 @@ fn place(
     tries: i32,
     try_at: impl Fn(i32, i32) -> (i32, bool),
     clear: &dyn Fn(Block) -> bool,
+    nudge: &dyn Fn(Block) -> Option<i32>,
 ) -> Vec<(i32, i32)> {
     let mut placed: Vec<Block> = Vec::new();
     let free = |(x, y, w, h): Block, placed: &[Block]| {
@@ -85,19 +116,29 @@ fn place(
     labels
         .iter()
         .map(|&(x, y, w, h)| {
-            let fits = |(y2, floor): (i32, bool)| {
-                y2 >= top && (!floor || y2.saturating_add(h) <= bottom) && free((x, y2, w, h), &placed)
+            let fits = |(x2, y2, floor): (i32, i32, bool)| {
+                y2 >= top && (!floor || y2.saturating_add(h) <= bottom) && free((x2, y2, w, h), &placed)
             };
-            let tried = || (0..tries).map(|k| try_at(y, k)).filter(|&t| fits(t));
-            let clear_at = |y2: i32| clear((x, y2, w, h));
-            let y2 = tried()
-                .find(|&(y2, floor)| floor && clear_at(y2))
-                .or_else(|| tried().find(|&(_, floor)| floor))
-                .or_else(|| tried().find(|&(y2, _)| clear_at(y2)))
+            // Each row at the label's own x, then (where that is not clear)
+            // moved right on it.
+            let tried = || {
+                (0..tries)
+                    .map(|k| try_at(y, k))
+                    .flat_map(|(y2, floor)| {
+                        let moved = if clear((x, y2, w, h)) { None } else { nudge((x, y2, w, h)) };
+                        std::iter::once((x, y2, floor)).chain(moved.map(|x2| (x2, y2, floor)))
+                    })
+                    .filter(|&t| fits(t))
+            };
+            let clear_at = |x2: i32, y2: i32| clear((x2, y2, w, h));
+            let (x2, y2) = tried()
+                .find(|&(x2, y2, floor)| floor && clear_at(x2, y2))
+                .or_else(|| tried().find(|&(_, _, floor)| floor))
+                .or_else(|| tried().find(|&(x2, y2, _)| clear_at(x2, y2)))
                 .or_else(|| tried().next())
-                .map_or(y, |t| t.0);
-            placed.push((x, y2, w, h));
-            (x, y2)
+                .map_or((x, y), |t| (t.0, t.1));
+            placed.push((x2, y2, w, h));
+            (x2, y2)
         })
         .collect()
 }
@@ -123,6 +164,7 @@ mod tests {
     }
 
     const ANYWHERE: &dyn Fn(Block) -> bool = &|_| true;
+    const NOWHERE: &dyn Fn(Block) -> Option<i32> = &|_| None;
 
     #[test]
     fn labels_keep_off_the_roof() {
@@ -141,6 +183,7 @@ mod tests {
             10,
             (i32::MIN, 145),
             &clear,
+            NOWHERE,
         );
         assert_eq!(at, vec![(100, 105), (100, 115), (100, 125)]);
         let before = place_labels_below(
@@ -148,13 +191,43 @@ mod tests {
             10,
             (i32::MIN, 145),
             ANYWHERE,
+            NOWHERE,
         );
         assert_eq!(before[2], (100, 95), "where nothing is drawn, its own row");
         // ... and with no clear row, the first free one as before.
         let dots = [(100, 105, 60, 10), (100, 95, 60, 10)];
-        let none = place_labels_below(&dots, 10, (i32::MIN, 110), &|_| false);
-        assert_eq!(none, place_labels_below(&dots, 10, (i32::MIN, 110), ANYWHERE));
+        let none = place_labels_below(&dots, 10, (i32::MIN, 110), &|_| false, NOWHERE);
+        assert_eq!(none, place_labels_below(&dots, 10, (i32::MIN, 110), ANYWHERE, NOWHERE));
         assert_eq!(none, vec![(100, 95), (100, 85)]);
+    }
+
+    #[test]
+    fn labels_keep_off_the_dots() {
+        let dots = [(100, 100), (300, 50)];
+        assert!(!clear_of_dots(&dots, 6, (90, 95, 40, 10)), "over a dot");
+        assert!(!clear_of_dots(&dots, 6, (105, 90, 40, 10)), "its corner within the disc");
+        assert!(clear_of_dots(&dots, 6, (106, 106, 40, 10)), "the corner just outside the disc (√72 > 6)");
+        assert!(clear_of_dots(&dots, 6, (0, 0, 50, 10)));
+        // Placed below its own dot at (100, 100): the row at 120 holds the
+        // next dot down the slope at (120, 125), so the label goes a row further.
+        let dots = [(100, 100), (120, 125)];
+        let clear = |b: Block| clear_of_dots(&dots, 5, b);
+        let at = place_labels_below(&[(106, 114, 60, 10)], 10, (i32::MIN, 200), &clear, NOWHERE);
+        assert_eq!(at, vec![(106, 134)]);
+        assert!(clear((106, 134, 60, 10)));
+        // Allowed to move right on a row: its own row, past the dot.
+        let nudge = |b: Block| right_of_dots(&dots, 5, b, 40, 400);
+        let at = place_labels_below(&[(106, 114, 60, 10)], 10, (i32::MIN, 200), &clear, &nudge);
+        assert_eq!(at, vec![(126, 114)]);
+        assert!(clear((126, 114, 60, 10)));
+        // Not further than its reach, nor past the right edge.
+        assert_eq!(right_of_dots(&dots, 5, (106, 114, 60, 10), 19, 400), None);
+        assert_eq!(right_of_dots(&dots, 5, (106, 114, 60, 10), 40, 185), None);
+        assert_eq!(right_of_dots(&dots, 5, (106, 114, 60, 10), 40, 186), Some(126));
+        // Past a run of dots, each in the way of the box moved past the last.
+        let run = [(100, 100), (130, 100), (170, 102)];
+        assert_eq!(right_of_dots(&run, 5, (90, 95, 40, 10), 200, 1000), Some(176));
+        assert_eq!(right_of_dots(&run, 5, (0, 0, 40, 10), 200, 1000), None, "clear where it is: no move");
     }
 
     #[test]
@@ -164,6 +237,7 @@ mod tests {
             10,
             (i32::MIN, i32::MAX),
             ANYWHERE,
+            NOWHERE,
         );
         assert_eq!(at, vec![(0, 100), (0, 110), (10, 125), (400, 10)]);
         for (i, &(_, y)) in at.iter().enumerate() {
@@ -174,7 +248,13 @@ mod tests {
     #[test]
     fn labels_stay_under_the_top() {
         // Rows under the dot taken to the floor: up, but not past the top at 80.
-        let at = place_labels_below(&[(0, 100, 50, 10), (0, 100, 50, 10), (0, 100, 50, 30)], 10, (80, 120), ANYWHERE);
+        let at = place_labels_below(
+            &[(0, 100, 50, 10), (0, 100, 50, 10), (0, 100, 50, 30)],
+            10,
+            (80, 120),
+            ANYWHERE,
+            NOWHERE,
+        );
         assert_eq!(at[2].1, 120, "no room for it over the floor and under the top: under the floor");
         assert!(at.iter().all(|&(_, y)| y >= 80));
     }
@@ -182,7 +262,7 @@ mod tests {
     #[test]
     fn a_label_of_two_lines_moves_as_one() {
         // Its box (95..115) covers the label at 100: both lines go down past it together.
-        let at = place_labels_below(&[(0, 100, 50, 10), (0, 95, 50, 20)], 10, (i32::MIN, i32::MAX), ANYWHERE);
+        let at = place_labels_below(&[(0, 100, 50, 10), (0, 95, 50, 20)], 10, (i32::MIN, i32::MAX), ANYWHERE, NOWHERE);
         assert_eq!(at, vec![(0, 100), (0, 115)]);
     }
 
@@ -190,8 +270,13 @@ mod tests {
     fn labels_below_stay_above_the_floor() {
         // Three labels at one spot, room for two rows under the dot before the
         // floor at 125: the third goes to the first free row above the dot.
-        let at =
-            place_labels_below(&[(0, 100, 50, 10), (0, 100, 50, 10), (0, 100, 50, 10)], 10, (i32::MIN, 125), ANYWHERE);
+        let at = place_labels_below(
+            &[(0, 100, 50, 10), (0, 100, 50, 10), (0, 100, 50, 10)],
+            10,
+            (i32::MIN, 125),
+            ANYWHERE,
+            NOWHERE,
+        );
         assert_eq!(at, vec![(0, 100), (0, 110), (0, 90)]);
         assert!(at.iter().all(|&(_, y)| y + 10 <= 125));
     }

@@ -2,7 +2,7 @@
 //! and the kernels as labelled dots (pure: any plotters backend).
 
 use super::look::{mesh, Look, MIN_FONT};
-use crate::draw::labels::{clear_of_roof, group_spots, place_labels_below, Block};
+use crate::draw::labels::{clear_of_dots, clear_of_roof, group_spots, place_labels_below, right_of_dots, Block};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -112,6 +112,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &Roofline, loo
     )];
     // A label that would run past the canvas's right edge ends at it.
     let right = (p.width * dpr) as i32 - 2;
+    // How far a label may move right past dots in its way on its row.
+    let reach = (60.0 * dpr * k) as i32;
     let (selected, plain) = (RGBColor(208, 48, 10), RGBColor(21, 89, 201));
     let at: Vec<(f64, f64)> = p.dots.iter().map(|d| (d.intensity.clamp(x0, x1), d.tflops.clamp(y0, y1))).collect();
     let spots: Vec<(i32, i32)> = at.iter().map(|q| chart.backend_coord(q)).collect();
@@ -131,7 +133,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &Roofline, loo
         }
         let color = if g.iter().any(|&i| p.dots[i].selected) { selected } else { plain };
         // Its lines are one box, placed together.
-        let room = (right - x - r as i32).max((160.0 * dpr * k) as i32) as f64;
+        // (less the room a label may move right past dots in its way).
+        let room = (right - x - r as i32 - reach).max((160.0 * dpr * k) as i32) as f64;
         let lines = crate::scene::wrap(&names.join(" · "), font_px, room);
         let w = lines.iter().map(|l| text_w(l)).max().unwrap_or(0);
         boxes.push(((x + r as i32).min(right - w), y + (r * 0.8) as i32, w, row * lines.len() as i32));
@@ -149,8 +152,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &Roofline, loo
         }
     };
     let top = chart.plotting_area().get_pixel_range().1.start;
-    let clear = |b: Block| clear_of_roof(roof, b);
-    let placed = place_labels_below(&boxes, row, (top, floor), &clear);
+    // And off every dot (the largest's radius, and a pixel).
+    let dot_r = (7.0 * dpr * k) as i32 + 1;
+    let clear = |b: Block| clear_of_roof(roof, b) && clear_of_dots(&spots, dot_r, b);
+    // A label with a dot in the way on its row may move right past it
+    // (memory-bound dots crowd the slope's foot), up to a few dots' width.
+    let nudge = |b: Block| right_of_dots(&spots, dot_r, b, reach, right);
+    let placed = place_labels_below(&boxes, row, (top, floor), &clear, &nudge);
     if !p.ridge_label.is_empty() {
         root.draw(&Text::new(
             p.ridge_label.to_string(),
@@ -167,7 +175,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &Roofline, loo
         // A label moved away from its dot (others were in the way) is tied
         // to it by a thin leader, to its first line.
         let (ex, ey) = (lx - (2.0 * dpr) as i32, ly + row / 2);
-        if (ey - dy).abs() > 2 * row {
+        if (ey - dy).abs() > 2 * row || ex - dx > (20.0 * dpr * k) as i32 {
             let leader = color.mix(0.55).stroke_width((1.0 * dpr * k).max(1.0) as u32);
             root.draw(&PathElement::new(vec![(*dx, *dy), (ex, ey)], leader)).ok()?;
         }

@@ -627,4 +627,92 @@ mod tests {
         let (g, _) = META.parse(&q(&[("gpu", "custom"), ("peak", "100"), ("bw", "500")]));
         assert!(metrics(&g).iter().all(|m| m.unit == crate::sim::Unit::Word || m.value.is_finite()));
     }
+
+    /// In a roofline drawn as SVG: each horizontal text's box (from its
+    /// anchor, size and the scenes' width estimate) and each dot's disc.
+    fn texts_and_dots(svg: &str) -> (Vec<(String, crate::draw::labels::Block)>, Vec<(i32, i32, i32)>) {
+        let attr = |tag: &str, name: &str| -> Option<f64> {
+            tag.split(&format!(" {name}=\"")).nth(1)?.split('"').next()?.parse().ok()
+        };
+        let mut texts = Vec::new();
+        for part in svg.split("<text ").skip(1) {
+            let (tag, rest) = part.split_once('>').unwrap();
+            let tag = &format!(" {tag}");
+            let text = rest.split("</text>").next().unwrap().replace("&amp;", "&");
+            if tag.contains("rotate(") {
+                continue;
+            }
+            let (x, y, size) = (attr(tag, "x").unwrap(), attr(tag, "y").unwrap(), attr(tag, "font-size").unwrap());
+            let y = y + attr(tag, "dy").unwrap_or(0.0);
+            let w = crate::scene::text_width(&text, size);
+            let left = if tag.contains(r#"text-anchor="end""#) {
+                x - w
+            } else if tag.contains(r#"text-anchor="middle""#) {
+                x - w / 2.0
+            } else {
+                x
+            };
+            texts.push((text, (left as i32, (y - size / 2.0) as i32, w as i32, size as i32)));
+        }
+        let dots = svg
+            .split("<circle ")
+            .skip(1)
+            .map(|tag| {
+                let tag = &format!(" {tag}");
+                (attr(tag, "cx").unwrap() as i32, attr(tag, "cy").unwrap() as i32, attr(tag, "r").unwrap() as i32)
+            })
+            .collect();
+        (texts, dots)
+    }
+
+    #[test]
+    fn no_label_on_the_roofline_sits_on_a_dot() {
+        use crate::draw::chart::roofline::{draw, Roofline};
+        use crate::draw::chart::Look;
+        use crate::i18n::Lang;
+        crate::topics::install_texts();
+        let cases: [&[(&str, &str)]; 5] = [
+            &[],
+            &[("model", "llama3-8b"), ("phase", "decode"), ("batch", "16"), ("ctx", "4096")],
+            &[("model", "gpt2"), ("batch", "1")],
+            &[("phase", "prefill")],
+            &[("model", "llama3-70b"), ("batch", "64"), ("ctx", "8192")],
+        ];
+        let mut bad = Vec::new();
+        for case in cases {
+            let (v, _) = META.parse(&q(case));
+            for lang in [Lang::En, Lang::Zh] {
+                let spec = roofline_spec(&v, lang);
+                // A phone, a laptop's column, a projector's, a wide screen's.
+                for (w, h, present) in
+                    [(351.0, 403.0, false), (697.0, 523.0, false), (640.0, 430.0, true), (900.0, 560.0, true)]
+                {
+                    let p = Roofline {
+                        peak: spec.peak,
+                        bandwidth: spec.bandwidth,
+                        dots: &spec.dots,
+                        x_desc: &spec.x_desc,
+                        width: w,
+                        height: h,
+                        present,
+                        ridge_label: &spec.ridge_label,
+                    };
+                    let svg = crate::draw::chart::svg::chart_svg(w, h, "c", "t", |root| {
+                        draw(root, &p, Look::scaled(present, 1.0, 1.0))
+                    })
+                    .unwrap();
+                    let (texts, dots) = texts_and_dots(&svg);
+                    let discs: Vec<(i32, i32)> = dots.iter().map(|&(x, y, _)| (x, y)).collect();
+                    let r = dots.iter().map(|d| d.2).max().unwrap_or(0);
+                    assert!(!dots.is_empty());
+                    for (text, b) in &texts {
+                        if !crate::draw::labels::clear_of_dots(&discs, r - 1, *b) {
+                            bad.push(format!("{case:?} {lang:?} {w}×{h} present {present}: {text:?} at {b:?}"));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
 }
