@@ -96,7 +96,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &LogPlot, look
         .y_label_formatter(&|y| crate::format::bytes(*y))
         .draw()
         .ok()?;
-    let labels = lines(&mut chart, p, dpr)?;
+    let mut labels = lines(&mut chart, p, dpr)?;
+    labels.drawn_path(&[chart.backend_coord(&(p.marker, y0 / 2.0)), chart.backend_coord(&(p.marker, y1 * 2.0))]);
     chart
         .draw_series(std::iter::once(PathElement::new(
             vec![(p.marker, y0 / 2.0), (p.marker, y1 * 2.0)],

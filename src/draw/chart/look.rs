@@ -67,18 +67,67 @@ pub enum Mark {
     Dot(u32, ShapeStyle),
 }
 
-/// A chart's legend entries (label, mark), in the order their series are drawn.
+/// A chart's legend entries (label, mark), in the order their series are
+/// drawn, and the pixels (the backend's) of what they drew, which the legend
+/// keeps off where it can (see [`legend_corner`]).
 #[derive(Default)]
-pub struct Legend(Vec<(String, Mark)>);
+pub struct Legend {
+    entries: Vec<(String, Mark)>,
+    drawn: Vec<(i32, i32)>,
+}
 
 impl Legend {
     pub fn new() -> Self {
-        Legend(Vec::new())
+        Legend::default()
     }
     /// An entry for a series labelled `label`.
     pub fn add(&mut self, label: &str, mark: Mark) {
-        self.0.push((label.to_string(), mark));
+        self.entries.push((label.to_string(), mark));
     }
+    /// Points drawn on the plot (backend pixels): dots, a note's corners.
+    pub fn drawn(&mut self, points: impl IntoIterator<Item = (i32, i32)>) {
+        self.drawn.extend(points);
+    }
+    /// A dot of radius `r` drawn at `at` (backend pixels), as points 2
+    /// pixels apart over its disc: a dot counts as much as the line it
+    /// would take to draw it.
+    pub fn drawn_dot(&mut self, (x, y): (i32, i32), r: i32) {
+        let r = r.max(1);
+        for dy in (-r..=r).step_by(2) {
+            for dx in (-r..=r).step_by(2) {
+                if dx * dx + dy * dy <= r * r {
+                    self.drawn.push((x + dx, y + dy));
+                }
+            }
+        }
+    }
+    /// A line drawn on the plot through `path` (backend pixels), as points
+    /// at most 4 pixels apart.
+    pub fn drawn_path(&mut self, path: &[(i32, i32)]) {
+        for pair in path.windows(2) {
+            let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+            let steps = (((x1 - x0).abs().max((y1 - y0).abs()) + 3) / 4).clamp(1, 4096);
+            self.drawn.extend((0..=steps).map(|i| (x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)));
+        }
+    }
+}
+
+/// Where a legend box of `size` goes in a plot of `plot` pixels (both
+/// relative to the plot's corner): the corner, 5 px in, that covers the
+/// fewest of `drawn`, in the order upper left, upper right, lower right,
+/// lower left on a tie (upper left is where plotters puts it; on a phone a
+/// legend there hid a roofline's whole flat roof).
+pub fn legend_corner(plot: (i32, i32), size: (i32, i32), drawn: &[(i32, i32)]) -> (i32, i32) {
+    let (right, bottom) = ((plot.0 - 5 - size.0).max(5), (plot.1 - 5 - size.1).max(5));
+    [(5, 5), (right, 5), (right, bottom), (5, bottom)]
+        .into_iter()
+        .min_by_key(|&c| covered(c, size, drawn))
+        .unwrap_or((5, 5))
+}
+
+/// How many of `drawn` a box of `size` at `at` covers.
+pub fn covered((x, y): (i32, i32), (w, h): (i32, i32), drawn: &[(i32, i32)]) -> usize {
+    drawn.iter().filter(|&&(px, py)| (x..=x + w).contains(&px) && (y..=y + h).contains(&py)).count()
 }
 
 /// A line series, its entry added to `legend` (a short stroke in the same style).
@@ -90,12 +139,15 @@ pub fn line_series<DB: DrawingBackend, CT: plotters::coord::CoordTranslate<From 
     label: &str,
     legend: &mut Legend,
 ) -> Option<()> {
+    let path: Vec<(i32, i32)> = points.iter().map(|p| chart.plotting_area().map_coordinate(p)).collect();
+    legend.drawn_path(&path);
     chart.draw_series(LineSeries::new(points, color.stroke_width(stroke))).ok()?;
     legend.add(label, Mark::Line(color, stroke));
     Some(())
 }
 
-/// Every chart's legend: upper left, on a pale box, in the chart's type.
+/// Every chart's legend: in the plot's corner where it covers least of
+/// what was drawn ([`legend_corner`]), on a pale box, in the chart's type.
 ///
 /// Laid out and drawn as plotters' series labels are (`configure_series_labels`
 /// at the upper left: 5 px from the plot's corner, a margin of 10, 30 for the
@@ -113,29 +165,58 @@ pub fn legend<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
     let line_h = style.font.get_size() * 1.25;
     // Each line's top, relative to the first (as plotters rounds it).
     let top = |i: usize| (i as f64 * line_h).round() as i32;
-    let mut sizes = Vec::with_capacity(legend.0.len());
-    let (mut w, mut h) = (0, 0);
-    for (i, (label, _)) in legend.0.iter().enumerate() {
-        let (dx, dy) = area.estimate_text_size(label, &style).ok()?;
-        w = w.max(dx as i32);
-        h = h.max(top(i) + dy as i32);
-        sizes.push(dy as i32);
-    }
     const MARGIN: i32 = 10;
     const MARKS: i32 = 30;
-    let (w, h) = (w + MARKS + 2 * MARGIN, h + 2 * MARGIN);
-    let (x0, y0) = (5, 5);
+    let (pw, ph) = area.dim_in_pixel();
+    // The rows: each entry's lines, the entry's mark at its first; a label
+    // wider than 60 % of the plot wrapped to that (on a phone one line made
+    // the box as wide as the plot) where `wrap`. Their heights, the box's size.
+    let room = (f64::from(pw) * 0.6 - f64::from(MARKS + 2 * MARGIN)).max(style.font.get_size() * 8.0);
+    type Rows = Vec<(String, Option<Mark>, i32)>;
+    let layout = |wrap: bool| -> Option<(Rows, (i32, i32))> {
+        let mut rows: Rows = Vec::new();
+        let (mut w, mut h) = (0, 0);
+        for (label, mark) in &legend.entries {
+            let (dx, _) = area.estimate_text_size(label, &style).ok()?;
+            let lines = if wrap && f64::from(dx) > room {
+                crate::scene::wrap(label, style.font.get_size(), room)
+            } else {
+                vec![label.clone()]
+            };
+            for (n, line) in lines.into_iter().enumerate() {
+                let (dx, dy) = area.estimate_text_size(&line, &style).ok()?;
+                w = w.max(dx as i32);
+                h = h.max(top(rows.len()) + dy as i32);
+                rows.push((line, (n == 0).then_some(*mark), dy as i32));
+            }
+        }
+        Some((rows, (w + MARKS + 2 * MARGIN, h + 2 * MARGIN)))
+    };
+    let (ox, oy) = chart.plotting_area().get_base_pixel();
+    let drawn: Vec<(i32, i32)> = legend.drawn.iter().map(|&(x, y)| (x - ox, y - oy)).collect();
+    let plot = (pw as i32, ph as i32);
+    // One line a label, or wrapped, whichever hides less of what was drawn
+    // (one line on a tie).
+    let (rows, (w, h), (x0, y0)) = [false, true]
+        .into_iter()
+        .filter_map(|wrap| {
+            let (rows, size) = layout(wrap)?;
+            let at = legend_corner(plot, size, &drawn);
+            Some((rows, size, at))
+        })
+        .min_by_key(|(_, size, at)| covered(*at, *size, &drawn))?;
     let corners = [(x0, y0), (x0 + w, y0 + h)];
     area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled())).ok()?;
     area.draw(&Rectangle::new(corners, ShapeStyle::from(RGBColor(200, 200, 200)))).ok()?;
     let text_x = x0 + MARKS + MARGIN;
-    for (i, (label, _)) in legend.0.iter().enumerate() {
-        area.draw(&Text::new(label.as_str(), (text_x, y0 + MARGIN + top(i)), style.clone())).ok()?;
+    for (i, (text, _, _)) in rows.iter().enumerate() {
+        area.draw(&Text::new(text.as_str(), (text_x, y0 + MARGIN + top(i)), style.clone())).ok()?;
     }
-    for (i, ((_, mark), dy)) in legend.0.iter().zip(sizes).enumerate() {
+    for (i, &(_, mark, dy)) in rows.iter().enumerate() {
+        let Some(mark) = mark else { continue };
         let line_top = y0 + MARGIN + top(i);
         let (x, y) = (x0 + MARGIN, (2 * line_top + dy) / 2);
-        match *mark {
+        match mark {
             Mark::Line(color, stroke) => {
                 area.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(stroke))).ok()?
             }
@@ -162,4 +243,30 @@ pub(crate) use mesh;
 /// A scene colour as plotters' colour.
 pub fn rgb(c: Rgba) -> RGBColor {
     RGBColor(c.0, c.1, c.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_legend_takes_the_corner_that_covers_least() {
+        let (plot, size) = ((300, 200), (200, 40));
+        // Nothing drawn: upper left, as plotters puts it.
+        assert_eq!(legend_corner(plot, size, &[]), (5, 5));
+        // A roofline on a phone, its legend two thirds of the plot's width: a
+        // slope from the lower left up to a flat roof along the top.
+        let mut l = Legend::new();
+        l.drawn_path(&[(0, 200), (150, 10), (300, 10)]);
+        assert!(l.drawn.windows(2).all(|w| (w[0].0 - w[1].0).abs() <= 4 && (w[0].1 - w[1].1).abs() <= 4));
+        assert_eq!(legend_corner(plot, size, &l.drawn), (95, 155), "the empty lower right, under the roof");
+        // A line along the bottom too: the corner covering least of it all.
+        l.drawn_path(&[(100, 175), (290, 175)]);
+        let at = legend_corner(plot, size, &l.drawn);
+        let hides = |c| covered(c, size, &l.drawn);
+        assert!([(5, 5), (95, 5), (95, 155), (5, 155)].iter().all(|&c| hides(at) <= hides(c)), "{at:?}");
+        assert_ne!(at, (95, 155));
+        // A plot smaller than the box: still inside its corner.
+        assert_eq!(legend_corner((50, 20), size, &[]), (5, 5));
+    }
 }

@@ -630,7 +630,9 @@ mod tests {
 
     /// In a roofline drawn as SVG: each horizontal text's box (from its
     /// anchor, size and the scenes' width estimate) and each dot's disc.
-    fn texts_and_dots(svg: &str) -> (Vec<(String, crate::draw::labels::Block)>, Vec<(i32, i32, i32)>) {
+    type Texts = Vec<(String, crate::draw::labels::Block)>;
+
+    fn texts_and_dots(svg: &str) -> (Texts, Vec<(i32, i32, i32)>) {
         let attr = |tag: &str, name: &str| -> Option<f64> {
             tag.split(&format!(" {name}=\"")).nth(1)?.split('"').next()?.parse().ok()
         };

@@ -348,6 +348,12 @@ fn draw_batch(canvas: &HtmlCanvasElement, p: &BatchChartProps, dpr: f64) -> Opti
         chart.draw_series(std::iter::once(line(kx, RGBColor(30, 140, 60)))).ok()?;
     }
     chart.draw_series(std::iter::once(line(d.cursor, RGBColor(60, 60, 60)))).ok()?;
+    for x in d.knee.into_iter().chain([d.cursor]) {
+        labels.drawn_path(&[chart.backend_coord(&(x, y0 / 2.0)), chart.backend_coord(&(x, y1 * 2.0))]);
+    }
+    for p in &d.measured {
+        labels.drawn_dot(chart.backend_coord(p), (5.0 * dpr * k) as i32);
+    }
     let r = (5.0 * dpr * k) as u32;
     if !d.measured.is_empty() {
         let style = SERIES_COLORS[0].stroke_width((2.0 * dpr) as u32);

@@ -433,9 +433,11 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
                 color.mix(0.5).stroke_width((1.0 * dpr) as u32),
             )))
             .ok()?;
+        labels.drawn_path(&[chart.backend_coord(&(ridge, y0)), chart.backend_coord(&(ridge, peak))]);
     }
     for (op, i, measured, _) in M4_TABLE {
         let pos = (i, measured);
+        labels.drawn_dot(chart.backend_coord(&pos), (4.0 * dpr * k) as i32);
         chart
             .draw_series(std::iter::once(Circle::new(pos, (4.0 * dpr * k) as u32, M4.stroke_width((1.5 * dpr) as u32))))
             .ok()?;
@@ -450,6 +452,7 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         let pos = (i.clamp(x0, x1), g.clamp(y0, y1));
         chart.draw_series(std::iter::once(Circle::new(pos, (5.0 * dpr * k) as u32, MINE.filled()))).ok()?;
         let (x, y) = chart.backend_coord(&pos);
+        labels.drawn_dot((x, y), (5.0 * dpr * k) as i32);
         centres.push((x as f64, y as f64));
         let (w, h) = root.estimate_text_size(label, &style).ok()?;
         sizes.push((w as f64, h as f64));
@@ -471,14 +474,13 @@ fn draw_roof(canvas: &HtmlCanvasElement, d: &ChartData, present: bool, dpr: f64)
         let right = xr.end as f64 - pad;
         let y0 = yr.end as f64 - line_h * (lines.len() as f64 + 0.3);
         let back = WHITE.mix(0.9).filled();
-        root.draw(&Rectangle::new(
-            [
-                ((right - widest - 2.0 * pad) as i32, (y0 - pad) as i32),
-                (right as i32 + pad as i32 / 2, (y0 + line_h * lines.len() as f64) as i32),
-            ],
-            back,
-        ))
-        .ok()?;
+        let (a, b) = (
+            ((right - widest - 2.0 * pad) as i32, (y0 - pad) as i32),
+            (right as i32 + pad as i32 / 2, (y0 + line_h * lines.len() as f64) as i32),
+        );
+        root.draw(&Rectangle::new([a, b], back)).ok()?;
+        // The legend keeps off the note as off a drawn line.
+        labels.drawn((a.1..=b.1).step_by(4).flat_map(|y| (a.0..=b.0).step_by(4).map(move |x| (x, y))));
         for (i, line) in lines.iter().enumerate() {
             let style = look
                 .font(crate::ui::kit::chart::MIN_FONT)
