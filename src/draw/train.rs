@@ -98,16 +98,40 @@ pub fn draw(points: &[(Point, Alloc)], t: usize, capacity: f64, th: &Theme, widt
         Point::Optimizer => 2,
         Point::Start | Point::End => 3,
     };
+    // Each phase's name under its bracket, centred; one too long for its
+    // bracket (the optimizer's, a bar or two) ends at the bracket's right
+    // end, and the name before it moves left within its own bracket to
+    // make room; where there is none, it goes unsaid.
+    let y = top + ph + font * 0.8;
+    let gap = font * 1.5;
+    // (left end of the name, its width, the bracket's left end, the name).
+    let mut names: Vec<(f64, f64, f64, &str)> = Vec::new();
     for (ph_i, name) in l.phases.iter().enumerate() {
         let idx: Vec<usize> = (0..points.len()).filter(|&i| phase_of(&points[i].0) == ph_i).collect();
         if let (Some(&a), Some(&b)) = (idx.first(), idx.last()) {
             let (x0, x1) = (left + a as f64 * bw, left + (b + 1) as f64 * bw);
-            let y = top + ph + font * 0.8;
             s.line(x0 + 2.0, y - font * 0.5, x1 - 2.0, y - font * 0.5, th.muted, 1.5);
-            let room = x1 - x0;
-            let label = if text_width(name, font) <= room { name.to_string() } else { String::new() };
-            s.text((x0 + x1) / 2.0, y + font * 0.45, label, font, th.fg, Align::Center, false);
+            let w = text_width(name, font);
+            let from = if w <= x1 - x0 { (x0 + x1 - w) / 2.0 } else { x1 - w };
+            names.push((from, w, x0, name));
         }
+    }
+    for i in 1..names.len() {
+        let (from, _, _, _) = names[i];
+        let (prev_from, prev_w, prev_x0, _) = names[i - 1];
+        if prev_from + prev_w + gap > from {
+            names[i - 1].0 = (from - gap - prev_w).max(prev_x0);
+        }
+    }
+    let mut said_to = f64::NEG_INFINITY;
+    for &(from, w, _, name) in &names {
+        let label = if from >= said_to + gap {
+            said_to = from + w;
+            name.to_string()
+        } else {
+            String::new()
+        };
+        s.text(from, y + font * 0.45, label, font, th.fg, Align::Left, false);
     }
     // The GPU's capacity: a line across the bars, named in the top row with
     // a sample of it (never over the bars); far above the peak, only named.
