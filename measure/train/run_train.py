@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Warpscope training lens: CS336 assignment 2's benchmarks of the assignment-1 Transformer, on one GPU.
 
-    python3 measure/train/run_train.py --out DIR [--only steps attn flash decode gemm passes sdpa decodeg gemmtf32]
+    python3 measure/train/run_train.py --out DIR [--only steps attn flash decode gemm passes sdpa decodeg gemmtf32 gemmkernels]
                                        [--grid core|extra|all]
                                        [--time-limit SECONDS] [--dry-run]
 
@@ -46,6 +46,8 @@ Sections:
   passes  the written-out attention's parts alone on [4, H, T, T] fp32: matmuls, scale, mask, softmax
   sdpa    F.scaled_dot_product_attention as the flash step calls it, fp32 and bf16, the kernel it picked
   decodeg the decode section's attention at batch 1 (and 4), eager and replayed from one CUDA graph
+  gemmkernels which kernels cuBLAS launches for section gemm's products (fp32, TF32, bf16), with their
+          grids (split-K shows as grid z > 1 or a reduction kernel), by torch.profiler
 
 Writes into DIR (rewritten after every point): h200-train.json (provenance, method, every row) and
 h200-train-<section>.csv. Out-of-memory is recorded (status=oom), never fatal.
@@ -112,6 +114,8 @@ CSV_COLS = {
     "decode": ["layout", "batch", "ctx", "layers", "us_per_layer", "us_step_attention", "kv_bytes_per_layer", "GBps", "reps"],
     "gemm": ["precision", "size", "op", "pass", "m", "n", "k", "us", "tflops", "reps"],
     "gemmtf32": ["precision", "size", "op", "pass", "m", "n", "k", "us", "tflops", "reps"],
+    "gemmkernels": ["precision", "size", "op", "pass", "m", "n", "k", "kernels", "main", "grid", "block", "regs",
+                    "smem", "main_us", "others"],
     "passes": ["size", "ctx", "part", "impl", "fwd_us", "bwd_us", "elements", "reps"],
     "sdpa": ["size", "ctx", "dtype", "fwd_us", "bwd_us", "kernel_fwd", "kernel_bwd", "reps"],
     "decodeg": ["layout", "graphs", "batch", "ctx", "layers", "us_per_layer", "us_step_attention", "kv_bytes_per_layer", "GBps", "reps"],
@@ -844,6 +848,75 @@ def section_gemm(deadline, precisions=("fp32", "bf16"), name="gemm"):
     torch.backends.cudnn.allow_tf32 = False
 
 
+def kernel_launches(fn):
+    """The CUDA kernels one call launched, in launch order, each with its launch configuration from
+    torch.profiler's trace (Kineto's args): name, grid, block, registers per thread, shared memory
+    (bytes), duration (us)."""
+    import tempfile
+    from torch.profiler import ProfilerActivity, profile
+
+    sync()
+    acts = [ProfilerActivity.CUDA] if DEV == "cuda" else [ProfilerActivity.CPU]
+    with profile(activities=acts) as prof:
+        fn()
+        sync()
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        prof.export_chrome_trace(f.name)
+        with open(f.name) as g:
+            events = json.load(g).get("traceEvents", [])
+    out = []
+    for ev in sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e.get("ts", 0)):
+        a = ev.get("args", {})
+        out.append(dict(name=ev.get("name", ""), grid=a.get("grid"), block=a.get("block"),
+                        regs=a.get("registers per thread"), smem=a.get("shared memory"), us=ev.get("dur")))
+    return out
+
+
+def section_gemmkernels(deadline):
+    """Which kernels cuBLAS runs for section gemm's products (fp32 with TF32 off, TF32, bf16): each
+    product once under torch.profiler, after warm-up, every kernel it launched with its grid, block,
+    registers and shared memory. A split-K product shows as a grid with z > 1 or a reduction kernel
+    after the GEMM; the tile is in the kernel's name and its block count."""
+    import torch
+
+    grid = [(p, size, m) for p in ("fp32", "tf32", "bf16") for size in ORDER for m in (512, 1024, 2048, 4096)]
+    if DRY:
+        grid = [("fp32", "small", 64)]
+    for p, size, m in grid:
+        if time.monotonic() > deadline:
+            RESULT["sections"]["gemmkernels"]["cut_at"] = [p, size, m]
+            break
+        torch.backends.cuda.matmul.allow_tf32 = p == "tf32"
+        d, dff, _, _ = SIZES[size]
+        if DRY:
+            d, dff = 32, 64
+        dt = torch.bfloat16 if p == "bf16" else torch.float32
+        for op, din, dout in (("qkvo", d, d), ("ffn-up", d, dff), ("ffn-down", dff, d), ("lm-head", d, VOCAB)):
+            x = torch.randn(m, din, device=DEV, dtype=dt)
+            w = torch.randn(dout, din, device=DEV, dtype=dt)
+            gy = torch.randn(m, dout, device=DEV, dtype=dt)
+            for ps, fn, (mm, nn_, kk) in (
+                ("fwd", lambda: x @ w.t(), (m, dout, din)),
+                ("dx", lambda: gy @ w, (m, din, dout)),
+                ("dw", lambda: gy.t() @ x, (dout, din, m)),
+            ):
+                for _ in range(3):
+                    fn()
+                ks = kernel_launches(fn)
+                main = max(ks, key=lambda k: k["us"] or 0) if ks else {}
+                add_row("gemmkernels", dict(
+                    precision=p, size=size, op=op, **{"pass": ps}, m=mm, n=nn_, k=kk, kernels=len(ks),
+                    main=(main.get("name") or "").replace(",", ";"), grid="x".join(map(str, main.get("grid") or [])),
+                    block="x".join(map(str, main.get("block") or [])), regs=main.get("regs"), smem=main.get("smem"),
+                    main_us=main.get("us"),
+                    others=" | ".join(f"{k['name'][:60]} grid {'x'.join(map(str, k['grid'] or []))}"
+                                      for k in ks if k is not main).replace(",", ";")))
+            del x, w, gy
+        log("gemmkernels", p, size, m, ROWS["gemmkernels"][-1]["main"])
+        free_all()
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+
 def section_gemmtf32(deadline):
     """Section gemm's products with fp32 operands and TF32 on (the steps' precision=tf32)."""
     section_gemm(deadline, ("tf32",), "gemmtf32")
@@ -1097,6 +1170,9 @@ def section_provenance():
         "gemm": "trainacc2: x @ W.t() (fwd), dY @ W (dx), dY^T @ X (dw) at m = 4 x ctx tokens, 2-D operands, fp32 with "
         "TF32 off and bf16; mean of reps back-to-back calls between CUDA events after 3 warm-up calls.",
         "gemmtf32": "as gemm, fp32 operands with torch.backends.cuda.matmul.allow_tf32 = True (TF32 tensor cores).",
+        "gemmkernels": "trainacc3: section gemm's products (fp32 TF32 off, TF32, bf16), each called 3 times, then once "
+        "under torch.profiler: every CUDA kernel it launched, from the exported trace's kernel events (Kineto's "
+        "grid, block, registers per thread, shared memory, duration); main = the longest.",
         "passes": "trainacc2: the written-out attention's parts on [4, H, T, T] fp32 alone; fwd = mean of reps calls (CUDA "
         "events), bwd = mean of reps autograd backwards of that part alone (retain_graph).",
         "sdpa": "trainacc2: F.scaled_dot_product_attention(is_causal=True) on [4, H, T, d/H], q and k contiguous, v a "
@@ -1124,7 +1200,7 @@ def main():
     # Earlier partial results in DIR are kept and extended (two calls may fill one DIR).
     section_provenance()
     plan = [("steps", 0.72), ("attn", 0.1), ("flash", 0.1), ("decode", 0.05),
-            ("gemm", 0.2), ("passes", 0.2), ("sdpa", 0.2), ("decodeg", 0.1), ("gemmtf32", 0.1)]
+            ("gemm", 0.2), ("passes", 0.2), ("sdpa", 0.2), ("decodeg", 0.1), ("gemmtf32", 0.1), ("gemmkernels", 0.1)]
     for name, share in plan:
         if a.only and name not in a.only:
             continue
