@@ -7,8 +7,14 @@ fn main() {
 /// as `warpscope train-accuracy`, the training lens's accuracy table (for its dated
 /// measurement file); as `warpscope strings <dir>`, writes the text files of both languages (shared, and one per topic)
 /// into `<dir>` and fills `<dir>/index.html`'s boot placeholder with the start page
-/// of both languages (`warpscope::prerender`), and writes the panels' static snapshots into
-/// `<dir>/snap/` (`warpscope::prerender::snap`; trunk runs this after each build, see `Trunk.toml`).
+/// of both languages (`warpscope::prerender`), writes the panels' static snapshots into
+/// `<dir>/snap/` (`warpscope::prerender::snap`) and the list of measured tables a page fetches
+/// (trunk runs this after each build, see `Trunk.toml`).
+/// The list of measured tables a page fetches, written beside the build
+/// (`tools/split`'s `MEASURED_LIST`).
+#[cfg(not(target_arch = "wasm32"))]
+const MEASURED_LIST: &str = "warpscope-measured.txt";
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::io::Result<()> {
     use warpscope::i18n::{file_contents, file_name, part_file_contents, part_file_name, Lang};
@@ -40,6 +46,10 @@ fn main() -> std::io::Result<()> {
             let filled = snap::stamp(&filled, build, &snap::routes(&files))
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
             std::fs::write(&index, filled)?;
+            // The measured tables a page fetches, for the service worker's
+            // first-visit cache (tools/split reads this list, then removes it).
+            let measured: String = warpscope::topics::measured_files().iter().map(|f| format!("{f}\n")).collect();
+            std::fs::write(dir.join(MEASURED_LIST), measured)?;
         }
         [] => print!("{}", warpscope::topics::readme_table()),
         [cmd] if cmd == "train-accuracy" => print!("{}", warpscope::sim::train::measured::accuracy_markdown()),

@@ -76,6 +76,18 @@ pub fn texts() -> Vec<crate::i18n::Texts> {
     tables
 }
 
+/// Every file of `assets/measured/` a panel fetches (the topics' `measured`
+/// lists), once each, sorted: what the service worker caches on a first
+/// visit so that the H200 overlays work offline (`warpscope strings` writes
+/// it for `tools/split`; the rest of the folder is provenance and the
+/// tables compiled into the app, which no page fetches).
+pub fn measured_files() -> Vec<&'static str> {
+    let mut files: Vec<&'static str> = ALL.iter().flat_map(|t| t.measured.iter().copied()).collect();
+    files.sort_unstable();
+    files.dedup();
+    files
+}
+
 /// Each topic's id and its tables (its own and its practice bank's), whose
 /// own texts ([`crate::i18n::own_key`]) go into a file of their own; then
 /// the built-in lecture's views (`lecture.view.*`, shown by the pages only).

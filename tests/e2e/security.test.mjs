@@ -155,11 +155,17 @@ describe('offline after the first visit', () => {
       assert.ok(cached.includes(`${env.srv.base}strings.${lang}.json`), `${lang} texts cached: ${cached}`);
     }
     assert.ok(cached.every((u) => u.startsWith(env.srv.base)), `own files only: ${cached}`);
-    // The measured tables, which this visit never fetched: the manifest lists
-    // them for the worker (issue 32 item 14), so the H200 overlays work offline.
-    for (const file of ['h200.json', 'h200-coalescing.csv']) {
+    // The measured tables a panel fetches, which this visit never did: the
+    // manifest lists them for the worker (issue 32 item 14), so the H200
+    // overlays work offline; not the provenance files no page asks for
+    // (h200-train.json alone is 0.8 MB).
+    for (const file of ['h200-coalescing.csv', 'h200-figures.csv', 'h200-matmul.csv']) {
       assert.ok(cached.includes(`${env.srv.base}assets/measured/${file}`), `assets/measured/${file} cached: ${cached}`);
     }
+    for (const file of ['h200.json', 'h200-train.json', 'h200-llm.json']) {
+      assert.ok(!cached.includes(`${env.srv.base}assets/measured/${file}`), `assets/measured/${file} not cached`);
+    }
+    assert.ok(!cached.some((u) => u.endsWith('warpscope-measured.txt')), 'the build\'s list is not deployed');
     await page.context().setOffline(true);
     for (const hash of ['#/systolic?rows=4&cols=4&k=6&cycle=3', '#/flash', '#/']) {
       await page.goto(env.srv.base + hash);

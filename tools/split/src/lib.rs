@@ -416,6 +416,27 @@ pub fn routes(
     Ok(routes)
 }
 
+/// The measured tables the service worker caches on a first visit: those in
+/// `list` (`warpscope strings`'s `warpscope-measured.txt`, one file name of
+/// `assets/measured/` a line: the ones a page fetches), each of which must
+/// be among `all` (the folder's files, as `assets/measured/<name>`); without
+/// a list, all of them.
+pub fn measured_precache(list: Option<&str>, all: &[String]) -> Result<Vec<String>, String> {
+    let Some(list) = list else { return Ok(all.to_vec()) };
+    let mut out = Vec::new();
+    for name in list.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let path = format!("assets/measured/{name}");
+        if !all.contains(&path) {
+            return Err(format!("{MEASURED_LIST}: {path} is not in the build"));
+        }
+        out.push(path);
+    }
+    Ok(out)
+}
+
+/// `warpscope strings`'s list of the measured tables a page fetches.
+pub const MEASURED_LIST: &str = "warpscope-measured.txt";
+
 /// An unsigned LEB128 at `data[i]`: (value, index after it).
 fn leb(data: &[u8], mut i: usize) -> Result<(u64, usize), String> {
     let (mut value, mut shift) = (0u64, 0);

@@ -33,8 +33,9 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 use warpscope_split::{
-    binaryen_flags, canaries, group_chunks, hub_module, minify_stylesheets, read_pins, read_topics, routes,
-    split_indices, split_weight, without_custom_sections, Manifest, Plan, MODULE_COST, WASM_FEATURES,
+    binaryen_flags, canaries, group_chunks, hub_module, measured_precache, minify_stylesheets, read_pins, read_topics,
+    routes, split_indices, split_weight, without_custom_sections, Manifest, Plan, MEASURED_LIST, MODULE_COST,
+    WASM_FEATURES,
 };
 
 const NAME: &str = "warpscope";
@@ -472,7 +473,14 @@ fn build() -> Result<()> {
     let (chunk_names, splits) = split_indices(&plan, &names)?;
     let routes = routes(&splits, &topics)?;
     let texts = texts(&staging)?;
-    let measured = files_under(&staging, &staging.join("assets/measured"))?;
+    // The measured tables a page fetches (the rest of the folder is
+    // provenance and tables compiled into the app: 1.4 MB no page asks for).
+    let list_path = staging.join(MEASURED_LIST);
+    let list = std::fs::read_to_string(&list_path).ok();
+    let measured = measured_precache(list.as_deref(), &files_under(&staging, &staging.join("assets/measured"))?)?;
+    if list.is_some() {
+        std::fs::remove_file(&list_path).map_err(|e| format!("{}: {e}", list_path.display()))?;
+    }
     let mut precache = vec![glue_name.clone(), wasm.clone(), loader.clone()];
     precache.extend(chunk_names.iter().cloned());
     precache.extend(texts.values().flatten().cloned());

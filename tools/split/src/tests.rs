@@ -329,3 +329,18 @@ fn stylesheets_lose_comments_and_idle_whitespace_only() {
     // The base64 of a SHA-384 as SRI writes it (checked against Node's crypto for "abc").
     assert_eq!(sri_sha384(b"abc"), "sha384-ywB1P0WjXou1oD1pmsZQBycsMqsO3tFjGotgWkP/W+2AhgcroefMI1i67KE0yCWn");
 }
+
+#[test]
+fn the_service_worker_caches_the_measured_tables_a_page_fetches() {
+    let all: Vec<String> = ["h200.json", "h200-coalescing.csv", "h200-train.json", "h200-figures.csv"]
+        .map(|f| format!("assets/measured/{f}"))
+        .into();
+    // With the list: those, in its order; blank lines ignored.
+    let got = measured_precache(Some("h200-coalescing.csv\n\nh200-figures.csv\n"), &all).unwrap();
+    assert_eq!(got, ["assets/measured/h200-coalescing.csv", "assets/measured/h200-figures.csv"]);
+    // A listed file the build lacks is an error, not a page that fails offline.
+    let err = measured_precache(Some("h200-missing.csv\n"), &all).unwrap_err();
+    assert!(err.contains("h200-missing.csv") && err.contains(MEASURED_LIST), "{err}");
+    // Without a list (a build without the app's hook): the whole folder.
+    assert_eq!(measured_precache(None, &all).unwrap(), all);
+}
