@@ -150,15 +150,21 @@ fn merge_groups(root: &Path, plan: Plan, dir: &Path, debug: bool) -> Result<(Pla
 
 type Groups = BTreeMap<String, BTreeSet<String>>;
 
-/// npm's terser on the glue (its exports keep their names).
+/// npm's terser on a module (the glue, boot.js, the loader: their exports
+/// keep their names).
 fn terser(root: &Path, js: &str) -> Result<String> {
+    terser_as(root, js, true)
+}
+
+/// npm's terser on `js`, a module or (`module` false: web/pre.js) a classic script.
+fn terser_as(root: &Path, js: &str, module: bool) -> Result<String> {
+    let bin = root.join("node_modules/terser/bin/terser");
+    let mut args = vec![bin.as_os_str(), "--compress".as_ref(), "--mangle".as_ref()];
+    if module {
+        args.push("--module".as_ref());
+    }
     let mut child = Command::new("node")
-        .args([
-            root.join("node_modules/terser/bin/terser").as_os_str(),
-            "--module".as_ref(),
-            "--compress".as_ref(),
-            "--mangle".as_ref(),
-        ])
+        .args(args)
         .current_dir(root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -454,7 +460,17 @@ fn build() -> Result<()> {
         names.insert(c.clone(), format!("{}-{}.wasm", c.trim_end_matches(".wasm"), short_hash(&data)));
         bytes.insert(c.clone(), data);
     }
-    let loader_js = read(&root.join("web/loader.js"))?;
+    let mut loader_js = read(&root.join("web/loader.js"))?;
+    if release {
+        // The page's own scripts minified too (their comments are for us):
+        // 4.8 → 2.2 KB gzipped on every page with the two below.
+        loader_js = terser(&root, &String::from_utf8_lossy(&loader_js))?.into_bytes();
+        for (name, module) in [("boot.js", true), ("pre.js", false)] {
+            let path = staging.join(name);
+            let js = String::from_utf8_lossy(&read(&path)?).into_owned();
+            write(&path, terser_as(&root, &js, module)?.as_bytes())?;
+        }
+    }
     let loader = format!("loader-{}.js", short_hash(&loader_js));
     let mut glue = point_glue_at_loader(&String::from_utf8_lossy(&read(&bg_dir.join(format!("{NAME}.js")))?), &loader)?;
     if release {
