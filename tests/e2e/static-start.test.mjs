@@ -112,6 +112,8 @@ test('a click on a static card before the wasm arrives opens that panel when the
   // starting (the boot line), and as soon as the roofline's snapshot has
   // arrived (`#/roofline?lang=en` is a plain URL of a route with one; how
   // soon depends on the machine) shows that instead.
+  // (hashchange is a task of its own after the click's.)
+  await page.waitForFunction(() => document.documentElement.dataset.route !== 'start', null, { timeout: 30_000 });
   const at = await page.evaluate(seen);
   assert.equal(at.hash, '#/roofline?lang=en');
   assert.equal(at.cards, false, 'the static cards are gone');

@@ -103,11 +103,22 @@ impl Legend {
     }
     /// A line drawn on the plot through `path` (backend pixels), as points
     /// at most 4 pixels apart.
+    ///
+    /// In 64-bit arithmetic: plotters may map a point off a log axis (a
+    /// value ≤ 0) to a coordinate near `i32::MIN`, which a 32-bit difference
+    /// overflows (a panic in the build's native, debug-built snapshot pass).
+    /// Points far outside any plot are left out: no legend covers them.
     pub fn drawn_path(&mut self, path: &[(i32, i32)]) {
+        const FAR: i64 = 1 << 20;
         for pair in path.windows(2) {
-            let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+            let [(x0, y0), (x1, y1)] = [pair[0], pair[1]].map(|(x, y)| (i64::from(x), i64::from(y)));
             let steps = (((x1 - x0).abs().max((y1 - y0).abs()) + 3) / 4).clamp(1, 4096);
-            self.drawn.extend((0..=steps).map(|i| (x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)));
+            self.drawn.extend(
+                (0..=steps)
+                    .map(|i| (x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps))
+                    .filter(|&(x, y)| x.abs() < FAR && y.abs() < FAR)
+                    .map(|(x, y)| (x as i32, y as i32)),
+            );
         }
     }
 }
@@ -268,5 +279,10 @@ mod tests {
         assert_ne!(at, (95, 155));
         // A plot smaller than the box: still inside its corner.
         assert_eq!(legend_corner((50, 20), size, &[]), (5, 5));
+        // A point mapped off the plot (a log axis's 0): no overflow, and only
+        // the points near the plot are kept.
+        let mut far = Legend::new();
+        far.drawn_path(&[(i32::MIN, 100), (100, 100), (i32::MAX, i32::MIN)]);
+        assert!(!far.drawn.is_empty() && far.drawn.iter().all(|&(x, y)| x.abs() < 1 << 20 && y.abs() < 1 << 20));
     }
 }
